@@ -1,0 +1,58 @@
+package dev.synccontext;
+
+/**
+ * What one thread is doing for the contexts, kept in one mutable object per thread so that entering
+ * and leaving a callback costs a single {@link ThreadLocal} lookup and a few plain writes.
+ *
+ * <p>Only the frame's own thread writes {@link #context}, {@link #seq} and {@link #sampleTick}; the
+ * {@link Watchdog} reads them without synchronization, which is enough for a diagnostic that samples
+ * (a stale read only delays a report by one tick). The {@code watched*} fields belong to the watchdog
+ * thread alone.
+ */
+final class CallbackFrame {
+
+    private static final ThreadLocal<CallbackFrame> FRAMES = ThreadLocal.withInitial(CallbackFrame::new);
+
+    final Thread thread = Thread.currentThread();
+
+    /** The innermost context whose callback (or drain) runs on this thread; null outside any. */
+    SerialContext context;
+
+    /** Incremented each time a callback starts on this thread, so the watchdog can tell them apart. */
+    int seq;
+
+    /** Counts callbacks started on this thread, to sample one in N for timing. */
+    int sampleTick;
+
+    // Watchdog-owned: which callback it saw last, since when, and which one it has reported.
+    SerialContext watchedContext;
+    int watchedSeq;
+    long watchedSinceNanos;
+    int reportedSeq = -1;
+    SerialContext reportedContext;
+
+    private CallbackFrame() {
+        Watchdog.register(this);
+    }
+
+    static CallbackFrame get() {
+        return FRAMES.get();
+    }
+
+    static RendererSyncContext currentContext() {
+        return FRAMES.get().context;
+    }
+
+    /** Marks a callback of {@code ctx} as started on this thread; returns what to restore. */
+    SerialContext enter(SerialContext ctx) {
+        SerialContext previous = context;
+        context = ctx;
+        seq++;
+        return previous;
+    }
+
+    /** Whether the callback now starting should be timed, for a sampling mask (-1 = never). */
+    boolean sampleNext(int samplingMask) {
+        return samplingMask >= 0 && (sampleTick++ & samplingMask) == 0;
+    }
+}

@@ -1,0 +1,120 @@
+package dev.synccontext;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+
+/** The {@link RendererSyncContext.Builder}: validates each setting where it is given. */
+final class ContextBuilder implements RendererSyncContext.Builder {
+
+    static final int DEFAULT_MAX_BATCH = 64;
+    static final Duration DEFAULT_BLOCKED_THRESHOLD = Duration.ofSeconds(2);
+    /** The state word keeps the count in its low bits; see {@link SerialContext}. */
+    static final int MAX_QUEUE_DEPTH_LIMIT = SerialContext.COUNT_MASK - 1;
+
+    private static final AtomicLong NEXT_ID = new AtomicLong();
+
+    private String name;
+    private Executor executor = ForkJoinPool.commonPool();
+    private int maxBatch = DEFAULT_MAX_BATCH;
+    private int maxQueueDepth;
+    private Duration blockedThreshold = DEFAULT_BLOCKED_THRESHOLD;
+    private BiConsumer<RendererSyncContext, Throwable> handler;
+    private SyncContextObserver observer;
+    private CallbackDecorator decorator;
+    /** Reused by consecutive builds until a setting other than the name changes. */
+    private ContextSettings settings;
+
+    @Override
+    public RendererSyncContext.Builder name(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+        return this;
+    }
+
+    @Override
+    public RendererSyncContext.Builder executor(Executor executor) {
+        settings = null;
+        this.executor = Objects.requireNonNull(executor, "executor");
+        return this;
+    }
+
+    @Override
+    public RendererSyncContext.Builder maxBatch(int maxBatch) {
+        if (maxBatch < 1) {
+            throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
+        }
+        settings = null;
+        this.maxBatch = maxBatch;
+        return this;
+    }
+
+    @Override
+    public RendererSyncContext.Builder maxQueueDepth(int maxQueueDepth) {
+        if (maxQueueDepth < 0 || maxQueueDepth > MAX_QUEUE_DEPTH_LIMIT) {
+            throw new IllegalArgumentException("maxQueueDepth must be 0 (unbounded) or between 1 and "
+                    + MAX_QUEUE_DEPTH_LIMIT + ", was " + maxQueueDepth);
+        }
+        settings = null;
+        this.maxQueueDepth = maxQueueDepth;
+        return this;
+    }
+
+    @Override
+    public RendererSyncContext.Builder blockedThreshold(Duration blockedThreshold) {
+        Objects.requireNonNull(blockedThreshold, "blockedThreshold");
+        if (blockedThreshold.isNegative()) {
+            throw new IllegalArgumentException(
+                    "blockedThreshold must be zero (off) or positive, was " + blockedThreshold);
+        }
+        settings = null;
+        this.blockedThreshold = blockedThreshold;
+        return this;
+    }
+
+    @Override
+    public RendererSyncContext.Builder unhandledExceptionHandler(
+            BiConsumer<RendererSyncContext, Throwable> handler) {
+        settings = null;
+        this.handler = Objects.requireNonNull(handler, "handler");
+        return this;
+    }
+
+    @Override
+    public RendererSyncContext.Builder observer(SyncContextObserver observer) {
+        settings = null;
+        this.observer = Objects.requireNonNull(observer, "observer");
+        return this;
+    }
+
+    @Override
+    public RendererSyncContext.Builder queuedCallbackDecorator(CallbackDecorator decorator) {
+        settings = null;
+        this.decorator = Objects.requireNonNull(decorator, "decorator");
+        return this;
+    }
+
+    @Override
+    public RendererSyncContext build() {
+        if (settings == null) {
+            long thresholdNanos = saturatedNanos(blockedThreshold);
+            settings = new ContextSettings(executor, maxBatch, maxQueueDepth, thresholdNanos, handler,
+                    observer, decorator);
+            if (thresholdNanos > 0) {
+                Watchdog.noteThreshold(thresholdNanos);
+            }
+        }
+        String contextName = name != null ? name : "synccontext-" + NEXT_ID.incrementAndGet();
+        return new SerialContext(contextName, settings);
+    }
+
+    private static long saturatedNanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.synccontext;
+
+import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
+
+/**
+ * The settings a context was built with. Immutable and shared by every context a builder makes, so
+ * that an idle context stays a handful of fields.
+ */
+final class ContextSettings {
+
+    final Executor executor;
+    final int maxBatch;
+    /** 0 = unbounded. */
+    final int maxQueueDepth;
+    /** 0 = watchdog off for these contexts. */
+    final long blockedThresholdNanos;
+    /** Null = the default handler (log at ERROR, count). */
+    final BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler;
+    /** Null = no observer: the hot path pays one null check. */
+    final SyncContextObserver observer;
+    /** {@code samplingInterval - 1}, or -1 when sampling is off. */
+    final int samplingMask;
+    /** Null = queued callbacks are not wrapped. */
+    final CallbackDecorator decorator;
+
+    ContextSettings(Executor executor, int maxBatch, int maxQueueDepth, long blockedThresholdNanos,
+            BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler,
+            SyncContextObserver observer, CallbackDecorator decorator) {
+        this.executor = executor;
+        this.maxBatch = maxBatch;
+        this.maxQueueDepth = maxQueueDepth;
+        this.blockedThresholdNanos = blockedThresholdNanos;
+        this.unhandledExceptionHandler = unhandledExceptionHandler;
+        this.observer = observer;
+        int interval = observer == null ? 0 : observer.samplingInterval();
+        if (interval < 0 || Integer.bitCount(interval) > 1) {
+            throw new IllegalArgumentException(
+                    "observer.samplingInterval() must be 0 or a power of two, was " + interval);
+        }
+        this.samplingMask = interval - 1;
+        this.decorator = decorator;
+    }
+}

@@ -1,0 +1,90 @@
+package dev.synccontext;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A {@code send} from outside that found the context busy. Its thread parks until the drain reaches
+ * this node and hands it the context ({@link #handOff}), so the callback runs on the sender's own
+ * thread; or until the context aborts it; or until the sender is interrupted and withdraws. Exactly
+ * one of the three wins the status CAS.
+ */
+final class QueuedSend extends QueuedCallback<Void> {
+
+    static final int WAITING = 0;
+    static final int HANDED_OFF = 1;
+    static final int FAILED = 2;
+    static final int WITHDRAWN = 3;
+
+    private static final VarHandle STATUS;
+
+    static {
+        try {
+            STATUS = MethodHandles.lookup().findVarHandle(QueuedSend.class, "status", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final Runnable callback;
+    private final Thread sender;
+    private volatile int status;
+    /** Written before the FAILED status is published, read after it is seen. */
+    private Throwable failure;
+
+    QueuedSend(Runnable callback, Thread sender) {
+        this.callback = callback;
+        this.sender = sender;
+    }
+
+    /** Called by the drain: gives the context to the sender. False if the sender withdrew. */
+    boolean handOff() {
+        if (STATUS.compareAndSet(this, WAITING, HANDED_OFF)) {
+            LockSupport.unpark(sender);
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    TaskOutcome runQueued(SerialContext ctx) {
+        throw new AssertionError("a send is handed off to its own thread, never run by the drain");
+    }
+
+    @Override
+    Runnable abort(Throwable reason) {
+        failure = reason;
+        if (STATUS.compareAndSet(this, WAITING, FAILED)) {
+            LockSupport.unpark(sender);
+        }
+        return null;
+    }
+
+    /**
+     * Parks the sender until its turn. Returns {@link #HANDED_OFF}, {@link #FAILED} (see
+     * {@link #failure()}) or {@link #WITHDRAWN} (interrupted before its turn; interrupt status kept).
+     */
+    int awaitTurn() {
+        boolean interrupted = false;
+        int s;
+        while ((s = status) == WAITING) {
+            LockSupport.park(this);
+            if (Thread.interrupted()) {
+                interrupted = true;
+                if (STATUS.compareAndSet(this, WAITING, WITHDRAWN)) {
+                    s = WITHDRAWN;
+                    break;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return s;
+    }
+
+    Throwable failure() {
+        return failure;
+    }
+}

@@ -1,0 +1,252 @@
+package dev.synccontext;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiConsumer;
+
+/**
+ * A serialized execution context that owns no thread: the callbacks given to it run <b>one at a
+ * time, in order</b>, so the state they touch (a component tree, a per-session model, an outbound
+ * stream) needs no locks. It is the JVM counterpart of ASP.NET Core Blazor's
+ * {@code RendererSynchronizationContext}.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li><b>Mutual exclusion.</b> At most one callback of a context runs at any moment, except a
+ *       <em>nested</em> call: a callback that calls this context again runs the inner callback right
+ *       away, on its own thread, as an ordinary method call.</li>
+ *   <li><b>Order and visibility.</b> Queued callbacks run in the order they were accepted (FIFO), one
+ *       after another; each one happens-before the next. Only the nested path jumps the queue.</li>
+ *   <li><b>No thread of its own.</b> When the context is idle, {@link #invokeAsync(Runnable)} and
+ *       {@link #send(Runnable)} claim it and run the callback inline on the caller's thread. Queued
+ *       work is drained by one task at a time on the {@linkplain Builder#executor executor}; a drain
+ *       runs at most {@linkplain Builder#maxBatch maxBatch} callbacks and then resubmits itself, so a
+ *       hot context cannot pin a pool thread. A caller's thread runs only its own callback: work that
+ *       queued up behind it runs on the executor, never on the releasing caller's thread.</li>
+ *   <li><b>Nothing is lost.</b> Every accepted callback either runs, or its future (or the caller of
+ *       {@link #send}, or the {@linkplain Builder#unhandledExceptionHandler handler} for a post)
+ *       learns why not: closed, full, cancelled, or the executor refused the drain.</li>
+ * </ul>
+ *
+ * <h2>Entry points</h2>
+ * <table>
+ *   <caption>What each call does, by the state of the context</caption>
+ *   <tr><th>call</th><th>inside this context</th><th>idle</th><th>busy</th></tr>
+ *   <tr><td>{@code invokeAsync}</td><td>runs now, nested</td>
+ *       <td>runs inline; the future is already complete</td><td>queued; runs on the executor</td></tr>
+ *   <tr><td>{@code invokeAsyncStage}</td><td>synchronous part runs now</td>
+ *       <td>synchronous part runs inline</td><td>synchronous part queued</td></tr>
+ *   <tr><td>{@code post}/{@code execute}</td><td>queued</td><td>queued, drain scheduled</td>
+ *       <td>queued</td></tr>
+ *   <tr><td>{@code send}</td><td>runs now, nested</td><td>runs inline</td>
+ *       <td>blocks until its FIFO turn, then runs on the caller's thread</td></tr>
+ * </table>
+ *
+ * <h2>Failures</h2>
+ * {@code invokeAsync*} never throw at the caller (not even when nested, closed or full): a failure
+ * goes into the returned future, and a {@link java.util.concurrent.CancellationException} thrown by
+ * the callback makes the future {@linkplain CompletableFuture#isCancelled() cancelled}. {@code send}
+ * rethrows the callback's exception. A failing {@code post}/{@code execute} callback goes to the
+ * unhandled-exception handler (by default: logged at ERROR with the exception, and counted); a
+ * handler that throws is logged and never stalls the queue. Null arguments throw
+ * {@link NullPointerException} at the call.
+ *
+ * <h2>What it does not promise</h2>
+ * An async callback ({@link #invokeAsyncStage}) holds the context only for its synchronous part; what
+ * runs after its stage completes runs on the thread that completes the stage, outside the context,
+ * unless it hops back (for example {@code stage.thenAcceptAsync(fn, context)}). The context is not a
+ * lock across awaits. Deadlocks between <em>two</em> contexts that {@code send} to each other are not
+ * detected.
+ *
+ * <p>Instances are thread-safe. This is an interface so that Spring can inject a scoped proxy.
+ */
+public interface RendererSyncContext extends Executor, AutoCloseable {
+
+    /** A context with default settings that drains on {@link ForkJoinPool#commonPool()}. */
+    static RendererSyncContext create() {
+        return builder().build();
+    }
+
+    /** A context with default settings that drains on the given executor. */
+    static RendererSyncContext create(Executor executor) {
+        return builder().executor(executor).build();
+    }
+
+    /** A builder for a context with custom settings. */
+    static Builder builder() {
+        return new ContextBuilder();
+    }
+
+    /**
+     * The context whose callback runs on the current thread (the innermost one, when callbacks of
+     * several contexts are nested), or empty outside any callback. Restored on every exit path.
+     */
+    static Optional<RendererSyncContext> current() {
+        return Optional.ofNullable(CallbackFrame.currentContext());
+    }
+
+    /**
+     * Callbacks that have been running longer than their context's blocked threshold right now,
+     * across every context of this JVM. Each entry names its context and thread and carries the
+     * thread's stack as seen by the watchdog.
+     */
+    static List<BlockedCallback> blockedCallbacks() {
+        return Watchdog.blockedNow();
+    }
+
+    /** The name given at build time; used in every error message about this context. */
+    String name();
+
+    /**
+     * Whether the current thread runs a callback of this context right now (including the
+     * completion of that callback's future and the unhandled-exception handler it triggers). It is
+     * based on an ownership token that the context sets and clears, so it can never leak to a thread
+     * that merely ran a callback once.
+     */
+    boolean checkAccess();
+
+    /**
+     * Throws {@link IllegalStateException} naming this context unless {@link #checkAccess()}: use it
+     * where state owned by the context is mutated, so a wrong-thread access fails loudly.
+     */
+    void assertAccess();
+
+    /**
+     * Runs {@code callback} in the context: now if called from inside it, inline on the caller's
+     * thread if idle, otherwise queued. Never throws except for a null argument.
+     *
+     * @return a future completed when the callback has run; when it ran inline or nested the future
+     *     is already complete (and may be a shared instance whose {@code obtrude*} methods throw).
+     *     Cancelling it before a queued callback starts keeps the callback from running.
+     */
+    CompletableFuture<Void> invokeAsync(Runnable callback);
+
+    /** Like {@link #invokeAsync(Runnable)}, completing the future with the callback's value. */
+    <T> CompletableFuture<T> invokeAsync(Callable<T> callback);
+
+    /**
+     * Runs the synchronous part of an asynchronous callback in the context and returns a future that
+     * mirrors the stage it returns (value, exception, cancellation). The context is released as soon
+     * as the synchronous part returns; the future completes on the thread that completes the stage,
+     * with no hop through the queue. When the synchronous part ran inline and returned a
+     * {@link CompletableFuture}, that very future is returned (no copy is made).
+     */
+    <T> CompletableFuture<T> invokeAsyncStage(Callable<? extends CompletionStage<T>> callback);
+
+    /**
+     * Queues {@code callback}; it never runs inside this call, even when the context is idle (a drain
+     * is then scheduled on the executor). A failure of the callback goes to the unhandled-exception
+     * handler.
+     *
+     * @throws RejectedExecutionException if the context is closed or its queue is full
+     */
+    void post(Runnable callback);
+
+    /** Same as {@link #post(Runnable)}, so the context can be used wherever an executor is expected. */
+    @Override
+    void execute(Runnable callback);
+
+    /**
+     * Runs {@code callback} in the context on the caller's thread and returns when it has run: now
+     * when nested or idle, otherwise after blocking until its FIFO turn. Rethrows what the callback
+     * throws.
+     *
+     * @throws RejectedExecutionException if the context is closed or full, or was force-closed or
+     *     its drain was refused while this call waited
+     * @throws java.util.concurrent.CancellationException if the waiting thread was interrupted before
+     *     its turn (the callback did not run; the interrupt status is kept)
+     */
+    void send(Runnable callback);
+
+    /** Callbacks accepted and not yet started (the one running is not counted). A snapshot. */
+    int queueDepth();
+
+    /**
+     * How many callback failures reached the unhandled-exception handler (custom or default) since
+     * the context was built.
+     */
+    long unhandledExceptionCount();
+
+    /** How many callbacks of this context the watchdog has reported as blocked. */
+    long blockedCallbackCount();
+
+    /** Whether {@link #close()} or {@link #closeNow()} has been called. */
+    boolean isClosed();
+
+    /**
+     * Stops accepting work and returns at once: later submissions are rejected with a
+     * {@link RejectedExecutionException} naming this context (nested calls from a callback that is
+     * still running keep working, as they queue nothing). Work already accepted still runs; use
+     * {@link #awaitTermination(Duration)} to wait for it. Idempotent.
+     */
+    @Override
+    void close();
+
+    /**
+     * Waits until the context is closed and every accepted callback has finished.
+     *
+     * @return {@code true} if terminated, {@code false} if the timeout elapsed first
+     */
+    boolean awaitTermination(Duration timeout) throws InterruptedException;
+
+    /**
+     * Closes the context and aborts the work that has not started: pending futures are cancelled,
+     * waiting {@code send} callers get a {@link RejectedExecutionException}, and the pending posted
+     * runnables are returned (the very instances given to {@code post}, unless a decorator wrapped
+     * them). A callback that is running is never interrupted: when one runs on another thread, this
+     * call waits until it returns, and callbacks already taken into that drain's batch may still run.
+     */
+    List<Runnable> closeNow();
+
+    /**
+     * Settings for a new context. Builders are not thread-safe; a built context is. Contexts that one
+     * builder builds one after another share a single settings object, so a registry that keeps a
+     * builder (under a lock) makes each further context cost only its own few fields.
+     */
+    interface Builder {
+
+        /** A name for messages, logs and metrics. Default: {@code "synccontext-N"}. */
+        Builder name(String name);
+
+        /** Where queued work is drained. Default: {@link ForkJoinPool#commonPool()}. */
+        Builder executor(Executor executor);
+
+        /** Maximum callbacks one drain runs before resubmitting itself (fairness). Default 64. */
+        Builder maxBatch(int maxBatch);
+
+        /** Maximum callbacks waiting (not counting the one running); 0 means unbounded (default). */
+        Builder maxQueueDepth(int maxQueueDepth);
+
+        /**
+         * How long a callback may run before the watchdog reports it as blocked. Default 2 s;
+         * {@link Duration#ZERO} turns the report off for this context.
+         */
+        Builder blockedThreshold(Duration blockedThreshold);
+
+        /**
+         * Receives failures of posted callbacks (and of callbacks whose drain the executor refused).
+         * It runs on the thread that ran the callback, inside the context. Default: log at ERROR
+         * through {@link System.Logger} and count.
+         */
+        Builder unhandledExceptionHandler(BiConsumer<RendererSyncContext, Throwable> handler);
+
+        /** Receives counts, sampled timings and diagnostics; see {@link SyncContextObserver}. */
+        Builder observer(SyncContextObserver observer);
+
+        /**
+         * Wraps callbacks that are queued (never those that run on the submitter's own thread), for
+         * example to carry the submitter's thread-locals over to the drain thread.
+         */
+        Builder queuedCallbackDecorator(CallbackDecorator decorator);
+
+        /** Builds a new, open, idle context. */
+        RendererSyncContext build();
+    }
+}

@@ -1,0 +1,861 @@
+package dev.synccontext;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The one implementation of {@link RendererSyncContext}.
+ *
+ * <h2>How it works</h2>
+ * One {@code int} word, {@link #state}, carries everything that decides who may run what: the
+ * <em>count</em> of callbacks accepted and not yet finished (low 28 bits) and four flags. Whoever
+ * moves the count from 0 to 1 <em>owns</em> the context and answers for every callback until the
+ * count is back to 0. Ownership is always in exactly one of two places, told by the flags:
+ * <ul>
+ *   <li>{@code RUNNING}: a thread holds it: an inline caller, a {@code send}er, or a drain.</li>
+ *   <li>{@code SCHEDULED}: a drain was handed to the executor and has not started yet.</li>
+ * </ul>
+ * {@code CLOSED} makes every later reservation fail; {@code ABORTED} (with {@code CLOSED}) asks the
+ * owner to abort what is queued instead of running it.
+ *
+ * <p>Idle {@code invokeAsync}: one CAS (count 0 → 1, {@code RUNNING}), run the callback on the caller's
+ * thread, one CAS back to 0. No allocation on success. If callbacks queued up meanwhile, the release
+ * CAS swaps {@code RUNNING} for {@code SCHEDULED} and hands a drain to the executor: the caller never
+ * runs other callers' work. Busy submissions reserve with a CAS (count + 1) and then link their node
+ * into an intrusive multi-producer single-consumer queue with one atomic exchange (Vyukov's design,
+ * without the stub node so an idle context stays small). The node is the returned future itself,
+ * so a queued call allocates one object. This is the shape of Blazor's 2023 rework of
+ * {@code RendererSynchronizationContext} (dotnet/aspnetcore, "Reduce allocations in
+ * RendererSynchronizationContext"): inline when idle, the returned task doubling as the queue entry.
+ *
+ * <p>Because reservations happen before linking, the owner knows how many nodes exist (or are about
+ * to): a drain takes {@code count} nodes, waiting a few spins for a producer that reserved but has
+ * not linked yet. It subtracts what it finished in one CAS when it runs dry, rather than per
+ * callback, and publishes that progress in {@link #progress} so {@link #queueDepth()} stays right.
+ *
+ * <h2>Ownership token</h2>
+ * {@link #owner} holds the thread that runs a callback of this context (for a drain, for its whole
+ * batch). It is cleared <em>before</em> the CAS that gives ownership away, never after, so it can
+ * never erase the next owner's token. A thread can only ever see its own reference in it while it
+ * owns the context, which is what makes {@link #checkAccess()} exact without a thread-local.
+ */
+final class SerialContext implements RendererSyncContext, Runnable {
+
+    static final int COUNT_MASK = (1 << 28) - 1;
+    static final int RUNNING = 1 << 28;
+    static final int SCHEDULED = 1 << 29;
+    static final int CLOSED = 1 << 30;
+    static final int ABORTED = 1 << 31;
+
+    private static final int SPINS_BEFORE_YIELD = 64;
+    private static final System.Logger LOG = System.getLogger(RendererSyncContext.class.getName());
+
+    private static final VarHandle STATE;
+    private static final VarHandle HEAD;
+    private static final VarHandle TAIL;
+    private static final VarHandle OWNER;
+    private static final VarHandle PROGRESS;
+    private static final VarHandle TERMINATION;
+    private static final VarHandle UNHANDLED;
+    private static final VarHandle BLOCKED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(SerialContext.class, "state", int.class);
+            HEAD = lookup.findVarHandle(SerialContext.class, "head", QueuedCallback.class);
+            TAIL = lookup.findVarHandle(SerialContext.class, "tail", QueuedCallback.class);
+            OWNER = lookup.findVarHandle(SerialContext.class, "owner", Thread.class);
+            PROGRESS = lookup.findVarHandle(SerialContext.class, "progress", int.class);
+            TERMINATION = lookup.findVarHandle(SerialContext.class, "termination", Termination.class);
+            UNHANDLED = lookup.findVarHandle(SerialContext.class, "unhandledCount", long.class);
+            BLOCKED = lookup.findVarHandle(SerialContext.class, "blockedCount", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final String name;
+    final ContextSettings settings;
+
+    private volatile int state;
+    /** Consumer end; written by the owner, and by a producer that finds the queue empty. */
+    private QueuedCallback<?> head;
+    /** Producer end; exchanged by producers, CAS-ed to null by the owner when it takes the last node. */
+    @SuppressWarnings("unused") // Accessed through TAIL.
+    private QueuedCallback<?> tail;
+    private Thread owner;
+    /** Callbacks the running drain finished but has not yet subtracted from the count. */
+    private int progress;
+    @SuppressWarnings("unused") // Accessed through TERMINATION.
+    private Termination termination;
+    @SuppressWarnings("unused") // Accessed through UNHANDLED.
+    private long unhandledCount;
+    @SuppressWarnings("unused") // Accessed through BLOCKED.
+    private long blockedCount;
+
+    SerialContext(String name, ContextSettings settings) {
+        this.name = name;
+        this.settings = settings;
+    }
+
+    // ---------------------------------------------------------------- invokeAsync*
+
+    @Override
+    public CompletableFuture<Void> invokeAsync(Runnable callback) {
+        Objects.requireNonNull(callback, "callback");
+        return submit(callback, Invocation.RUNNABLE);
+    }
+
+    @Override
+    public <T> CompletableFuture<T> invokeAsync(Callable<T> callback) {
+        Objects.requireNonNull(callback, "callback");
+        return submit(callback, Invocation.CALLABLE);
+    }
+
+    @Override
+    public <T> CompletableFuture<T> invokeAsyncStage(Callable<? extends CompletionStage<T>> callback) {
+        Objects.requireNonNull(callback, "callback");
+        return submit(callback, Invocation.STAGE);
+    }
+
+    private <T> CompletableFuture<T> submit(Object callback, int kind) {
+        Thread caller = Thread.currentThread();
+        if (OWNER.getOpaque(this) == caller) {
+            return invokeNested(callback, kind);
+        }
+        QueuedFuture<T> node = null;
+        for (;;) {
+            int s = state;
+            if ((s & (COUNT_MASK | CLOSED)) == 0) {
+                if (STATE.compareAndSet(this, s, s + 1 + RUNNING)) {
+                    return invokeInline(callback, kind, caller);
+                }
+                continue;
+            }
+            String refusal = refusal(s);
+            if (refusal != null) {
+                observe(TaskPath.QUEUED, TaskOutcome.REJECTED);
+                return CompletableFuture.failedFuture(new RejectedExecutionException(refusal));
+            }
+            if (node == null) {
+                try {
+                    node = newQueuedFuture(callback, kind);
+                } catch (Throwable decoratorFailure) {
+                    return CompletableFuture.failedFuture(decoratorFailure);
+                }
+            }
+            if (STATE.compareAndSet(this, s, s + 1)) {
+                enqueue(node);
+                return node;
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> QueuedFuture<T> newQueuedFuture(Object callback, int kind) {
+        CallbackDecorator decorator = settings.decorator;
+        QueuedFuture<T> node;
+        switch (kind) {
+            case Invocation.RUNNABLE:
+                Runnable r = (Runnable) callback;
+                node = (QueuedFuture<T>) new QueuedRunnable(this, decorator == null ? r : decorator.decorate(r));
+                break;
+            case Invocation.CALLABLE:
+                Callable<T> c = (Callable<T>) callback;
+                node = new QueuedCallable<>(this, decorator == null ? c : decorator.decorate(c));
+                break;
+            default:
+                Callable<? extends CompletionStage<T>> sc = (Callable<? extends CompletionStage<T>>) callback;
+                node = new QueuedStage<>(this, decorator == null ? sc : decorator.decorate(sc));
+        }
+        markSample(node);
+        return node;
+    }
+
+    /** Runs a callback that claimed the idle context, on the caller's thread. */
+    private <T> CompletableFuture<T> invokeInline(Object callback, int kind, Thread caller) {
+        CallbackFrame frame = CallbackFrame.get();
+        SerialContext outer = frame.enter(this);
+        OWNER.setOpaque(this, caller);
+        try {
+            return settings.observer == null ? Invocation.call(callback, kind)
+                    : invokeObserved(callback, kind, TaskPath.INLINE, frame);
+        } finally {
+            OWNER.setOpaque(this, null);
+            frame.context = outer;
+            releaseFromCaller();
+        }
+    }
+
+    /** Runs a callback called from inside this context, now, as a plain method call. */
+    private <T> CompletableFuture<T> invokeNested(Object callback, int kind) {
+        CallbackFrame frame = CallbackFrame.get();
+        SerialContext outer = frame.enter(this);
+        try {
+            return settings.observer == null ? Invocation.call(callback, kind)
+                    : invokeObserved(callback, kind, TaskPath.NESTED, frame);
+        } finally {
+            frame.context = outer;
+        }
+    }
+
+    private <T> CompletableFuture<T> invokeObserved(Object callback, int kind, TaskPath path, CallbackFrame frame) {
+        if (!frame.sampleNext(settings.samplingMask)) {
+            CompletableFuture<T> result = Invocation.call(callback, kind);
+            observe(path, Invocation.outcome(result));
+            return result;
+        }
+        long allocatedBefore = AllocationProbe.currentThreadAllocatedBytes();
+        long start = System.nanoTime();
+        CompletableFuture<T> result = Invocation.call(callback, kind);
+        sampled(path, 0, System.nanoTime() - start, allocatedBefore);
+        observe(path, Invocation.outcome(result));
+        return result;
+    }
+
+    // ---------------------------------------------------------------- post / execute
+
+    @Override
+    public void post(Runnable callback) {
+        Objects.requireNonNull(callback, "callback");
+        CallbackDecorator decorator = settings.decorator;
+        QueuedPost node = new QueuedPost(decorator == null ? callback : decorator.decorate(callback));
+        markSample(node);
+        for (;;) {
+            int s = state;
+            String refusal = refusal(s);
+            if (refusal != null) {
+                observe(TaskPath.QUEUED, TaskOutcome.REJECTED);
+                throw new RejectedExecutionException(refusal);
+            }
+            if ((s & COUNT_MASK) == 0) {
+                if (STATE.compareAndSet(this, s, s + 1 + SCHEDULED)) {
+                    enqueue(node);
+                    scheduleDrain();
+                    return;
+                }
+            } else if (STATE.compareAndSet(this, s, s + 1)) {
+                enqueue(node);
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void execute(Runnable callback) {
+        post(callback);
+    }
+
+    // ---------------------------------------------------------------- send
+
+    @Override
+    public void send(Runnable callback) {
+        Objects.requireNonNull(callback, "callback");
+        Thread caller = Thread.currentThread();
+        if (OWNER.getOpaque(this) == caller) {
+            rethrow(runOnCaller(callback, TaskPath.NESTED));
+            return;
+        }
+        QueuedSend node = null;
+        for (;;) {
+            int s = state;
+            if ((s & (COUNT_MASK | CLOSED)) == 0) {
+                if (STATE.compareAndSet(this, s, s + 1 + RUNNING)) {
+                    runSendAsOwner(callback, caller);
+                    return;
+                }
+                continue;
+            }
+            String refusal = refusal(s);
+            if (refusal != null) {
+                observe(TaskPath.SEND, TaskOutcome.REJECTED);
+                throw new RejectedExecutionException(refusal);
+            }
+            if (node == null) {
+                node = new QueuedSend(callback, caller);
+            }
+            if (STATE.compareAndSet(this, s, s + 1)) {
+                enqueue(node);
+                break;
+            }
+        }
+        switch (node.awaitTurn()) {
+            case QueuedSend.HANDED_OFF:
+                runSendAsOwner(callback, caller);
+                return;
+            case QueuedSend.FAILED:
+                Throwable reason = node.failure();
+                throw new RejectedExecutionException("send to context '" + name + "' did not run: "
+                        + reason.getMessage(), reason);
+            default:
+                throw new CancellationException("send to context '" + name + "' was interrupted while"
+                        + " waiting for its turn; the callback did not run");
+        }
+    }
+
+    /** The sender owns the context (claimed it idle, or was handed it): run, then release. */
+    private void runSendAsOwner(Runnable callback, Thread caller) {
+        OWNER.setOpaque(this, caller);
+        Throwable failure;
+        try {
+            failure = runOnCaller(callback, TaskPath.SEND);
+        } finally {
+            OWNER.setOpaque(this, null);
+            releaseFromCaller();
+        }
+        rethrow(failure);
+    }
+
+    /** Runs a {@code send} callback on the caller's thread, inside the context; returns its failure. */
+    private Throwable runOnCaller(Runnable callback, TaskPath path) {
+        CallbackFrame frame = CallbackFrame.get();
+        SerialContext outer = frame.enter(this);
+        try {
+            if (settings.observer == null) {
+                try {
+                    callback.run();
+                    return null;
+                } catch (Throwable failure) {
+                    return failure;
+                }
+            }
+            boolean sample = frame.sampleNext(settings.samplingMask);
+            long allocatedBefore = sample ? AllocationProbe.currentThreadAllocatedBytes() : 0;
+            long start = sample ? System.nanoTime() : 0;
+            Throwable failure = null;
+            try {
+                callback.run();
+            } catch (Throwable thrown) {
+                failure = thrown;
+            }
+            if (sample) {
+                sampled(path, 0, System.nanoTime() - start, allocatedBefore);
+            }
+            observe(path, failure == null ? TaskOutcome.SUCCESS : Outcomes.of(failure));
+            return failure;
+        } finally {
+            frame.context = outer;
+        }
+    }
+
+    private static void rethrow(Throwable failure) {
+        if (failure == null) {
+            return;
+        }
+        if (failure instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        throw new CompletionException(failure);
+    }
+
+    // ---------------------------------------------------------------- ownership hand-over
+
+    /**
+     * Gives up the ownership a caller thread held for its own callback. Never runs anyone else's
+     * callback here: if work queued up meanwhile, it goes to a drain on the executor.
+     */
+    private void releaseFromCaller() {
+        for (;;) {
+            int s = state;
+            int count = s & COUNT_MASK;
+            if (count == 1) {
+                int released = s - 1 - RUNNING;
+                if (STATE.compareAndSet(this, s, released)) {
+                    terminateIfDone(released);
+                    return;
+                }
+            } else if ((s & ABORTED) != 0) {
+                // closeNow() from another thread waits for the owner, which is us, to abort the rest.
+                abortQueued(count - 1, 1);
+                return;
+            } else if (STATE.compareAndSet(this, s, s - 1 - RUNNING + SCHEDULED)) {
+                scheduleDrain();
+                return;
+            }
+        }
+    }
+
+    private void scheduleDrain() {
+        try {
+            settings.executor.execute(this);
+        } catch (Throwable refused) {
+            drainRefused(refused);
+        }
+    }
+
+    /** The drain task. Only ever given to the executor, with {@code SCHEDULED} set. */
+    @Override
+    public void run() {
+        int s;
+        do {
+            s = state;
+            if ((s & SCHEDULED) == 0) {
+                return; // closeNow() took the queue over before this drain started
+            }
+        } while (!STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING));
+        drain();
+    }
+
+    private void drain() {
+        Thread self = Thread.currentThread();
+        CallbackFrame frame = CallbackFrame.get();
+        SerialContext outer = frame.context;
+        frame.context = this;
+        OWNER.setOpaque(this, self);
+        int budget = settings.maxBatch;
+        int done = 0;
+        try {
+            for (;;) {
+                int s = state;
+                int available = (s & COUNT_MASK) - done;
+                if ((s & ABORTED) != 0) {
+                    OWNER.setOpaque(this, null);
+                    PROGRESS.setOpaque(this, 0);
+                    abortQueued(available, done);
+                    return;
+                }
+                if (available == 0) {
+                    OWNER.setOpaque(this, null);
+                    PROGRESS.setOpaque(this, 0);
+                    int released = s - done - RUNNING;
+                    if (STATE.compareAndSet(this, s, released)) {
+                        terminateIfDone(released);
+                        return;
+                    }
+                    OWNER.setOpaque(this, self);
+                    PROGRESS.setOpaque(this, done);
+                    continue;
+                }
+                if (budget == 0) {
+                    // Fairness: give the pool thread back and queue the rest of the work behind others.
+                    OWNER.setOpaque(this, null);
+                    PROGRESS.setOpaque(this, 0);
+                    if (!STATE.compareAndSet(this, s, s - done - RUNNING + SCHEDULED)) {
+                        OWNER.setOpaque(this, self);
+                        PROGRESS.setOpaque(this, done);
+                        continue;
+                    }
+                    done = 0;
+                    if (resubmitOrReclaim()) {
+                        return;
+                    }
+                    OWNER.setOpaque(this, self);
+                    budget = settings.maxBatch;
+                    continue;
+                }
+                QueuedCallback<?> node = poll();
+                budget--;
+                if (node instanceof QueuedSend send) {
+                    OWNER.setOpaque(this, null);
+                    PROGRESS.setOpaque(this, 0);
+                    if (done > 0) {
+                        STATE.getAndAdd(this, -done);
+                        done = 0;
+                    }
+                    if (send.handOff()) {
+                        return; // the sender owns the context now, its own callback still counted
+                    }
+                    OWNER.setOpaque(this, self); // the sender withdrew (interrupted): it counts as done
+                    observe(TaskPath.SEND, TaskOutcome.CANCELLED);
+                } else {
+                    runQueued(node, frame);
+                }
+                done++;
+                PROGRESS.setOpaque(this, done);
+            }
+        } finally {
+            frame.context = outer;
+        }
+    }
+
+    /** After a full batch: true if the executor took the next drain. */
+    private boolean resubmitOrReclaim() {
+        try {
+            settings.executor.execute(this);
+            return true;
+        } catch (Throwable refused) {
+            // We are already on an executor thread, so keep draining here rather than fail the work;
+            // unless closeNow() took the queue over in the meantime.
+            int s;
+            do {
+                s = state;
+                if ((s & SCHEDULED) == 0) {
+                    return true;
+                }
+            } while (!STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING));
+            return false;
+        }
+    }
+
+    private void runQueued(QueuedCallback<?> node, CallbackFrame frame) {
+        frame.seq++;
+        SyncContextObserver observer = settings.observer;
+        if (observer == null) {
+            node.runQueued(this);
+            return;
+        }
+        int sampledAt = node.sampledAt;
+        if (sampledAt == 0) {
+            observe(TaskPath.QUEUED, node.runQueued(this));
+            return;
+        }
+        long waitNanos = SampleClock.nanosSince(sampledAt);
+        long allocatedBefore = AllocationProbe.currentThreadAllocatedBytes();
+        long start = System.nanoTime();
+        TaskOutcome outcome = node.runQueued(this);
+        sampled(TaskPath.QUEUED, waitNanos, System.nanoTime() - start, allocatedBefore);
+        observe(TaskPath.QUEUED, outcome);
+    }
+
+    /**
+     * The executor refused a drain that a caller thread tried to schedule. That thread may not run
+     * other callers' callbacks, so it fails them instead, loudly: futures and senders with a
+     * {@link RejectedExecutionException}, posts through the unhandled-exception handler. The context
+     * stays open; the next submission tries the executor again.
+     */
+    private void drainRefused(Throwable cause) {
+        int s;
+        do {
+            s = state;
+            if ((s & SCHEDULED) == 0) {
+                return; // closeNow() took the queue over
+            }
+        } while (!STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING));
+        int failed = 0;
+        for (;;) {
+            s = state;
+            int pending = (s & COUNT_MASK) - failed;
+            if ((s & ABORTED) != 0) {
+                abortQueued(pending, failed);
+                return;
+            }
+            if (pending == 0) {
+                int released = s - failed - RUNNING;
+                if (STATE.compareAndSet(this, s, released)) {
+                    terminateIfDone(released);
+                    return;
+                }
+                continue;
+            }
+            QueuedCallback<?> node = poll();
+            RejectedExecutionException rejection = new RejectedExecutionException("The executor of context '"
+                    + name + "' refused to run its drain, so this queued callback cannot run: " + cause, cause);
+            Runnable post = node.abort(rejection);
+            if (post != null) {
+                reportUnhandled(rejection);
+            }
+            observe(node instanceof QueuedSend ? TaskPath.SEND : TaskPath.QUEUED, TaskOutcome.REJECTED);
+            failed++;
+        }
+    }
+
+    // ---------------------------------------------------------------- close
+
+    @Override
+    public void close() {
+        Termination t = termination();
+        int previous = (int) STATE.getAndBitwiseOr(this, CLOSED);
+        if ((previous & COUNT_MASK) == 0) {
+            t.terminated.complete(null);
+        }
+    }
+
+    @Override
+    public List<Runnable> closeNow() {
+        Termination t = termination();
+        int previous = (int) STATE.getAndBitwiseOr(this, CLOSED | ABORTED);
+        if ((previous & COUNT_MASK) == 0) {
+            t.terminated.complete(null);
+            return t.takeAbortedPosts();
+        }
+        if (checkAccess()) {
+            abortFromInside();
+            return t.takeAbortedPosts();
+        }
+        for (;;) {
+            int s = state;
+            if ((s & COUNT_MASK) == 0 || (s & SCHEDULED) == 0) {
+                break; // terminated, or a thread owns the context and will abort at its next step
+            }
+            // A drain is scheduled but has not started (maybe never will, if the executor stalls):
+            // take the queue over from it; when it starts it will find SCHEDULED gone and return.
+            if (STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING)) {
+                abortQueued(s & COUNT_MASK, 0);
+                break;
+            }
+        }
+        t.terminated.join();
+        return t.takeAbortedPosts();
+    }
+
+    /** closeNow() called by a callback of this context: it owns the queue, so it aborts it now. */
+    private void abortFromInside() {
+        int s = state;
+        // The running callback, and what the running drain already finished, stay counted: their
+        // owner subtracts them when it regains control and then finds ABORTED.
+        int nodes = (s & COUNT_MASK) - 1 - (int) PROGRESS.getOpaque(this);
+        for (int i = 0; i < nodes; i++) {
+            abortOne(poll());
+        }
+        STATE.getAndAdd(this, -nodes);
+    }
+
+    /**
+     * Called by the owner (RUNNING, token cleared) once the context is force-closed: aborts the
+     * {@code nodes} queued callbacks and gives up ownership, together with {@code finished}
+     * callbacks that already ran but are still counted.
+     */
+    private void abortQueued(int nodes, int finished) {
+        for (int i = 0; i < nodes; i++) {
+            abortOne(poll());
+        }
+        int total = nodes + finished;
+        int released = (int) STATE.getAndAdd(this, -total - RUNNING) - total - RUNNING;
+        terminateIfDone(released);
+    }
+
+    private void abortOne(QueuedCallback<?> node) {
+        CancellationException reason = new CancellationException(
+                "Context '" + name + "' was closed with closeNow() before this callback started");
+        Runnable post = node.abort(reason);
+        if (post != null) {
+            termination().addAbortedPost(post);
+        }
+        observe(node instanceof QueuedSend ? TaskPath.SEND : TaskPath.QUEUED, TaskOutcome.CANCELLED);
+    }
+
+    private void terminateIfDone(int newState) {
+        if ((newState & (COUNT_MASK | CLOSED)) == CLOSED) {
+            termination().terminated.complete(null);
+        }
+    }
+
+    @Override
+    public boolean awaitTermination(Duration timeout) throws InterruptedException {
+        Objects.requireNonNull(timeout, "timeout");
+        Termination t = termination();
+        if (t.terminated.isDone()) {
+            return true;
+        }
+        if (checkAccess()) {
+            throw new IllegalStateException("awaitTermination called from a callback of context '" + name
+                    + "' would wait for that very callback to finish; call it from outside the context");
+        }
+        try {
+            t.terminated.get(Math.max(0, toNanosSaturated(timeout)), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException notYet) {
+            return false;
+        } catch (ExecutionException impossible) {
+            throw new IllegalStateException(impossible);
+        }
+    }
+
+    private static long toNanosSaturated(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return d.isNegative() ? 0 : Long.MAX_VALUE;
+        }
+    }
+
+    private Termination termination() {
+        Termination t = (Termination) TERMINATION.getAcquire(this);
+        if (t != null) {
+            return t;
+        }
+        Termination created = new Termination();
+        Termination witness = (Termination) TERMINATION.compareAndExchange(this, null, created);
+        return witness == null ? created : witness;
+    }
+
+    // ---------------------------------------------------------------- the queue
+
+    private void enqueue(QueuedCallback<?> node) {
+        QueuedCallback<?> previous = (QueuedCallback<?>) TAIL.getAndSet(this, node);
+        if (previous == null) {
+            HEAD.setRelease(this, node);
+        } else {
+            previous.setNextRelease(node);
+        }
+    }
+
+    /**
+     * Takes the first node. Only the owner calls it, and only when the count says a node was
+     * reserved, so it waits (briefly) rather than returning null.
+     */
+    private QueuedCallback<?> poll() {
+        QueuedCallback<?> first;
+        for (int spins = 0; (first = (QueuedCallback<?>) HEAD.getAcquire(this)) == null; spins++) {
+            backOff(spins); // a producer reserved but has not linked yet
+        }
+        QueuedCallback<?> next = first.nextAcquire();
+        if (next == null) {
+            // Clear head before giving the tail up: a producer that then finds the queue empty
+            // publishes its node as the new head, and must not be overwritten by this store.
+            HEAD.set(this, null);
+            if (TAIL.compareAndSet(this, first, null)) {
+                return first;
+            }
+            // A producer swapped the tail after `first` and is about to link it: wait for the link.
+            for (int spins = 0; (next = first.nextAcquire()) == null; spins++) {
+                backOff(spins);
+            }
+        }
+        HEAD.set(this, next);
+        first.clearNext();
+        return first;
+    }
+
+    private static void backOff(int spins) {
+        if (spins < SPINS_BEFORE_YIELD) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield();
+        }
+    }
+
+    // ---------------------------------------------------------------- admission
+
+    /** Why a new callback cannot be accepted in state {@code s}, or null if it can. */
+    private String refusal(int s) {
+        if ((s & CLOSED) != 0) {
+            return "Context '" + name + "' is closed and accepts no new callbacks";
+        }
+        int max = settings.maxQueueDepth;
+        if (max > 0 && queued(s) >= max) {
+            return "Context '" + name + "' is full: " + max
+                    + " callbacks are already waiting (maxQueueDepth = " + max + ")";
+        }
+        return null;
+    }
+
+    private int queued(int s) {
+        int running = (s & RUNNING) != 0 ? 1 : 0;
+        return (s & COUNT_MASK) - running - (int) PROGRESS.getOpaque(this);
+    }
+
+    private void markSample(QueuedCallback<?> node) {
+        int mask = settings.samplingMask;
+        if (mask >= 0 && (ThreadLocalRandom.current().nextInt() & mask) == 0) {
+            node.sampledAt = SampleClock.now();
+        }
+    }
+
+    // ---------------------------------------------------------------- observation and failures
+
+    private void observe(TaskPath path, TaskOutcome outcome) {
+        SyncContextObserver observer = settings.observer;
+        if (observer != null) {
+            try {
+                observer.taskFinished(this, path, outcome);
+            } catch (Throwable failure) {
+                LOG.log(System.Logger.Level.ERROR, "SyncContextObserver.taskFinished threw", failure);
+            }
+        }
+    }
+
+    private void sampled(TaskPath path, long waitNanos, long runNanos, long allocatedBefore) {
+        long allocated = allocatedBefore < 0 ? -1
+                : AllocationProbe.currentThreadAllocatedBytes() - allocatedBefore;
+        try {
+            settings.observer.taskSampled(this, path, waitNanos, runNanos, allocated);
+        } catch (Throwable failure) {
+            LOG.log(System.Logger.Level.ERROR, "SyncContextObserver.taskSampled threw", failure);
+        }
+    }
+
+    /** A posted callback failed: count it, tell the observer, then the handler. Never throws. */
+    void reportUnhandled(Throwable failure) {
+        UNHANDLED.getAndAdd(this, 1L);
+        SyncContextObserver observer = settings.observer;
+        if (observer != null) {
+            try {
+                observer.unhandledException(this, failure);
+            } catch (Throwable observerFailure) {
+                LOG.log(System.Logger.Level.ERROR, "SyncContextObserver.unhandledException threw",
+                        observerFailure);
+            }
+        }
+        try {
+            if (settings.unhandledExceptionHandler != null) {
+                settings.unhandledExceptionHandler.accept(this, failure);
+            } else {
+                LOG.log(System.Logger.Level.ERROR, "Unhandled exception in a callback posted to context '"
+                        + name + "'", failure);
+            }
+        } catch (Throwable handlerFailure) {
+            LOG.log(System.Logger.Level.ERROR, "The unhandled-exception handler of context '" + name
+                    + "' threw; the queue goes on. The original failure was: " + failure, handlerFailure);
+        }
+    }
+
+    void countBlocked() {
+        BLOCKED.getAndAdd(this, 1L);
+    }
+
+    // ---------------------------------------------------------------- queries
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public boolean checkAccess() {
+        return OWNER.getOpaque(this) == Thread.currentThread();
+    }
+
+    @Override
+    public void assertAccess() {
+        if (!checkAccess()) {
+            throw new IllegalStateException("The current thread '" + Thread.currentThread().getName()
+                    + "' is not running a callback of context '" + name + "'. State owned by the context"
+                    + " may only be touched from inside it: use invokeAsync(...) (or post/send) to get there.");
+        }
+    }
+
+    @Override
+    public int queueDepth() {
+        return Math.max(0, queued(state));
+    }
+
+    @Override
+    public long unhandledExceptionCount() {
+        return (long) UNHANDLED.getOpaque(this);
+    }
+
+    @Override
+    public long blockedCallbackCount() {
+        return (long) BLOCKED.getOpaque(this);
+    }
+
+    @Override
+    public boolean isClosed() {
+        return (state & CLOSED) != 0;
+    }
+
+    @Override
+    public String toString() {
+        int s = state;
+        return "RendererSyncContext[" + name + ", queueDepth=" + Math.max(0, queued(s))
+                + ((s & CLOSED) != 0 ? ", closed" : "") + "]";
+    }
+}
