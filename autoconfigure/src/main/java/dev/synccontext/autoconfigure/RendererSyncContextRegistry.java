@@ -14,11 +14,13 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Creates the application's contexts with one {@link ContextTemplate}, tracks the open ones, and
@@ -61,8 +63,16 @@ public class RendererSyncContextRegistry implements AutoCloseable {
     private final AtomicLong cancelledPosts = new AtomicLong();
     private volatile boolean closed;
 
+    private final @Nullable ExecutorService ownedExecutor;
+
     public RendererSyncContextRegistry(ContextTemplate template) {
+        this(template, null);
+    }
+
+    /** A registry that also shuts {@code ownedExecutor} down when it closes (after its contexts). */
+    RendererSyncContextRegistry(ContextTemplate template, @Nullable ExecutorService ownedExecutor) {
         this.template = Objects.requireNonNull(template, "template");
+        this.ownedExecutor = ownedExecutor;
     }
 
     /** The settings every context is built with. */
@@ -185,6 +195,9 @@ public class RendererSyncContextRegistry implements AutoCloseable {
             }
         }
         closing.clear();
+        if (ownedExecutor != null) {
+            ownedExecutor.shutdown();
+        }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

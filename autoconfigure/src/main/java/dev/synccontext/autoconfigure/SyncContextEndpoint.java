@@ -11,11 +11,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 /**
- * {@code /actuator/synccontext}: what the application's contexts are doing (GET) and, with
- * {@link SyncContextBenchmarkEndpoint} behaviour below, runs of the built-in scenarios (POST).
+ * {@code /actuator/synccontext}. GET: what the application's contexts are doing (counts, queue depth,
+ * blocked callbacks, settings, available scenarios). POST: runs built-in scenarios on fresh contexts
+ * built like the application's and answers with the seed's table; one run at a time (409 otherwise),
+ * bad input answers 400, limits come from {@code synccontext.benchmark.*}. POST is a write operation,
+ * so {@code management.endpoint.synccontext.access=read-only} turns it off (405).
  */
 @Endpoint(id = "synccontext")
 public class SyncContextEndpoint {
@@ -26,9 +32,27 @@ public class SyncContextEndpoint {
     private final RendererSyncContextRegistry registry;
     private final Map<String, Object> settings;
 
-    SyncContextEndpoint(RendererSyncContextRegistry registry, Map<String, Object> settings) {
+    private final ScenarioRuns runs;
+
+    SyncContextEndpoint(RendererSyncContextRegistry registry, Map<String, Object> settings, ScenarioRuns runs) {
         this.registry = registry;
         this.settings = settings;
+        this.runs = runs;
+    }
+
+    /**
+     * Runs scenarios. Every field is optional.
+     *
+     * @param scenarios comma-separated scenario names; default: the seed's four
+     * @param modes comma-separated {@code baseline}, {@code optimized}; default {@code optimized}
+     * @param iterations measured iterations per scenario and mode
+     * @param warmups unmeasured iterations before them
+     */
+    @WriteOperation
+    public WebEndpointResponse<Object> run(@Nullable String scenarios, @Nullable String modes,
+            @Nullable Integer iterations, @Nullable Integer warmups) {
+        ScenarioRuns.Result result = runs.run(scenarios, modes, iterations, warmups);
+        return new WebEndpointResponse<>(result.body(), result.status());
     }
 
     @ReadOperation
@@ -59,7 +83,8 @@ public class SyncContextEndpoint {
                     b.topFrames(TOP_FRAMES).stream().map(StackTraceElement::toString).toList()));
         }
         return new Overview(contexts, queueDepth, tasks, blocked, unhandled, blockedTotal,
-                registry.closingContexts(), registry.forcedCloses(), scopes, settings, ScenarioRuns.available());
+                registry.closingContexts(), registry.forcedCloses(), scopes, settings, ScenarioRuns.available(),
+                runs.running());
     }
 
     private static Map<String, Map<String, Long>> emptyTaskTable() {
@@ -84,6 +109,22 @@ public class SyncContextEndpoint {
         return table;
     }
 
+    /** The settings GET shows: what the application configured, as a user writes it. */
+    static Map<String, Object> settings(SyncContextProperties properties, ContextTemplate template) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("scope", lower(properties.getScope()));
+        settings.put("executor", template.executorName());
+        settings.put("maxBatch", template.maxBatch());
+        settings.put("maxQueueDepth", template.maxQueueDepth());
+        settings.put("blockedThreshold", template.blockedThreshold().toString());
+        settings.put("shutdownTimeout", template.shutdownTimeout().toString());
+        settings.put("contextPropagation", template.decorator() != null);
+        settings.put("metricsEnabled", properties.getMetrics().isEnabled());
+        settings.put("benchmarkMaxIterations", properties.getBenchmark().getMaxIterations());
+        settings.put("benchmarkMaxDuration", properties.getBenchmark().getMaxDuration().toString());
+        return java.util.Collections.unmodifiableMap(settings);
+    }
+
     static String lower(Enum<?> value) {
         return value.name().toLowerCase(Locale.ROOT);
     }
@@ -94,7 +135,8 @@ public class SyncContextEndpoint {
      */
     public record Overview(int contexts, long queueDepth, Map<String, Map<String, Long>> tasks,
             List<Blocked> blocked, long unhandled, long blockedTotal, int closing, long forcedCloses,
-            Map<String, ScopeOverview> scopes, Map<String, Object> settings, ScenarioRuns.Available scenarios) {
+            Map<String, ScopeOverview> scopes, Map<String, Object> settings, ScenarioRuns.Available scenarios,
+            boolean scenarioRunInProgress) {
     }
 
     /** The figures of one scope. */
