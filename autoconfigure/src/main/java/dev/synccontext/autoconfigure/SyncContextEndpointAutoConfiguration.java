@@ -15,11 +15,11 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = SyncContextAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(RendererSyncContextRegistry.class)
-@ConditionalOnAvailableEndpoint(SyncContextEndpoint.class)
 public final class SyncContextEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint(SyncContextEndpoint.class)
     SyncContextEndpoint syncContextEndpoint(RendererSyncContextRegistry registry, SyncContextProperties properties) {
         return new SyncContextEndpoint(registry, SyncContextEndpoint.settings(properties, registry.template()),
                 ScenarioRuns.forRegistry(registry, properties.getBenchmark().getMaxIterations(),

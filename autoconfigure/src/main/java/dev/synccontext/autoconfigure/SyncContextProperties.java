@@ -106,11 +106,21 @@ public class SyncContextProperties implements Validator {
 
     @Override
     public boolean supports(Class<?> type) {
-        return SyncContextProperties.class.isAssignableFrom(type);
+        return SyncContextProperties.class.isAssignableFrom(type) || Benchmark.class.isAssignableFrom(type);
     }
 
     @Override
     public void validate(Object target, Errors errors) {
+        if (target instanceof Benchmark b) {
+            // Validated as its own bound object, so errors name synccontext.benchmark.* properties.
+            if (b.maxIterations < 1) {
+                errors.rejectValue("maxIterations", "range", "must be at least 1");
+            }
+            if (b.maxDuration == null || b.maxDuration.isNegative() || b.maxDuration.isZero()) {
+                errors.rejectValue("maxDuration", "range", "must be positive");
+            }
+            return;
+        }
         SyncContextProperties p = (SyncContextProperties) target;
         if (p.scope == null) {
             errors.rejectValue("scope", "required", "must be one of session, request, websocket");
@@ -130,12 +140,6 @@ public class SyncContextProperties implements Validator {
         }
         if (p.shutdownTimeout == null || p.shutdownTimeout.isNegative()) {
             errors.rejectValue("shutdownTimeout", "range", "must be 0 or positive");
-        }
-        if (p.benchmark.maxIterations < 1) {
-            errors.rejectValue("benchmark.maxIterations", "range", "must be at least 1");
-        }
-        if (p.benchmark.maxDuration == null || p.benchmark.maxDuration.isNegative() || p.benchmark.maxDuration.isZero()) {
-            errors.rejectValue("benchmark.maxDuration", "range", "must be positive");
         }
     }
 
