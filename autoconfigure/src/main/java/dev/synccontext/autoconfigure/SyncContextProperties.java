@@ -190,7 +190,7 @@ public class SyncContextProperties implements Validator {
         private boolean enabled = true;
 
         /** About one callback in this many is timed and allocation-probed (a power of two; 0 turns timers and allocation metrics off). Counts are always exact. */
-        private int samplingInterval = 128;
+        private int samplingInterval = 256;
 
         public int getSamplingInterval() {
             return samplingInterval;

@@ -48,7 +48,7 @@ class SyncContextAutoConfigurationTest {
             assertThat(t.maxQueueDepth()).isZero();
             assertThat(t.blockedThreshold()).isEqualTo(Duration.ofSeconds(2));
             assertThat(t.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
-            assertThat(t.samplingInterval()).isEqualTo(128);
+            assertThat(t.samplingInterval()).isEqualTo(256);
         });
     }
 

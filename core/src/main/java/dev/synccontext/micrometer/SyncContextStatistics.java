@@ -38,12 +38,15 @@ import java.util.function.Supplier;
 public final class SyncContextStatistics implements SyncContextObserver {
 
     /**
-     * One callback in this many is timed and probed, unless told otherwise. Chosen by measurement: on
-     * the idle {@code invokeAsync} path (about 13 ns) the context's probe (two clock reads, two
-     * allocation-counter reads, about 80 ns) plus a timer update costs 31% at 1 in 32, 22% at 1 in 64
-     * and 11% at 1 in 128 (InstrumentationOverheadBenchmark; issue 4 allows 25%).
+     * One callback in this many is timed and probed, unless told otherwise. Chosen by measurement, and
+     * a trade-off: a sample costs two clock reads and two allocation-counter reads in the context
+     * (about 50 ns each on the 2-core VM we measured on) plus a Micrometer timer update, some 300 ns,
+     * against about 13 ns for the whole idle {@code invokeAsync}. With the metrics bound, the idle path
+     * cost about 1.3 × at 1 in 32 or 64, 1.2-1.3 × at 1 in 128 and 1.1-1.2 × at 1 in 256 (median
+     * ratios over separate JVMs, InstrumentationOverheadInterleaved; issue 4 allows 1.25 ×). Busy paths
+     * (microseconds per callback) would afford far more frequent sampling.
      */
-    public static final int DEFAULT_SAMPLING_INTERVAL = 128;
+    public static final int DEFAULT_SAMPLING_INTERVAL = 256;
 
     /** How long {@link #allocatedBytesPerTask()} looks back, at least (and at most twice this). */
     static final long ALLOCATION_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(60);
