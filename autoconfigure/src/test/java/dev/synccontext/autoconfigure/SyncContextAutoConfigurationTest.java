@@ -303,6 +303,41 @@ class SyncContextAutoConfigurationTest {
     }
 
     @Test
+    void endpointListsACallbackThatRunsPastTheBlockedThresholdWithItsThreadAndFrames() {
+        servlet.withPropertyValues("management.endpoints.web.exposure.include=synccontext",
+                "synccontext.blocked-threshold=50ms").run(context -> {
+                    SyncContextEndpoint endpoint = context.getBean(SyncContextEndpoint.class);
+                    RendererSyncContext slow = context.getBean(RendererSyncContextRegistry.class).forKey("slow-board");
+                    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+                    Thread caller = new Thread(() -> slow.invokeAsync(() -> {
+                        try {
+                            release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }), "slow-caller");
+                    caller.start();
+                    try {
+                        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                                .until(() -> endpoint.overview().blocked().stream().anyMatch(b -> b.context().equals("slow-board")));
+                        SyncContextEndpoint.Blocked blocked = endpoint.overview().blocked().stream()
+                                .filter(b -> b.context().equals("slow-board")).findFirst().orElseThrow();
+                        assertThat(blocked.context()).isEqualTo("slow-board");
+                        assertThat(blocked.thread()).isEqualTo("slow-caller");
+                        assertThat(blocked.runningForMillis()).isGreaterThanOrEqualTo(50);
+                        assertThat(blocked.topFrames()).isNotEmpty().hasSizeLessThanOrEqualTo(SyncContextEndpoint.TOP_FRAMES);
+                        assertThat(String.join("\n", blocked.topFrames())).contains("await");
+                    } finally {
+                        release.countDown();
+                        caller.join(10_000);
+                    }
+                    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                            .until(() -> endpoint.overview().blocked().stream().noneMatch(b -> b.context().equals("slow-board")));
+                    assertThat(endpoint.overview().scopes().get("keyed").blockedTotal()).isEqualTo(1);
+                });
+    }
+
+    @Test
     void endpointBacksOffWithoutActuator() {
         servlet.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate"))
                 .withPropertyValues("management.endpoints.web.exposure.include=synccontext")
