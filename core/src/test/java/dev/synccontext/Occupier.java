@@ -36,9 +36,13 @@ final class Occupier implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         release();
-        thread.join(TimeUnit.SECONDS.toMillis(10));
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     static void awaitUninterruptibly(CountDownLatch latch) {
