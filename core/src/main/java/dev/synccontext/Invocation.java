@@ -54,17 +54,19 @@ final class Invocation {
             return CompletableFuture.failedFuture(new NullPointerException(
                     "invokeAsyncStage callback returned null instead of a CompletionStage"));
         }
-        if (stage instanceof CompletableFuture<T> future) {
-            return future;
+        try {
+            // A CompletableFuture returns itself; others (including a minimal stage) a linked future.
+            return stage.toCompletableFuture();
+        } catch (UnsupportedOperationException notSupported) {
+            CompletableFuture<T> mirror = new CompletableFuture<>();
+            stage.whenComplete((value, failure) -> {
+                if (failure != null) {
+                    mirror.completeExceptionally(failure);
+                } else {
+                    mirror.complete(value);
+                }
+            });
+            return mirror;
         }
-        CompletableFuture<T> mirror = new CompletableFuture<>();
-        stage.whenComplete((value, failure) -> {
-            if (failure != null) {
-                mirror.completeExceptionally(failure);
-            } else {
-                mirror.complete(value);
-            }
-        });
-        return mirror;
     }
 }

@@ -6,7 +6,8 @@ package dev.synccontext;
  */
 final class QueuedPost extends QueuedCallback<Void> {
 
-    private final Runnable callback;
+    /** Cleared once run: the node may stay behind as the queue's dummy until the next one arrives. */
+    private Runnable callback;
 
     QueuedPost(Runnable callback) {
         this.callback = callback;
@@ -14,8 +15,10 @@ final class QueuedPost extends QueuedCallback<Void> {
 
     @Override
     TaskOutcome runQueued(SerialContext ctx) {
+        Runnable r = callback;
+        callback = null;
         try {
-            callback.run();
+            r.run();
         } catch (Throwable failure) {
             ctx.reportUnhandled(failure);
             return Outcomes.of(failure);

@@ -35,8 +35,10 @@ import java.util.concurrent.TimeoutException;
  * thread, one CAS back to 0. No allocation on success. If callbacks queued up meanwhile, the release
  * CAS swaps {@code RUNNING} for {@code SCHEDULED} and hands a drain to the executor: the caller never
  * runs other callers' work. Busy submissions reserve with a CAS (count + 1) and then link their node
- * into an intrusive multi-producer single-consumer queue with one atomic exchange (Vyukov's design,
- * without the stub node so an idle context stays small). The node is the returned future itself,
+ * into an intrusive multi-producer single-consumer queue with one atomic exchange (Vyukov's design).
+ * The owner takes nodes without any atomic: the node it took last stays behind as the dummy the next
+ * one links to, and is dropped (one CAS on the tail) only when a drain runs dry, so an idle context
+ * holds no node and no stub. The node is the returned future itself,
  * so a queued call allocates one object. This is the shape of Blazor's 2023 rework of
  * {@code RendererSynchronizationContext} (dotnet/aspnetcore, "Reduce allocations in
  * RendererSynchronizationContext"): inline when idle, the returned task doubling as the queue entry.
@@ -92,8 +94,13 @@ final class SerialContext implements RendererSyncContext, Runnable {
     final ContextSettings settings;
 
     private volatile int state;
-    /** Consumer end; written by the owner, and by a producer that finds the queue empty. */
+    /**
+     * Consumer end: the node the owner took last (kept as the queue's dummy, so taking a node needs no
+     * atomic), or a first node a producer published into an empty queue; {@link #headTaken} tells which.
+     */
     private QueuedCallback<?> head;
+    /** Whether {@link #head} was already taken. Owner-only, handed on with ownership. */
+    private boolean headTaken;
     /** Producer end; exchanged by producers, CAS-ed to null by the owner when it takes the last node. */
     @SuppressWarnings("unused") // Accessed through TAIL.
     private QueuedCallback<?> tail;
@@ -117,18 +124,28 @@ final class SerialContext implements RendererSyncContext, Runnable {
     @Override
     public CompletableFuture<Void> invokeAsync(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
+        // Fast path: open and idle (a caller inside the context always sees a count above zero).
+        if (STATE.compareAndSet(this, 0, 1 + RUNNING)) {
+            return invokeInline(callback, Invocation.RUNNABLE, Thread.currentThread());
+        }
         return submit(callback, Invocation.RUNNABLE);
     }
 
     @Override
     public <T> CompletableFuture<T> invokeAsync(Callable<T> callback) {
         Objects.requireNonNull(callback, "callback");
+        if (STATE.compareAndSet(this, 0, 1 + RUNNING)) {
+            return invokeInline(callback, Invocation.CALLABLE, Thread.currentThread());
+        }
         return submit(callback, Invocation.CALLABLE);
     }
 
     @Override
     public <T> CompletableFuture<T> invokeAsyncStage(Callable<? extends CompletionStage<T>> callback) {
         Objects.requireNonNull(callback, "callback");
+        if (STATE.compareAndSet(this, 0, 1 + RUNNING)) {
+            return invokeInline(callback, Invocation.STAGE, Thread.currentThread());
+        }
         return submit(callback, Invocation.STAGE);
     }
 
@@ -372,6 +389,9 @@ final class SerialContext implements RendererSyncContext, Runnable {
      * callback here: if work queued up meanwhile, it goes to a drain on the executor.
      */
     private void releaseFromCaller() {
+        if (STATE.compareAndSet(this, 1 + RUNNING, 0)) {
+            return; // the common case: open, and nothing queued up meanwhile
+        }
         for (;;) {
             int s = state;
             int count = s & COUNT_MASK;
@@ -432,6 +452,9 @@ final class SerialContext implements RendererSyncContext, Runnable {
                     return;
                 }
                 if (available == 0) {
+                    if (!forgetTakenNodes()) {
+                        continue; // a producer linked a node meanwhile
+                    }
                     OWNER.setOpaque(this, null);
                     PROGRESS.setOpaque(this, 0);
                     int released = s - done - RUNNING;
@@ -547,6 +570,9 @@ final class SerialContext implements RendererSyncContext, Runnable {
                 return;
             }
             if (pending == 0) {
+                if (!forgetTakenNodes()) {
+                    continue;
+                }
                 int released = s - failed - RUNNING;
                 if (STATE.compareAndSet(this, s, released)) {
                     terminateIfDone(released);
@@ -698,30 +724,50 @@ final class SerialContext implements RendererSyncContext, Runnable {
     }
 
     /**
-     * Takes the first node. Only the owner calls it, and only when the count says a node was
-     * reserved, so it waits (briefly) rather than returning null.
+     * Takes the next node. Only the owner calls it, and only when the count says a node was reserved,
+     * so it waits (briefly) for a producer that reserved but has not linked yet, rather than return
+     * null. The node taken stays behind as the dummy that the next node links to, so taking needs no
+     * atomic (Vyukov's non-intrusive trick, applied to intrusive nodes).
      */
     private QueuedCallback<?> poll() {
-        QueuedCallback<?> first;
-        for (int spins = 0; (first = (QueuedCallback<?>) HEAD.getAcquire(this)) == null; spins++) {
-            backOff(spins); // a producer reserved but has not linked yet
-        }
-        QueuedCallback<?> next = first.nextAcquire();
-        if (next == null) {
-            // Clear head before giving the tail up: a producer that then finds the queue empty
-            // publishes its node as the new head, and must not be overwritten by this store.
-            HEAD.set(this, null);
-            if (TAIL.compareAndSet(this, first, null)) {
-                return first;
-            }
-            // A producer swapped the tail after `first` and is about to link it: wait for the link.
-            for (int spins = 0; (next = first.nextAcquire()) == null; spins++) {
+        if (!headTaken) {
+            QueuedCallback<?> first;
+            for (int spins = 0; (first = (QueuedCallback<?>) HEAD.getAcquire(this)) == null; spins++) {
                 backOff(spins);
             }
+            headTaken = true;
+            return first;
         }
-        HEAD.set(this, next);
-        first.clearNext();
-        return first;
+        QueuedCallback<?> taken = head;
+        QueuedCallback<?> next;
+        for (int spins = 0; (next = taken.nextAcquire()) == null; spins++) {
+            backOff(spins);
+        }
+        taken.clearNext(); // a future the user keeps must not retain the nodes behind it
+        head = next;
+        return next;
+    }
+
+    /**
+     * The count says the queue is empty: drop the dummy, so an idle context retains no node. False if
+     * a producer swapped the tail after it meanwhile; its node will be linked to the dummy, which then
+     * stays.
+     */
+    private boolean forgetTakenNodes() {
+        if (!headTaken) {
+            return true;
+        }
+        QueuedCallback<?> dummy = head;
+        // Clear head before giving the tail up: a producer that then finds the queue empty
+        // publishes its node as the new head, and must not be overwritten by this store.
+        head = null;
+        headTaken = false;
+        if (TAIL.compareAndSet(this, dummy, null)) {
+            return true;
+        }
+        head = dummy;
+        headTaken = true;
+        return false;
     }
 
     private static void backOff(int spins) {

@@ -66,10 +66,16 @@ abstract class AlternativeContext implements RendererSyncContext {
         }
     }
 
+    /**
+     * Returned by every successful inline call, so the alternatives pay no allocation our context
+     * does not pay either (a benchmark adapter may share it; callers here never obtrude it).
+     */
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
     static CompletableFuture<Void> runNow(Runnable callback) {
         try {
             callback.run();
-            return CompletableFuture.completedFuture(null);
+            return DONE;
         } catch (Throwable failure) {
             return CompletableFuture.failedFuture(failure);
         }

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds the bench and runs the whole scenario table with JMH -prof gc, then prints it in the seed's
+# format (µs per invocation, KB allocated) and per operation (ns/op, B/op).
+#
+#   bench/run.sh quick   # 1 fork, 2×1 s warm-up, 3×1 s measurement: about 4 minutes on 2 cores
+#   bench/run.sh full    # 2 forks, 5×2 s warm-up, 10×2 s measurement: what README's table comes from
+#   bench/run.sh quick 'SeedBenchmarks.InvokeAsync.*' -p mode=optimized   # any extra JMH arguments
+#
+# Environment: JAVA (default: java on PATH), SKIP_BUILD=1 to reuse bench/target/benchmarks.jar.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+variant="${1:-quick}"
+shift || true
+include="${1:-.*Benchmarks.*}"
+shift || true
+JAVA="${JAVA:-java}"
+
+case "$variant" in
+  quick) opts=(-f 1 -wi 2 -w 1s -i 3 -r 1s) ;;
+  full)  opts=(-f 2 -wi 5 -w 2s -i 10 -r 2s) ;;
+  *) echo "usage: bench/run.sh [quick|full] [benchmark regex] [extra JMH args...]" >&2; exit 2 ;;
+esac
+
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+  mvn -B -ntp -q -DskipTests package -pl core,bench -am
+fi
+
+out="bench/target/jmh-$variant.json"
+"$JAVA" -jar bench/target/benchmarks.jar "$include" "${opts[@]}" -prof gc -rf json -rff "$out" "$@" \
+  | tee "bench/target/jmh-$variant.log"
+echo
+"$JAVA" -version 2>&1 | head -1
+python3 bench/format_table.py "$out"
+echo
+"$JAVA" -Djava.util.concurrent.ForkJoinPool.common.parallelism=2 -cp bench/target/benchmarks.jar \
+  dev.synccontext.bench.IdleFootprintReport 10000

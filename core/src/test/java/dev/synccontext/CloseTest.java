@@ -1,0 +1,173 @@
+package dev.synccontext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Rule 8: close rejects new work, lets queued work finish; closeNow aborts and hands posts back. */
+class CloseTest {
+
+    private final ExecutorService pool = Executors.newFixedThreadPool(2);
+
+    @AfterEach
+    void shutdown() {
+        pool.shutdownNow();
+    }
+
+    @Test
+    void closeRejectsNewWorkWithAMessageNamingTheContext() {
+        RendererSyncContext ctx = RendererSyncContext.builder().name("gone").executor(pool).build();
+        ctx.close();
+
+        assertThat(ctx.isClosed()).isTrue();
+        assertThat(ctx.invokeAsync(() -> { })).isCompletedExceptionally();
+        assertThatThrownBy(() -> ctx.invokeAsync(() -> { }).join()).hasCauseInstanceOf(RejectedExecutionException.class)
+                .hasMessageContaining("'gone'").hasMessageContaining("closed");
+        assertThatThrownBy(() -> ctx.post(() -> { })).isInstanceOf(RejectedExecutionException.class)
+                .hasMessageContaining("'gone'");
+        assertThatThrownBy(() -> ctx.send(() -> { })).isInstanceOf(RejectedExecutionException.class);
+    }
+
+    @Test
+    void closeReturnsAtOnceQueuedWorkStillRunsAndAwaitTerminationWaitsForIt() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.create(pool);
+        List<String> ran = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> queued;
+        try (Occupier occupier = Occupier.occupy(ctx)) {
+            queued = ctx.invokeAsync(() -> { ran.add("queued"); });
+            ctx.post(() -> ran.add("posted"));
+            ctx.close();
+            assertThat(ctx.awaitTermination(Duration.ofMillis(50))).as("terminated while busy").isFalse();
+        }
+        assertThat(ctx.awaitTermination(Duration.ofSeconds(10))).isTrue();
+        assertThat(ran).containsExactly("queued", "posted");
+        assertThat(queued).isCompleted();
+    }
+
+    @Test
+    void nestedCallsFromACallbackStillRunningAfterCloseKeepWorking() {
+        RendererSyncContext ctx = RendererSyncContext.create(pool);
+        AtomicReference<String> nested = new AtomicReference<>();
+        ctx.invokeAsync(() -> {
+            ctx.close();
+            nested.set(ctx.invokeAsync(() -> "nested after close").join());
+        });
+        assertThat(nested.get()).isEqualTo("nested after close");
+    }
+
+    @Test
+    void closeNowCancelsPendingFuturesAndReturnsThePostedRunnablesThemselves() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.create(pool);
+        Runnable postA = () -> { };
+        Runnable postB = () -> { };
+        CompletableFuture<Void> pending;
+        List<Runnable> returned;
+        try (Occupier occupier = Occupier.occupy(ctx)) {
+            ctx.post(postA);
+            pending = ctx.invokeAsync(() -> { });
+            ctx.post(postB);
+            CompletableFuture<List<Runnable>> closing = CompletableFuture.supplyAsync(ctx::closeNow, pool);
+            // closeNow waits for the running callback (it never interrupts it), then aborts the rest.
+            while (!ctx.isClosed()) {
+                Thread.onSpinWait();
+            }
+            assertThat(closing).as("closeNow returned while a callback still ran").isNotDone();
+            occupier.release();
+            returned = closing.get(10, TimeUnit.SECONDS);
+        }
+        assertThat(returned).containsExactly(postA, postB);
+        assertThat(pending.isCancelled()).isTrue();
+        assertThat(ctx.awaitTermination(Duration.ZERO)).isTrue();
+    }
+
+    @Test
+    void closeNowFromInsideACallbackAbortsTheRestAtOnce() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.create(pool);
+        Runnable post = () -> { };
+        AtomicReference<List<Runnable>> returned = new AtomicReference<>();
+        CompletableFuture<Void> pending;
+        try (Occupier occupier = Occupier.occupy(ctx)) {
+            ctx.invokeAsync(() -> returned.set(ctx.closeNow()));
+            pending = ctx.invokeAsync(() -> { });
+            ctx.post(post);
+        }
+        assertThat(ctx.awaitTermination(Duration.ofSeconds(10))).isTrue();
+        assertThat(returned.get()).containsExactly(post);
+        assertThat(pending.isCancelled()).isTrue();
+    }
+
+    @Test
+    void closeNowTakesTheQueueFromADrainTheExecutorNeverStarts() throws Exception {
+        ManualExecutor stalled = new ManualExecutor();
+        RendererSyncContext ctx = RendererSyncContext.create(stalled);
+        Runnable post = () -> { };
+        ctx.post(post);
+        CompletableFuture<Void> pending = ctx.invokeAsync(() -> { });
+
+        assertThat(ctx.closeNow()).containsExactly(post);
+
+        assertThat(pending.isCancelled()).isTrue();
+        assertThat(ctx.awaitTermination(Duration.ZERO)).isTrue();
+        stalled.runAll(); // the stale drain starts late and must do nothing
+        assertThat(ctx.queueDepth()).isZero();
+    }
+
+    @Test
+    void closeNowFailsAWaitingSenderWithAClearException() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.builder().name("s").executor(pool).build();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread sender;
+        try (Occupier occupier = Occupier.occupy(ctx)) {
+            sender = new Thread(() -> {
+                try {
+                    ctx.send(() -> { });
+                } catch (Throwable t) {
+                    thrown.set(t);
+                }
+            });
+            sender.start();
+            PostAndSendTest.awaitQueueDepth(ctx, 1);
+            CompletableFuture.runAsync(ctx::closeNow, pool);
+            while (!ctx.isClosed()) {
+                Thread.onSpinWait();
+            }
+        }
+        sender.join(10_000);
+        assertThat(thrown.get()).isInstanceOf(RejectedExecutionException.class).hasMessageContaining("'s'")
+                .hasMessageContaining("closeNow");
+    }
+
+    @Test
+    void awaitTerminationFromInsideTheContextFailsFastInsteadOfWaitingForItself() {
+        RendererSyncContext ctx = RendererSyncContext.create(pool);
+        CompletableFuture<Void> result = ctx.invokeAsync(() -> {
+            ctx.close();
+            try {
+                ctx.awaitTermination(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        });
+        assertThatThrownBy(result::join).hasCauseInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("awaitTermination");
+    }
+
+    @Test
+    void awaitTerminationOnAnOpenContextTimesOut() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.create(pool);
+        assertThat(ctx.awaitTermination(Duration.ofMillis(20))).isFalse();
+        ctx.close();
+        assertThat(ctx.awaitTermination(Duration.ofMillis(20))).isTrue();
+    }
+}

@@ -1,0 +1,93 @@
+package dev.synccontext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Rules 6 and 7: a drain runs at most maxBatch callbacks; maxQueueDepth rejects clearly. */
+class FairnessAndCapacityTest {
+
+    @Test
+    void aDrainRunsAtMostMaxBatchCallbacksThenResubmitsItself() {
+        ManualExecutor executor = new ManualExecutor();
+        RendererSyncContext ctx = RendererSyncContext.builder().executor(executor).maxBatch(4).build();
+        List<Integer> ran = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            int n = i;
+            ctx.post(() -> ran.add(n));
+        }
+
+        assertThat(executor.runOne()).isTrue();
+        assertThat(ran).as("first drain").hasSize(4);
+        assertThat(executor.pending()).as("drain resubmitted itself").isEqualTo(1);
+        assertThat(executor.runOne()).isTrue();
+        assertThat(ran).hasSize(8);
+        executor.runAll();
+        assertThat(ran).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        assertThat(executor.submitted()).isEqualTo(3);
+    }
+
+    @Test
+    void aHotContextDoesNotStarveAnotherOnASingleThread() throws Exception {
+        ExecutorService single = Executors.newSingleThreadExecutor();
+        try {
+            RendererSyncContext hot = RendererSyncContext.builder().executor(single).maxBatch(8).build();
+            RendererSyncContext other = RendererSyncContext.builder().executor(single).build();
+            CompletableFuture<Integer> hotCountWhenOtherRan = new CompletableFuture<>();
+            int[] hotRuns = {0};
+            CompletableFuture<Void> hotDone = new CompletableFuture<>();
+            // The hot context re-posts itself 1,000 times; the other context posts once meanwhile.
+            Runnable[] step = new Runnable[1];
+            step[0] = () -> {
+                if (++hotRuns[0] == 2) {
+                    other.post(() -> hotCountWhenOtherRan.complete(hotRuns[0]));
+                }
+                if (hotRuns[0] < 1_000) {
+                    hot.post(step[0]);
+                } else {
+                    hotDone.complete(null);
+                }
+            };
+            hot.post(step[0]);
+            hotDone.get(10, TimeUnit.SECONDS);
+            assertThat(hotCountWhenOtherRan.get(10, TimeUnit.SECONDS))
+                    .as("the other context ran after at most a couple of the hot context's batches")
+                    .isLessThan(50);
+        } finally {
+            single.shutdownNow();
+        }
+    }
+
+    @Test
+    void aFullQueueRejectsEveryEntryPointWithAMessageNamingContextAndLimit() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.builder().name("tiny").maxQueueDepth(2).build();
+        try (Occupier occupier = Occupier.occupy(ctx)) {
+            ctx.post(() -> { });
+            CompletableFuture<Void> second = ctx.invokeAsync(() -> { });
+            assertThat(ctx.queueDepth()).isEqualTo(2);
+
+            CompletableFuture<Void> rejected = ctx.invokeAsync(() -> { });
+            assertThat(rejected).isCompletedExceptionally();
+            assertThatThrownBy(rejected::get).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(RejectedExecutionException.class)
+                    .hasMessageContaining("'tiny'").hasMessageContaining("maxQueueDepth = 2");
+            assertThatThrownBy(() -> ctx.post(() -> { })).isInstanceOf(RejectedExecutionException.class)
+                    .hasMessageContaining("'tiny'").hasMessageContaining("2");
+            assertThatThrownBy(() -> ctx.execute(() -> { })).isInstanceOf(RejectedExecutionException.class);
+            assertThatThrownBy(() -> ctx.send(() -> { })).isInstanceOf(RejectedExecutionException.class)
+                    .hasMessageContaining("full");
+            occupier.release();
+            second.get(10, TimeUnit.SECONDS);
+        }
+        assertThat(ctx.invokeAsync(() -> "accepts again").get(10, TimeUnit.SECONDS)).isEqualTo("accepts again");
+    }
+}
