@@ -42,9 +42,10 @@ public final class SyncContextStatistics implements SyncContextObserver {
      * a trade-off: a sample costs two clock reads and two allocation-counter reads in the context
      * (about 50 ns each on the 2-core VM we measured on) plus a Micrometer timer update, some 300 ns,
      * against about 13 ns for the whole idle {@code invokeAsync}. With the metrics bound, the idle path
-     * cost about 1.3 × at 1 in 32 or 64, 1.2-1.3 × at 1 in 128 and 1.1-1.2 × at 1 in 256 (median
-     * ratios over separate JVMs, InstrumentationOverheadInterleaved; issue 4 allows 1.25 ×). Busy paths
-     * (microseconds per callback) would afford far more frequent sampling.
+     * cost about 1.3 × at 1 in 32 or 64, 1.2-1.3 × at 1 in 128 and 1.1-1.25 × at 1 in 256 (median
+     * ratios over separate JVMs, InstrumentationOverheadInterleaved; JMH on a quiet machine at 1 in 256:
+     * 11.93 ± 0.05 vs 14.37 ± 0.50 ns, 1.20 ×; issue 4 allows 1.25 ×). Busy paths (microseconds per
+     * callback) would afford far more frequent sampling.
      */
     public static final int DEFAULT_SAMPLING_INTERVAL = 256;
 
