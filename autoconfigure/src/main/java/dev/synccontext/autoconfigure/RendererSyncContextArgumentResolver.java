@@ -1,0 +1,32 @@
+package dev.synccontext.autoconfigure;
+
+import dev.synccontext.RendererSyncContext;
+import org.springframework.core.MethodParameter;
+import org.springframework.web.reactive.BindingContext;
+import org.springframework.web.reactive.result.method.HandlerMethodArgumentResolver;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * Gives a WebFlux controller method the {@link RendererSyncContext} of its {@code WebSession}: declare
+ * a parameter of that type.
+ */
+final class RendererSyncContextArgumentResolver implements HandlerMethodArgumentResolver {
+
+    private final WebSessionContexts contexts;
+
+    RendererSyncContextArgumentResolver(WebSessionContexts contexts) {
+        this.contexts = contexts;
+    }
+
+    @Override
+    public boolean supportsParameter(MethodParameter parameter) {
+        return parameter.getParameterType() == RendererSyncContext.class;
+    }
+
+    @Override
+    public Mono<Object> resolveArgument(MethodParameter parameter, BindingContext bindingContext,
+            ServerWebExchange exchange) {
+        return exchange.getSession().map(contexts::contextOf);
+    }
+}

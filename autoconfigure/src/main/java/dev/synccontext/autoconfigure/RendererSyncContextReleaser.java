@@ -1,0 +1,36 @@
+package dev.synccontext.autoconfigure;
+
+import dev.synccontext.RendererSyncContext;
+import org.springframework.aop.scope.ScopedObject;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.DestructionAwareBeanPostProcessor;
+
+/**
+ * Hands a scoped {@link RendererSyncContext} back to its registry when its scope ends (end of the HTTP
+ * session, request or WebSocket session), so it is closed gracefully rather than dropped: see
+ * {@link RendererSyncContextRegistry#release}. Contexts the registry does not track are left alone.
+ */
+final class RendererSyncContextReleaser implements DestructionAwareBeanPostProcessor {
+
+    private final ObjectProvider<RendererSyncContextRegistry> registry;
+
+    RendererSyncContextReleaser(ObjectProvider<RendererSyncContextRegistry> registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public boolean requiresDestruction(Object bean) {
+        // The scoped proxy is a RendererSyncContext too, but only its target is released.
+        return bean instanceof RendererSyncContext && !(bean instanceof ScopedObject);
+    }
+
+    @Override
+    public void postProcessBeforeDestruction(Object bean, String beanName) {
+        if (bean instanceof RendererSyncContext context && !(bean instanceof ScopedObject)) {
+            RendererSyncContextRegistry r = registry.getIfAvailable();
+            if (r != null) {
+                r.release(context);
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package dev.synccontext.autoconfigure;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.scenario.BaselineSyncContext;
+import dev.synccontext.scenario.BenchmarkReport;
+import dev.synccontext.scenario.BenchmarkRequest;
+import dev.synccontext.scenario.BenchmarkRow;
+import dev.synccontext.scenario.Mode;
+import dev.synccontext.scenario.ScenarioRunner;
+import dev.synccontext.scenario.Scenarios;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The POST side of the endpoint without Spring: checks a request against the limits, runs one request
+ * at a time through {@link ScenarioRunner}, and says what went wrong in words.
+ */
+final class ScenarioRuns {
+
+    static final int DEFAULT_WARMUPS = 2;
+    static final int DEFAULT_ITERATIONS = 5;
+
+    static final int OK = 200;
+    static final int BAD_REQUEST = 400;
+    static final int CONFLICT = 409;
+    static final int FAILED = 500;
+
+    private final ScenarioRunner runner;
+    private final int maxIterations;
+    private final Duration maxDuration;
+    private final AtomicBoolean running = new AtomicBoolean();
+
+    ScenarioRuns(Function<Mode, RendererSyncContext> contexts, int maxIterations, Duration maxDuration) {
+        this.runner = new ScenarioRunner(contexts);
+        this.maxIterations = maxIterations;
+        this.maxDuration = maxDuration;
+    }
+
+    /**
+     * Runs on fresh contexts built like the application's: {@code optimized} contexts come from the
+     * registry's template (untracked, statistics under the {@code benchmark} scope), {@code baseline}
+     * contexts drain on the same executor with the same queue limit.
+     */
+    static ScenarioRuns forRegistry(RendererSyncContextRegistry registry, int maxIterations, Duration maxDuration) {
+        AtomicLong sequence = new AtomicLong();
+        ContextTemplate template = registry.template();
+        return new ScenarioRuns(mode -> mode == Mode.OPTIMIZED
+                ? registry.createUntracked(RendererSyncContextRegistry.BENCHMARK_SCOPE, "benchmark-" + sequence.incrementAndGet())
+                : new BaselineSyncContext("baseline-" + sequence.incrementAndGet(), template.executor(),
+                        template.maxQueueDepth(), null),
+                maxIterations, maxDuration);
+    }
+
+    /** What GET lists: the scenario names, which of them a POST runs by default, and the modes. */
+    static Available available() {
+        return new Available(Scenarios.names(), Scenarios.seed().stream().map(s -> s.name()).toList(),
+                Arrays.stream(Mode.values()).map(Mode::id).toList(), Mode.OPTIMIZED.id());
+    }
+
+    /** Whether a run is in progress right now. */
+    boolean running() {
+        return running.get();
+    }
+
+    /**
+     * Runs what the request fields ask for (each null means its default).
+     *
+     * @return an HTTP status and its body: the report (200), or {@code {"error": ...}} (400 bad input,
+     *     409 a run in progress, 500 a scenario failed)
+     */
+    Result run(@Nullable String scenarios, @Nullable String modes, @Nullable Integer iterations,
+            @Nullable Integer warmups) {
+        BenchmarkRequest request;
+        try {
+            request = request(scenarios, modes, iterations, warmups);
+        } catch (IllegalArgumentException bad) {
+            return error(BAD_REQUEST, bad.getMessage());
+        }
+        if (!running.compareAndSet(false, true)) {
+            return error(CONFLICT, "A scenario run is already in progress; only one runs at a time. Try again"
+                    + " when it has finished (at most synccontext.benchmark.max-duration = " + maxDuration + ").");
+        }
+        try {
+            return new Result(OK, response(runner.run(request)));
+        } catch (RuntimeException failure) {
+            return error(FAILED, "The scenario run failed: " + failure.getMessage());
+        } finally {
+            running.set(false);
+        }
+    }
+
+    private BenchmarkRequest request(@Nullable String scenarios, @Nullable String modes,
+            @Nullable Integer iterations, @Nullable Integer warmups) {
+        List<String> names = isBlank(scenarios) ? available().defaults() : split(scenarios, "scenarios");
+        List<Mode> parsedModes = new ArrayList<>();
+        for (String id : isBlank(modes) ? List.of(Mode.OPTIMIZED.id()) : split(modes, "modes")) {
+            parsedModes.add(Mode.fromId(id.toLowerCase(java.util.Locale.ROOT)));
+        }
+        int measured = iterations == null ? Math.min(DEFAULT_ITERATIONS, maxIterations) : iterations;
+        int warm = warmups == null ? Math.min(DEFAULT_WARMUPS, maxIterations) : warmups;
+        if (measured < 1 || measured > maxIterations) {
+            throw new IllegalArgumentException("iterations must be between 1 and " + maxIterations
+                    + " (synccontext.benchmark.max-iterations), was " + measured);
+        }
+        if (warm < 0 || warm > maxIterations) {
+            throw new IllegalArgumentException("warmups must be between 0 and " + maxIterations
+                    + " (synccontext.benchmark.max-iterations), was " + warm);
+        }
+        return new BenchmarkRequest(names, parsedModes, warm, measured, maxDuration);
+    }
+
+    private static List<String> split(String value, String field) {
+        List<String> parts = Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException(field + " must be a comma-separated list, was '" + value + "'");
+        }
+        return parts;
+    }
+
+    private static boolean isBlank(@Nullable String value) {
+        return value == null || value.isBlank();
+    }
+
+    private static Result error(int status, String message) {
+        return new Result(status, Map.of("status", status, "error", message));
+    }
+
+    private static Report response(BenchmarkReport report) {
+        List<Row> rows = new ArrayList<>();
+        for (BenchmarkRow r : report.rows()) {
+            int ops = Scenarios.byName(r.method()).operationsPerInvocation();
+            rows.add(new Row(r.method(), r.mode(), number(r.meanMicros()), number(r.errorMicros()),
+                    number(r.stdDevMicros()), number(r.medianMicros()),
+                    r.allocatedBytes() < 0 ? null : r.allocatedBytes(), r.iterations(),
+                    new Units("us", "B", "invocation", ops)));
+        }
+        return new Report(rows, report.table(), report.truncated(), report.elapsed().toMillis());
+    }
+
+    private static @Nullable Double number(double value) {
+        return Double.isNaN(value) ? null : value;
+    }
+
+    /** An HTTP status and the JSON body that goes with it. */
+    record Result(int status, Object body) {
+    }
+
+    /** GET's {@code scenarios}. */
+    public record Available(List<String> names, List<String> defaults, List<String> modes, String defaultMode) {
+    }
+
+    /** POST's answer. */
+    public record Report(List<Row> rows, String table, boolean truncated, long elapsedMillis) {
+    }
+
+    /**
+     * One row of the seed's table. {@code error} and {@code stdDev} are null with a single iteration;
+     * {@code allocated} is null where the JVM cannot measure it.
+     */
+    public record Row(String method, String mode, @Nullable Double mean, @Nullable Double error,
+            @Nullable Double stdDev, @Nullable Double median, @Nullable Double allocated, int iterations,
+            Units units) {
+    }
+
+    /**
+     * What the numbers of a row are in: times in {@code time} per {@code per}, allocation in
+     * {@code allocated} per {@code per}; one invocation is the scenario's whole loop of
+     * {@code operationsPerInvocation} operations.
+     */
+    public record Units(String time, String allocated, String per, int operationsPerInvocation) {
+    }
+}

@@ -1,0 +1,151 @@
+package dev.synccontext.autoconfigure;
+
+import dev.synccontext.BlockedCallback;
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.TaskOutcome;
+import dev.synccontext.TaskPath;
+import dev.synccontext.micrometer.SyncContextStatistics;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+
+/**
+ * {@code /actuator/synccontext}. GET: what the application's contexts are doing (counts, queue depth,
+ * blocked callbacks, settings, available scenarios). POST: runs built-in scenarios on fresh contexts
+ * built like the application's and answers with the seed's table; one run at a time (409 otherwise),
+ * bad input answers 400, limits come from {@code synccontext.benchmark.*}. POST is a write operation,
+ * so {@code management.endpoint.synccontext.access=read-only} turns it off (405).
+ */
+@Endpoint(id = "synccontext")
+public class SyncContextEndpoint {
+
+    /** Frames of a blocked callback's stack shown by GET. */
+    static final int TOP_FRAMES = 12;
+
+    private final RendererSyncContextRegistry registry;
+    private final Map<String, Object> settings;
+
+    private final ScenarioRuns runs;
+
+    SyncContextEndpoint(RendererSyncContextRegistry registry, Map<String, Object> settings, ScenarioRuns runs) {
+        this.registry = registry;
+        this.settings = settings;
+        this.runs = runs;
+    }
+
+    /**
+     * Runs scenarios. Every field is optional.
+     *
+     * @param scenarios comma-separated scenario names; default: the seed's four
+     * @param modes comma-separated {@code baseline}, {@code optimized}; default {@code optimized}
+     * @param iterations measured iterations per scenario and mode
+     * @param warmups unmeasured iterations before them
+     */
+    @WriteOperation
+    public WebEndpointResponse<Object> run(@Nullable String scenarios, @Nullable String modes,
+            @Nullable Integer iterations, @Nullable Integer warmups) {
+        ScenarioRuns.Result result = runs.run(scenarios, modes, iterations, warmups);
+        return new WebEndpointResponse<>(result.body(), result.status());
+    }
+
+    @ReadOperation
+    public Overview overview() {
+        int contexts = 0;
+        long queueDepth = 0;
+        long unhandled = 0;
+        long blockedTotal = 0;
+        Map<String, Map<String, Long>> tasks = emptyTaskTable();
+        Map<String, ScopeOverview> scopes = new LinkedHashMap<>();
+        for (SyncContextStatistics s : registry.statistics()) {
+            ScopeOverview scope = new ScopeOverview(s.contexts(), s.queueDepth(), taskTable(s), s.unhandled(),
+                    s.blocked());
+            scopes.put(s.scope(), scope);
+            if (RendererSyncContextRegistry.BENCHMARK_SCOPE.equals(s.scope())) {
+                continue; // scenario runs are not the application's work
+            }
+            contexts += scope.contexts();
+            queueDepth += scope.queueDepth();
+            unhandled += scope.unhandled();
+            blockedTotal += scope.blockedTotal();
+            scope.tasks().forEach((path, byOutcome) -> byOutcome.forEach(
+                    (outcome, count) -> tasks.get(path).merge(outcome, count, Long::sum)));
+        }
+        List<Blocked> blocked = new ArrayList<>();
+        for (BlockedCallback b : RendererSyncContext.blockedCallbacks()) {
+            blocked.add(new Blocked(b.contextName(), b.threadName(), b.threadId(), b.runningFor().toMillis(),
+                    b.topFrames(TOP_FRAMES).stream().map(StackTraceElement::toString).toList()));
+        }
+        return new Overview(contexts, queueDepth, tasks, blocked, unhandled, blockedTotal,
+                registry.closingContexts(), registry.forcedCloses(), scopes, settings, ScenarioRuns.available(),
+                runs.running());
+    }
+
+    private static Map<String, Map<String, Long>> emptyTaskTable() {
+        Map<String, Map<String, Long>> table = new LinkedHashMap<>();
+        for (TaskPath path : TaskPath.values()) {
+            Map<String, Long> byOutcome = new LinkedHashMap<>();
+            for (TaskOutcome outcome : TaskOutcome.values()) {
+                byOutcome.put(lower(outcome), 0L);
+            }
+            table.put(lower(path), byOutcome);
+        }
+        return table;
+    }
+
+    private static Map<String, Map<String, Long>> taskTable(SyncContextStatistics s) {
+        Map<String, Map<String, Long>> table = emptyTaskTable();
+        for (TaskPath path : TaskPath.values()) {
+            for (TaskOutcome outcome : TaskOutcome.values()) {
+                table.get(lower(path)).put(lower(outcome), s.tasks(path, outcome));
+            }
+        }
+        return table;
+    }
+
+    /** The settings GET shows: what the application configured, as a user writes it. */
+    static Map<String, Object> settings(SyncContextProperties properties, ContextTemplate template) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("scope", lower(properties.getScope()));
+        settings.put("executor", template.executorName());
+        settings.put("maxBatch", template.maxBatch());
+        settings.put("maxQueueDepth", template.maxQueueDepth());
+        settings.put("blockedThreshold", template.blockedThreshold().toString());
+        settings.put("shutdownTimeout", template.shutdownTimeout().toString());
+        settings.put("contextPropagation", template.decorator() != null);
+        settings.put("metricsEnabled", properties.getMetrics().isEnabled());
+        settings.put("benchmarkMaxIterations", properties.getBenchmark().getMaxIterations());
+        settings.put("benchmarkMaxDuration", properties.getBenchmark().getMaxDuration().toString());
+        return java.util.Collections.unmodifiableMap(settings);
+    }
+
+    static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * GET's answer. {@code contexts}, {@code queueDepth}, {@code tasks} (by path, then outcome),
+     * {@code unhandled} and {@code blockedTotal} add up every scope but {@code benchmark}.
+     */
+    public record Overview(int contexts, long queueDepth, Map<String, Map<String, Long>> tasks,
+            List<Blocked> blocked, long unhandled, long blockedTotal, int closing, long forcedCloses,
+            Map<String, ScopeOverview> scopes, Map<String, Object> settings, ScenarioRuns.Available scenarios,
+            boolean scenarioRunInProgress) {
+    }
+
+    /** The figures of one scope. */
+    public record ScopeOverview(int contexts, long queueDepth, Map<String, Map<String, Long>> tasks,
+            long unhandled, long blockedTotal) {
+    }
+
+    /** A callback running longer than its context's blocked threshold right now. */
+    public record Blocked(String context, String thread, long threadId, long runningForMillis,
+            List<String> topFrames) {
+    }
+}

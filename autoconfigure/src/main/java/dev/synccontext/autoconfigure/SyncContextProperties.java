@@ -1,0 +1,219 @@
+package dev.synccontext.autoconfigure;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/**
+ * Configuration properties for {@code RendererSyncContext} beans, their registry, metrics and the
+ * {@code synccontext} actuator endpoint.
+ *
+ * <p>It validates itself (it is a Spring {@link Validator}), so an invalid value fails startup with a
+ * message that names the property, without needing a Bean Validation provider.
+ */
+@ConfigurationProperties("synccontext")
+public class SyncContextProperties implements Validator {
+
+    /** Whether to auto-configure RendererSyncContext beans, their registry and metrics. */
+    private boolean enabled = true;
+
+    /** Lifecycle of the injected RendererSyncContext: one per HTTP session, per request, or per WebSocket session (needs STOMP messaging). */
+    private Scope scope = Scope.SESSION;
+
+    /** Where queued callbacks are drained. */
+    private ExecutorKind executor = ExecutorKind.COMMON_POOL;
+
+    /** Maximum number of callbacks one drain runs before it yields its pool thread to other work. */
+    private int maxBatch = 64;
+
+    /** Maximum number of callbacks waiting in one context; 0 means unbounded. */
+    private int maxQueueDepth = 0;
+
+    /** How long a callback may run before it is reported as blocked; 0 turns the report off. */
+    private Duration blockedThreshold = Duration.ofSeconds(2);
+
+    /** How long queued work of a closing context (end of its session or request, or application shutdown) may take to finish before it is cancelled. */
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+    private final Metrics metrics = new Metrics();
+
+    private final Benchmark benchmark = new Benchmark();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public Scope getScope() {
+        return scope;
+    }
+
+    public void setScope(Scope scope) {
+        this.scope = scope;
+    }
+
+    public ExecutorKind getExecutor() {
+        return executor;
+    }
+
+    public void setExecutor(ExecutorKind executor) {
+        this.executor = executor;
+    }
+
+    public int getMaxBatch() {
+        return maxBatch;
+    }
+
+    public void setMaxBatch(int maxBatch) {
+        this.maxBatch = maxBatch;
+    }
+
+    public int getMaxQueueDepth() {
+        return maxQueueDepth;
+    }
+
+    public void setMaxQueueDepth(int maxQueueDepth) {
+        this.maxQueueDepth = maxQueueDepth;
+    }
+
+    public Duration getBlockedThreshold() {
+        return blockedThreshold;
+    }
+
+    public void setBlockedThreshold(Duration blockedThreshold) {
+        this.blockedThreshold = blockedThreshold;
+    }
+
+    public Duration getShutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    public void setShutdownTimeout(Duration shutdownTimeout) {
+        this.shutdownTimeout = shutdownTimeout;
+    }
+
+    public Metrics getMetrics() {
+        return metrics;
+    }
+
+    public Benchmark getBenchmark() {
+        return benchmark;
+    }
+
+    @Override
+    public boolean supports(Class<?> type) {
+        return SyncContextProperties.class.isAssignableFrom(type) || Benchmark.class.isAssignableFrom(type);
+    }
+
+    @Override
+    public void validate(Object target, Errors errors) {
+        if (target instanceof Benchmark b) {
+            // Validated as its own bound object, so errors name synccontext.benchmark.* properties.
+            if (b.maxIterations < 1) {
+                errors.rejectValue("maxIterations", "range", "must be at least 1");
+            }
+            if (b.maxDuration == null || b.maxDuration.isNegative() || b.maxDuration.isZero()) {
+                errors.rejectValue("maxDuration", "range", "must be positive");
+            }
+            return;
+        }
+        SyncContextProperties p = (SyncContextProperties) target;
+        if (p.scope == null) {
+            errors.rejectValue("scope", "required", "must be one of session, request, websocket");
+        }
+        if (p.executor == null) {
+            errors.rejectValue("executor", "required",
+                    "must be one of common-pool, virtual-threads, application-task-executor");
+        }
+        if (p.maxBatch < 1) {
+            errors.rejectValue("maxBatch", "range", "must be at least 1");
+        }
+        if (p.maxQueueDepth < 0 || p.maxQueueDepth > MAX_QUEUE_DEPTH) {
+            errors.rejectValue("maxQueueDepth", "range", "must be 0 (unbounded) or between 1 and " + MAX_QUEUE_DEPTH);
+        }
+        if (p.blockedThreshold == null || p.blockedThreshold.isNegative()) {
+            errors.rejectValue("blockedThreshold", "range", "must be 0 (off) or positive");
+        }
+        if (p.shutdownTimeout == null || p.shutdownTimeout.isNegative()) {
+            errors.rejectValue("shutdownTimeout", "range", "must be 0 or positive");
+        }
+    }
+
+    /** The core's limit: the context keeps its count in 28 bits. */
+    static final int MAX_QUEUE_DEPTH = (1 << 28) - 2;
+
+    /** Lifecycle of the injected {@code RendererSyncContext}. */
+    public enum Scope {
+        /** One context per HTTP session (servlet web applications). */
+        SESSION,
+        /** One context per HTTP request (servlet web applications). */
+        REQUEST,
+        /** One context per WebSocket session; needs STOMP messaging (@EnableWebSocketMessageBroker). */
+        WEBSOCKET;
+
+        /** The value of the metrics {@code scope} tag. */
+        public String tag() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** Where queued callbacks are drained. */
+    public enum ExecutorKind {
+        /** ForkJoinPool.commonPool(). */
+        COMMON_POOL,
+        /** A new virtual thread per drain; needs Java 21 or later. */
+        VIRTUAL_THREADS,
+        /** The application's "applicationTaskExecutor" bean (Spring Boot's task execution auto-configuration). */
+        APPLICATION_TASK_EXECUTOR;
+
+        /** The property value, as a user writes it. */
+        public String id() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /** Micrometer metrics of the contexts. */
+    public static class Metrics {
+
+        /** Whether to export context metrics (synccontext.*) to Micrometer. */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+    }
+
+    /** Limits of the scenario runs started with POST /actuator/synccontext. */
+    public static class Benchmark {
+
+        /** Maximum number of measured iterations (and of warm-up iterations) one POST may ask for. */
+        private int maxIterations = 50;
+
+        /** Maximum wall-clock time of one POST run; the run stops early and says so when it is reached. */
+        private Duration maxDuration = Duration.ofSeconds(30);
+
+        public int getMaxIterations() {
+            return maxIterations;
+        }
+
+        public void setMaxIterations(int maxIterations) {
+            this.maxIterations = maxIterations;
+        }
+
+        public Duration getMaxDuration() {
+            return maxDuration;
+        }
+
+        public void setMaxDuration(Duration maxDuration) {
+            this.maxDuration = maxDuration;
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package dev.synccontext.micrometer;
+
+import dev.synccontext.TaskOutcome;
+import dev.synccontext.TaskPath;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.BaseUnits;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Exports one {@link SyncContextStatistics} (all contexts of one scope) to Micrometer. The meters are
+ * aggregated, never one per context, and all carry the tag {@code scope}:
+ *
+ * <table>
+ *   <caption>Meters (Prometheus names in the last column)</caption>
+ *   <tr><th>name</th><th>type</th><th>what</th><th>Prometheus</th></tr>
+ *   <tr><td>{@code synccontext.contexts}</td><td>gauge</td><td>open contexts</td>
+ *       <td>{@code synccontext_contexts}</td></tr>
+ *   <tr><td>{@code synccontext.queue.depth}</td><td>gauge (tasks)</td>
+ *       <td>callbacks queued and not started, summed</td><td>{@code synccontext_queue_depth_tasks}</td></tr>
+ *   <tr><td>{@code synccontext.tasks}</td><td>counter, tags {@code path}, {@code outcome}</td>
+ *       <td>every callback, exact</td><td>{@code synccontext_tasks_total}</td></tr>
+ *   <tr><td>{@code synccontext.task.wait}</td><td>timer</td><td>queue wait of sampled queued callbacks</td>
+ *       <td>{@code synccontext_task_wait_seconds_*}</td></tr>
+ *   <tr><td>{@code synccontext.task.duration}</td><td>timer</td><td>run time of sampled callbacks</td>
+ *       <td>{@code synccontext_task_duration_seconds_*}</td></tr>
+ *   <tr><td>{@code synccontext.allocated}</td><td>counter (bytes)</td>
+ *       <td>estimated bytes allocated by callbacks</td><td>{@code synccontext_allocated_bytes_total}</td></tr>
+ *   <tr><td>{@code synccontext.allocated.per.task}</td><td>gauge (bytes)</td>
+ *       <td>mean bytes per callback, recent window</td><td>{@code synccontext_allocated_per_task_bytes}</td></tr>
+ *   <tr><td>{@code synccontext.blocked}</td><td>counter</td><td>callbacks reported blocked</td>
+ *       <td>{@code synccontext_blocked_total}</td></tr>
+ *   <tr><td>{@code synccontext.unhandled}</td><td>counter</td><td>failures that reached the handler</td>
+ *       <td>{@code synccontext_unhandled_total}</td></tr>
+ * </table>
+ *
+ * <h2>Sampling</h2>
+ * Counters are exact. The two timers and the allocation meters see only the sampled callbacks (about
+ * one in {@link SyncContextStatistics#samplingInterval()}, 32 by default): a timer's
+ * <em>count</em> is the number of samples, not of tasks (use {@code synccontext.tasks} for that),
+ * while its mean and max describe the sampled callbacks, an unbiased sample of all of them.
+ * {@code synccontext.task.wait} records queued callbacks only (the others never wait).
+ * {@code synccontext.allocated} multiplies the sampled bytes by the interval. Counters are
+ * function counters over the statistics, so nothing counted before {@link #bindTo} is lost; timers
+ * record only samples taken after it.
+ */
+public final class SyncContextMetrics implements MeterBinder {
+
+    private final SyncContextStatistics statistics;
+    private final Tags tags;
+
+    /** Metrics for the contexts {@code statistics} observes, tagged {@code scope}. */
+    public SyncContextMetrics(SyncContextStatistics statistics) {
+        this(statistics, Tags.empty());
+    }
+
+    /** Metrics with extra tags besides {@code scope}. */
+    public SyncContextMetrics(SyncContextStatistics statistics, Iterable<Tag> extraTags) {
+        this.statistics = Objects.requireNonNull(statistics, "statistics");
+        this.tags = Tags.of(extraTags).and("scope", statistics.scope());
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        SyncContextStatistics s = statistics;
+        Gauge.builder("synccontext.contexts", s, SyncContextStatistics::contexts)
+                .description("Open RendererSyncContexts")
+                .tags(tags)
+                .register(registry);
+        Gauge.builder("synccontext.queue.depth", s, SyncContextStatistics::queueDepth)
+                .description("Callbacks queued and not yet started, summed over the open contexts")
+                .baseUnit("tasks")
+                .tags(tags)
+                .register(registry);
+        for (TaskPath path : SyncContextStatistics.paths()) {
+            for (TaskOutcome outcome : SyncContextStatistics.outcomes()) {
+                FunctionCounter.builder("synccontext.tasks", s, st -> st.tasks(path, outcome))
+                        .description("Callbacks run or refused, by how they reached a thread and how they ended")
+                        .tags(tags)
+                        .tag("path", lower(path))
+                        .tag("outcome", lower(outcome))
+                        .register(registry);
+            }
+        }
+        FunctionCounter.builder("synccontext.allocated", s, SyncContextStatistics::allocatedBytes)
+                .description("Estimated bytes allocated by callbacks: sampled bytes times the sampling interval")
+                .baseUnit(BaseUnits.BYTES)
+                .tags(tags)
+                .register(registry);
+        Gauge.builder("synccontext.allocated.per.task", s, SyncContextStatistics::allocatedBytesPerTask)
+                .description("Mean bytes allocated per callback over the last one to two minutes (sampled)")
+                .baseUnit(BaseUnits.BYTES)
+                .tags(tags)
+                .register(registry);
+        FunctionCounter.builder("synccontext.blocked", s, SyncContextStatistics::blocked)
+                .description("Callbacks that ran longer than the blocked threshold")
+                .tags(tags)
+                .register(registry);
+        FunctionCounter.builder("synccontext.unhandled", s, SyncContextStatistics::unhandled)
+                .description("Callback failures that reached the unhandled-exception handler")
+                .tags(tags)
+                .register(registry);
+        Timer wait = Timer.builder("synccontext.task.wait")
+                .description("Time sampled queued callbacks waited before they started (about 1 in "
+                        + s.samplingInterval() + " callbacks)")
+                .tags(tags)
+                .register(registry);
+        Timer duration = Timer.builder("synccontext.task.duration")
+                .description("Run time of sampled callbacks, their synchronous part (about 1 in "
+                        + s.samplingInterval() + " callbacks)")
+                .tags(tags)
+                .register(registry);
+        s.addSink((path, waitNanos, runNanos) -> {
+            if (path == TaskPath.QUEUED) {
+                wait.record(waitNanos, TimeUnit.NANOSECONDS);
+            }
+            duration.record(runNanos, TimeUnit.NANOSECONDS);
+        });
+    }
+
+    private static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+}

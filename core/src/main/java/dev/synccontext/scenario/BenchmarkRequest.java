@@ -1,0 +1,46 @@
+package dev.synccontext.scenario;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@link ScenarioRunner#run} should run: scenario names × modes, each for {@code warmups}
+ * unmeasured then {@code iterations} measured iterations, the whole run bounded by
+ * {@code maxDuration}.
+ *
+ * @throws IllegalArgumentException (from the constructor) if a list is empty or holds null, a
+ *     scenario name is unknown, {@code warmups < 0}, {@code iterations < 1} or {@code maxDuration}
+ *     is not positive
+ */
+public record BenchmarkRequest(List<String> scenarios, List<Mode> modes, int warmups, int iterations,
+        Duration maxDuration) {
+
+    public BenchmarkRequest {
+        if (scenarios == null || scenarios.isEmpty() || scenarios.contains(null)) {
+            throw new IllegalArgumentException("scenarios must name at least one scenario (valid: "
+                    + String.join(", ", Scenarios.names()) + ")");
+        }
+        for (String name : scenarios) {
+            if (!Scenarios.names().contains(name)) {
+                throw new IllegalArgumentException("Unknown scenario '" + name + "'; valid scenarios are: "
+                        + String.join(", ", Scenarios.names()));
+            }
+        }
+        if (modes == null || modes.isEmpty() || modes.contains(null)) {
+            throw new IllegalArgumentException("modes must hold at least one of: baseline, optimized");
+        }
+        if (warmups < 0) {
+            throw new IllegalArgumentException("warmups must be 0 or more, was " + warmups);
+        }
+        if (iterations < 1) {
+            throw new IllegalArgumentException("iterations must be at least 1, was " + iterations);
+        }
+        if (maxDuration == null || maxDuration.isZero() || maxDuration.isNegative()) {
+            throw new IllegalArgumentException("maxDuration must be positive, was " + maxDuration);
+        }
+        scenarios = List.copyOf(scenarios);
+        modes = List.copyOf(modes);
+        Objects.requireNonNull(maxDuration);
+    }
+}

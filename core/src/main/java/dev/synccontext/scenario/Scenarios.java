@@ -1,0 +1,71 @@
+package dev.synccontext.scenario;
+
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * The built-in scenarios. Every call returns fresh instances (a scenario instance runs one invocation
+ * at a time and keeps preallocated per-invocation state).
+ */
+public final class Scenarios {
+
+    private static final List<String> SEED = List.of(InvokeAsyncReady.NAME, InvokeAsyncBusy.NAME,
+            PostSerial.NAME, PostConcurrent.NAME);
+    private static final List<String> ALL = List.of(InvokeAsyncReady.NAME, InvokeAsyncBusy.NAME,
+            PostSerial.NAME, PostConcurrent.NAME, ManyContexts.NAME, Contended.NAME);
+
+    private Scenarios() {
+    }
+
+    /** The seed's four, in DESIGN §5 order: InvokeAsyncReady, InvokeAsyncBusy, PostSerial, PostConcurrent. */
+    public static List<Scenario> seed() {
+        return SEED.stream().map(Scenarios::byName).collect(Collectors.toUnmodifiableList());
+    }
+
+    /** The seed's four, then {@code ManyContexts} and {@code Contended}. */
+    public static List<Scenario> all() {
+        return ALL.stream().map(Scenarios::byName).collect(Collectors.toUnmodifiableList());
+    }
+
+    /** The names of {@link #all()}, in order. */
+    public static List<String> names() {
+        return ALL;
+    }
+
+    /**
+     * A fresh instance of the scenario with this exact name.
+     *
+     * @throws IllegalArgumentException listing the valid names if there is none
+     */
+    public static Scenario byName(String name) {
+        Supplier<Scenario> factory = factory(name);
+        if (factory == null) {
+            throw new IllegalArgumentException("Unknown scenario '" + name + "'; valid scenarios are: "
+                    + String.join(", ", ALL));
+        }
+        return factory.get();
+    }
+
+    private static Supplier<Scenario> factory(String name) {
+        if (name == null) {
+            return null;
+        }
+        switch (name) {
+            case InvokeAsyncReady.NAME:
+                return InvokeAsyncReady::new;
+            case InvokeAsyncBusy.NAME:
+                return InvokeAsyncBusy::new;
+            case PostSerial.NAME:
+                return PostSerial::new;
+            case PostConcurrent.NAME:
+                return PostConcurrent::new;
+            case ManyContexts.NAME:
+                return ManyContexts::new;
+            case Contended.NAME:
+                return Contended::new;
+            default:
+                return null;
+        }
+    }
+}
