@@ -237,6 +237,15 @@ public class RendererSyncContextRegistry implements AutoCloseable {
 
     // ---------------------------------------------------------------- reading
 
+    /**
+     * Whether {@code context} is one of this registry's contexts of {@code scope}: open, or released and
+     * still finishing its queued work.
+     */
+    public boolean belongsTo(RendererSyncContext context, String scope) {
+        Lane lane = lanes.get(scope);
+        return lane != null && (lane.live.contains(context) || closing.contains(context));
+    }
+
     /** Every open tracked context, of every scope. A snapshot. */
     public List<RendererSyncContext> contexts() {
         List<RendererSyncContext> all = new ArrayList<>();

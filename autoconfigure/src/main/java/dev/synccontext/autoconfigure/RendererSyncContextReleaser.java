@@ -18,15 +18,19 @@ final class RendererSyncContextReleaser implements DestructionAwareBeanPostProce
         this.registry = registry;
     }
 
+    /** A proxy is a RendererSyncContext too, but only the contexts behind it are released. */
+    private static boolean isProxy(Object bean) {
+        return bean instanceof ScopedRendererSyncContext || bean instanceof ScopedObject;
+    }
+
     @Override
     public boolean requiresDestruction(Object bean) {
-        // The scoped proxy is a RendererSyncContext too, but only its target is released.
-        return bean instanceof RendererSyncContext && !(bean instanceof ScopedObject);
+        return bean instanceof RendererSyncContext && !isProxy(bean);
     }
 
     @Override
     public void postProcessBeforeDestruction(Object bean, String beanName) {
-        if (bean instanceof RendererSyncContext context && !(bean instanceof ScopedObject)) {
+        if (bean instanceof RendererSyncContext context && !isProxy(bean)) {
             RendererSyncContextRegistry r = registry.getIfAvailable();
             if (r != null) {
                 r.release(context);

@@ -3,6 +3,7 @@ package dev.synccontext.autoconfigure;
 import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -70,19 +71,32 @@ public final class SyncContextAutoConfiguration {
         }
     }
 
+    /**
+     * The injectable {@code rendererSyncContext} (a {@link ScopedRendererSyncContext} proxy) and, behind
+     * it, one scoped target bean for the configured scope.
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication(type = Type.SERVLET)
     @ConditionalOnClass(SessionScope.class)
     @ConditionalOnMissingBean(RendererSyncContext.class)
     static class ServletScopeConfiguration {
 
+        static final String TARGET = "scopedTarget.rendererSyncContext";
+
+        @Bean(destroyMethod = "")
+        RendererSyncContext rendererSyncContext(RendererSyncContextRegistry registry, SyncContextProperties properties,
+                BeanFactory beanFactory) {
+            return new ScopedRendererSyncContext(registry, properties.getScope().tag(),
+                    () -> beanFactory.getBean(TARGET, RendererSyncContext.class));
+        }
+
         @Configuration(proxyBeanMethods = false)
         @ConditionalOnProperty(name = "synccontext.scope", havingValue = "session", matchIfMissing = true)
         static class SessionScoped {
 
-            @Bean(destroyMethod = "")
-            @SessionScope(proxyMode = ScopedProxyMode.INTERFACES)
-            RendererSyncContext rendererSyncContext(RendererSyncContextRegistry registry) {
+            @Bean(name = TARGET, autowireCandidate = false, destroyMethod = "")
+            @SessionScope(proxyMode = ScopedProxyMode.NO)
+            RendererSyncContext sessionRendererSyncContext(RendererSyncContextRegistry registry) {
                 return registry.create("session");
             }
         }
@@ -91,9 +105,9 @@ public final class SyncContextAutoConfiguration {
         @ConditionalOnProperty(name = "synccontext.scope", havingValue = "request")
         static class RequestScoped {
 
-            @Bean(destroyMethod = "")
-            @RequestScope(proxyMode = ScopedProxyMode.INTERFACES)
-            RendererSyncContext rendererSyncContext(RendererSyncContextRegistry registry) {
+            @Bean(name = TARGET, autowireCandidate = false, destroyMethod = "")
+            @RequestScope(proxyMode = ScopedProxyMode.NO)
+            RendererSyncContext requestRendererSyncContext(RendererSyncContextRegistry registry) {
                 return registry.create("request");
             }
         }
@@ -103,9 +117,9 @@ public final class SyncContextAutoConfiguration {
         @ConditionalOnClass(name = "org.springframework.messaging.simp.SimpAttributes")
         static class WebSocketScoped {
 
-            @Bean(destroyMethod = "")
-            @Scope(scopeName = "websocket", proxyMode = ScopedProxyMode.INTERFACES)
-            RendererSyncContext rendererSyncContext(RendererSyncContextRegistry registry) {
+            @Bean(name = TARGET, autowireCandidate = false, destroyMethod = "")
+            @Scope(scopeName = "websocket", proxyMode = ScopedProxyMode.NO)
+            RendererSyncContext webSocketRendererSyncContext(RendererSyncContextRegistry registry) {
                 return registry.create("websocket");
             }
         }

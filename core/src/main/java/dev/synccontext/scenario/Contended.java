@@ -58,7 +58,7 @@ final class Contended extends LoopScenario {
     private void calls(RendererSyncContext context) throws Exception {
         for (int i = 0; i < CALLS_PER_THREAD; i++) {
             CompletableFuture<Void> done = context.invokeAsync(increment);
-            await(done, context, "invokeAsync #" + i + " on " + Thread.currentThread().getName());
+            await(done, context, "invokeAsync", i);
         }
     }
 }

@@ -41,7 +41,7 @@ final class InvokeAsyncBusy extends LoopScenario {
             gate = g;
             CompletableFuture<Void> f = context.invokeAsyncStage(callback);
             g.complete(null);
-            await(f, context, "invokeAsyncStage #" + i);
+            await(f, context, "invokeAsyncStage", i);
             if (started != i + 1) {
                 verify(false, context, (i + 1) + " synchronous parts run after call #" + i, started);
             }

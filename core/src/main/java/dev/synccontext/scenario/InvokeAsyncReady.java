@@ -31,7 +31,7 @@ final class InvokeAsyncReady extends LoopScenario {
         ran = 0;
         for (int i = 0; i < CALLS; i++) {
             CompletableFuture<Void> done = context.invokeAsync(callback);
-            await(done, context, "invokeAsync #" + i);
+            await(done, context, "invokeAsync", i);
             if (ran != i + 1) {
                 verify(false, context, (i + 1) + " callbacks run after call #" + i, ran);
             }

@@ -60,8 +60,17 @@ abstract class LoopScenario implements Scenario {
      * work gets is an {@link IllegalStateException} that says what was awaited.
      */
     final <T> T await(CompletableFuture<T> future, RendererSyncContext context, String what) throws Exception {
-        if (future.isDone()) {
+        return await(future, context, what, -1);
+    }
+
+    /** Same, for call number {@code index} of a loop (the message is only built on failure). */
+    final <T> T await(CompletableFuture<T> future, RendererSyncContext context, String what, int index)
+            throws Exception {
+        if (future.isDone() && !future.isCompletedExceptionally()) {
             return future.join();
+        }
+        if (index >= 0) {
+            what = what + " #" + index + " on " + Thread.currentThread().getName();
         }
         try {
             return future.get(patienceNanos, TimeUnit.NANOSECONDS);

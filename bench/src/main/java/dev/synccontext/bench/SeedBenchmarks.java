@@ -1,0 +1,85 @@
+package dev.synccontext.bench;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * The seed's four scenarios (DESIGN §5), one JMH invocation = one scenario invocation (the whole
+ * loop); JMH reports per operation, one operation = one call on the context
+ * ({@code @OperationsPerInvocation}), and run.sh multiplies back for the seed's per-invocation table.
+ *
+ * <p>Fork flags: a fixed 1 GB heap, and {@code ForkJoinPool.common.parallelism=2}. The latter
+ * because on JDK 17 with one common-pool worker (what a 2-core machine gets) every
+ * {@code CompletableFuture} async hop on the common pool can take milliseconds (measured: 1000
+ * chained {@code thenRunAsync} 1.0-3.4 s; with parallelism 2, 1.8 ms; on JDK 25, 6.6 ms), which
+ * would measure a JDK quirk instead of the baseline design. Every mode gets the same flags.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2"})
+public class SeedBenchmarks {
+
+    @Param({"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline"})
+    public String mode;
+
+    private ScenarioState invokeAsyncReady;
+    private ScenarioState invokeAsyncBusy;
+    private ScenarioState postSerial;
+    private ScenarioState postConcurrent;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        invokeAsyncReady = new ScenarioState("InvokeAsyncReady", mode);
+        invokeAsyncBusy = new ScenarioState("InvokeAsyncBusy", mode);
+        postSerial = new ScenarioState("PostSerial", mode);
+        postConcurrent = new ScenarioState("PostConcurrent", mode);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        invokeAsyncReady.close();
+        invokeAsyncBusy.close();
+        postSerial.close();
+        postConcurrent.close();
+    }
+
+    /** 1000 × {@code ctx.invokeAsync(callback).join()} on an idle context. */
+    @Benchmark
+    @OperationsPerInvocation(1000)
+    public void InvokeAsyncReady() throws Exception {
+        invokeAsyncReady.run();
+    }
+
+    /** 1000 × {@code invokeAsyncStage(() -> gate)}, complete the gate, join. */
+    @Benchmark
+    @OperationsPerInvocation(1000)
+    public void InvokeAsyncBusy() throws Exception {
+        invokeAsyncBusy.run();
+    }
+
+    /** One {@code invokeAsync} whose callback re-posts itself 1000 times; join the last step. */
+    @Benchmark
+    @OperationsPerInvocation(1000)
+    public void PostSerial() throws Exception {
+        postSerial.run();
+    }
+
+    /** 10,000 posts from one outside thread; the last to run completes a future that is joined. */
+    @Benchmark
+    @OperationsPerInvocation(10_000)
+    public void PostConcurrent() throws Exception {
+        postConcurrent.run();
+    }
+}
