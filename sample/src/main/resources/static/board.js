@@ -147,7 +147,7 @@
     events = new EventSource('/api/events');
     events.addEventListener('open', () => setStatus('live', 'Live'));
     events.addEventListener('board', (event) => render(JSON.parse(event.data)));
-    events.addEventListener('ended', () => showEnded());
+    events.addEventListener('ended', (event) => showEnded(event.data));
     events.addEventListener('error', () => {
       if (ended) {
         return;

@@ -15,7 +15,6 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.aop.scope.ScopedObject;
 import org.springframework.context.annotation.Scope;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -48,6 +47,7 @@ import dev.synccontext.sample.BoardSnapshot.Tick;
 public final class Board {
 
     private static final Log log = LogFactory.getLog(Board.class);
+    private static final String SESSION_ENDED = "This session was ended from one of its tabs, or it expired.";
 
     private final RendererSyncContext context;
     private final LiveBoards liveBoards;
@@ -67,16 +67,24 @@ public final class Board {
     private boolean ended;
 
     /**
-     * @param context the session's context as injected: a scoped proxy that resolves to the current
-     *     request's session. The board keeps the session's own instance behind it, because the
-     *     ticker and backend answers reach the board on threads that have no request.
+     * @param context the session's context as injected: a proxy that resolves to the current
+     *     request's session (or to the running callback's context). The board keeps the session's own
+     *     instance behind it, because ticks and backend answers reach the board on threads that have
+     *     neither a request nor a running callback.
      */
     Board(RendererSyncContext context, LiveBoards liveBoards, SampleProperties properties) {
-        this.context = context instanceof ScopedObject scoped
-                ? (RendererSyncContext) scoped.getTargetObject()
-                : context;
+        this.context = ownContext(context);
         this.liveBoards = liveBoards;
         this.properties = properties;
+    }
+
+    /**
+     * The real context behind an injected proxy, found with public API only: the context that runs a
+     * callback is {@link RendererSyncContext#current()}. Inline when the session is idle (the usual
+     * case: a board is made by its session's first request); otherwise this waits for its turn.
+     */
+    private static RendererSyncContext ownContext(RendererSyncContext injected) {
+        return injected.invokeAsync(() -> RendererSyncContext.current().orElseThrow()).join();
     }
 
     @PostConstruct
@@ -180,7 +188,10 @@ public final class Board {
         return changed();
     }
 
-    /** Opens an event stream for one tab: it gets the current board at once, then every change. */
+    /**
+     * Opens an event stream for one tab: it gets the current board at once, then every change. The
+     * other tabs get a board too, since the number of open tabs is part of it.
+     */
     void subscribe(SseEmitter emitter) {
         enter();
         if (ended) {
@@ -188,20 +199,28 @@ public final class Board {
             return;
         }
         subscribers.add(emitter);
-        if (!send(emitter, snapshotNow())) {
-            subscribers.remove(emitter);
-        }
+        changed();
     }
 
     void unsubscribe(SseEmitter emitter) {
         enter();
-        subscribers.remove(emitter);
+        if (subscribers.remove(emitter)) {
+            changed();
+        }
     }
 
     /** Tells every open tab that the session ended, and closes their streams. */
     void end() {
         enter();
-        endStreams();
+        endStreams(SESSION_ENDED);
+    }
+
+    /** Tells every open tab that the server is stopping, and closes their streams. */
+    CompletableFuture<Void> serverStopping() {
+        return context.invokeAsync(() -> {
+            enter();
+            endStreams("The server is shutting down; reload the page in a moment.");
+        });
     }
 
     // ---- lifecycle ----
@@ -221,7 +240,7 @@ public final class Board {
         }
         try {
             if (context.awaitTermination(Duration.ofSeconds(5))) {
-                endStreams();
+                endStreams(SESSION_ENDED);
             } else {
                 log.warn("Context " + context.name() + " did not finish within 5 s after its session ended;"
                         + " its event streams are left to time out");
@@ -281,14 +300,14 @@ public final class Board {
                 liveBoards.size());
     }
 
-    private void endStreams() {
+    private void endStreams(String reason) {
         if (ended) {
             return;
         }
         ended = true;
         for (SseEmitter emitter : subscribers) {
             try {
-                emitter.send(SseEmitter.event().name("ended").data("Your session has ended."));
+                emitter.send(SseEmitter.event().name("ended").data(reason));
                 emitter.complete();
             } catch (IOException | IllegalStateException gone) {
                 // The tab is already gone; nothing to tell it.

@@ -1,12 +1,20 @@
 package dev.synccontext.sample;
 
+import java.io.IOException;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.RequestCacheConfigurer;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.csrf.CsrfException;
 
 /**
  * What a real deployment would copy: the management endpoints (metrics, the benchmark runner) need
@@ -32,8 +40,22 @@ class SecurityConfiguration {
                         .anyRequest().permitAll())
                 .httpBasic(Customizer.withDefaults())
                 .csrf(csrf -> csrf.spa().ignoringRequestMatchers(EndpointRequest.toAnyEndpoint()))
+                .exceptionHandling(errors -> errors.accessDeniedHandler(SecurityConfiguration::denied))
                 // An anonymous scrape must not create an HTTP session just to remember where it was going.
                 .requestCache(RequestCacheConfigurer::disable);
         return http.build();
+    }
+
+    /** A refusal as problem-detail JSON that says what to send, like every other error of the API. */
+    private static void denied(HttpServletRequest request, HttpServletResponse response, AccessDeniedException denied)
+            throws IOException {
+        String detail = denied instanceof CsrfException
+                ? "Missing or wrong CSRF token: send the value of the XSRF-TOKEN cookie (set by GET /api/board)"
+                        + " in an X-XSRF-TOKEN header."
+                : "Access denied.";
+        response.setStatus(HttpStatus.FORBIDDEN.value());
+        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        response.setCharacterEncoding("UTF-8");
+        response.getWriter().write("{\"title\":\"Forbidden\",\"status\":403,\"detail\":\"" + detail + "\"}");
     }
 }

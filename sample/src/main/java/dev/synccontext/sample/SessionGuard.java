@@ -1,5 +1,6 @@
 package dev.synccontext.sample;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.servlet.HandlerInterceptor;
@@ -14,7 +15,10 @@ final class SessionGuard implements HandlerInterceptor {
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        if (request.getRequestedSessionId() != null && !request.isRequestedSessionIdValid()) {
+        // Only the request as it arrives: when an async result (a queued change, a closing event
+        // stream) is dispatched back, the session may have ended meanwhile and the answer is still due.
+        if (request.getDispatcherType() == DispatcherType.REQUEST
+                && request.getRequestedSessionId() != null && !request.isRequestedSessionIdValid()) {
             throw BoardException.sessionEnded();
         }
         return true;
