@@ -10,6 +10,7 @@
   let events = null;
   let ended = false;
   let toastTimer = null;
+  let shownItems = '';
 
   function csrfToken() {
     const match = document.cookie.match(/(?:^|;\s*)XSRF-TOKEN=([^;]+)/);
@@ -92,6 +93,13 @@
   }
 
   function renderItems(items) {
+    // Rebuild the list only when it changed: replacing the elements on every tick would swallow a
+    // click that lands while they are being replaced.
+    const key = JSON.stringify(items);
+    if (key === shownItems) {
+      return;
+    }
+    shownItems = key;
     const list = $('items');
     list.replaceChildren(...items.map((item) => {
       const li = document.createElement('li');
@@ -176,6 +184,7 @@
   async function start() {
     ended = false;
     shownVersion = -1;
+    shownItems = '';
     $('ended').hidden = true;
     const board = await api('GET', '/api/board');
     if (board) {
