@@ -43,7 +43,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Sampling</h2>
  * Counters are exact. The two timers and the allocation meters see only the sampled callbacks (about
- * one in {@link SyncContextStatistics#samplingInterval()}, 32 by default): a timer's
+ * one in {@link SyncContextStatistics#samplingInterval()}, 128 by default): a timer's
  * <em>count</em> is the number of samples, not of tasks (use {@code synccontext.tasks} for that),
  * while its mean and max describe the sampled callbacks, an unbiased sample of all of them.
  * {@code synccontext.task.wait} records queued callbacks only (the others never wait).
