@@ -223,6 +223,23 @@ public final class Board {
         });
     }
 
+    /** A callback that blocks its context (a fault, for {@link FaultsController}). */
+    BoardSnapshot block(Duration duration) {
+        enter();
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return snapshotNow();
+    }
+
+    /** A callback that fails (a fault, for {@link FaultsController}). */
+    void failOnPurpose() {
+        enter();
+        throw new IllegalStateException("Deliberate failure of a posted callback (POST /api/faults/failing-post)");
+    }
+
     // ---- lifecycle ----
 
     /**

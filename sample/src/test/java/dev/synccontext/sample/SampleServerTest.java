@@ -20,6 +20,9 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
         "sample.tick-interval=250ms",
         "sample.quote-latency=300ms",
         "sample.max-items=5",
+        "sample.faults.enabled=true",
+        "sample.faults.block-for=600ms",
+        "synccontext.blocked-threshold=200ms",
 })
 @interface SampleServerTest {
 }
