@@ -175,6 +175,7 @@
       events.close();
     }
     setStatus('ended', 'Session ended');
+    document.body.classList.add('ended');
     if (reason) {
       $('ended-reason').textContent = reason;
     }
@@ -186,6 +187,7 @@
     shownVersion = -1;
     shownItems = '';
     $('ended').hidden = true;
+    document.body.classList.remove('ended');
     const board = await api('GET', '/api/board');
     if (board) {
       connect();

@@ -47,7 +47,7 @@ import dev.synccontext.sample.BoardSnapshot.Tick;
 public final class Board {
 
     private static final Log log = LogFactory.getLog(Board.class);
-    private static final String SESSION_ENDED = "This session was ended from one of its tabs, or it expired.";
+    private static final String SESSION_ENDED = "It was ended from one of its tabs, or it expired.";
 
     private final RendererSyncContext context;
     private final LiveBoards liveBoards;

@@ -27,7 +27,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 /**
  * The page in a real browser: Debian's headless Chromium driven through Debian's chromedriver (the
  * local binaries, never a download). Two tabs of one session and a tab of another session; fast clicks
- * in both tabs of the first must converge on the same total there and leave the other at zero.
+ * in both tabs of the first must converge on the same total there and leave the other at zero. Ending
+ * the session shows every tab a clear "ended" state, from which a new session starts.
  *
  * <p>Without the browser this test fails (it never skips) and says how to install it.
  */
@@ -111,6 +112,19 @@ class BoardBrowserTest {
                 alice.switchTo().window(tab1);
                 saveScreenshot(alice, "board-screenshot.png");
                 saveScreenshot(bob, "board-other-session.png");
+
+                alice.findElement(By.id("end-session")).click();
+                for (String tab : List.of(tab1, tab2)) {
+                    alice.switchTo().window(tab);
+                    waitFor(alice).until(ExpectedConditions.attributeToBe(By.id("status"), "data-state", "ended"));
+                    assertThat(alice.findElement(By.id("ended")).isDisplayed()).as("the ended banner").isTrue();
+                }
+                saveScreenshot(alice, "board-session-ended.png");
+                alice.findElement(By.id("restart")).click();
+                awaitLive(alice);
+                waitFor(alice).until(ExpectedConditions.textToBe(By.id("counter"), "0"));
+                assertThat(text(alice, "session-name")).as("a new session").isNotEqualTo(aliceSession);
+                assertThat(text(bob, "counter")).as("the other session is unaffected").isEqualTo("0");
             } finally {
                 bob.quit();
             }
