@@ -2,6 +2,7 @@ package dev.synccontext.autoconfigure;
 
 import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.micrometer.SyncContextStatistics;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -18,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * @param blockedThreshold how long a callback may run before it is reported as blocked, 0 = off
  * @param shutdownTimeout how long queued work of a closing context may take before it is cancelled
  * @param decorator wraps queued callbacks (context propagation), or null
+ * @param samplingInterval about one callback in this many is timed and allocation-probed for the
+ *     metrics (a power of two; 0 = never)
  */
 public record ContextTemplate(
         Executor executor,
@@ -26,13 +29,24 @@ public record ContextTemplate(
         int maxQueueDepth,
         Duration blockedThreshold,
         Duration shutdownTimeout,
-        @Nullable CallbackDecorator decorator) {
+        @Nullable CallbackDecorator decorator,
+        int samplingInterval) {
 
     public ContextTemplate {
         Objects.requireNonNull(executor, "executor");
+        if (samplingInterval < 0 || Integer.bitCount(samplingInterval) > 1) {
+            throw new IllegalArgumentException("samplingInterval must be 0 or a power of two, was " + samplingInterval);
+        }
         Objects.requireNonNull(executorName, "executorName");
         Objects.requireNonNull(blockedThreshold, "blockedThreshold");
         Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
+    }
+
+    /** A template sampling at {@link SyncContextStatistics#DEFAULT_SAMPLING_INTERVAL}. */
+    public ContextTemplate(Executor executor, String executorName, int maxBatch, int maxQueueDepth,
+            Duration blockedThreshold, Duration shutdownTimeout, @Nullable CallbackDecorator decorator) {
+        this(executor, executorName, maxBatch, maxQueueDepth, blockedThreshold, shutdownTimeout, decorator,
+                SyncContextStatistics.DEFAULT_SAMPLING_INTERVAL);
     }
 
     /** A template with the core's defaults on {@code executor}. */

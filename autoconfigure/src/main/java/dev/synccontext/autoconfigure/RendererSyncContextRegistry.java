@@ -332,7 +332,7 @@ public class RendererSyncContextRegistry implements AutoCloseable {
 
         Lane(String scope, ContextTemplate template) {
             this.scope = scope;
-            this.statistics = new SyncContextStatistics(scope, () -> liveView);
+            this.statistics = new SyncContextStatistics(scope, () -> liveView, template.samplingInterval());
             this.builder = template.newBuilder().observer(statistics);
         }
 

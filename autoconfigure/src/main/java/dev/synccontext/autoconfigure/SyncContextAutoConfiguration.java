@@ -49,7 +49,7 @@ public final class SyncContextAutoConfiguration {
                 REGISTRY_BEAN);
         ContextTemplate template = new ContextTemplate(executor.executor(), properties.getExecutor().id(),
                 properties.getMaxBatch(), properties.getMaxQueueDepth(), properties.getBlockedThreshold(),
-                properties.getShutdownTimeout(), decorator.getIfUnique());
+                properties.getShutdownTimeout(), decorator.getIfUnique(), properties.getMetrics().getSamplingInterval());
         RendererSyncContextRegistry registry = new RendererSyncContextRegistry(template, executor.owned());
         registry.statistics(properties.getScope().tag()); // the configured scope's meters exist from startup
         return registry;

@@ -120,6 +120,7 @@ public class SyncContextEndpoint {
         settings.put("shutdownTimeout", template.shutdownTimeout().toString());
         settings.put("contextPropagation", template.decorator() != null);
         settings.put("metricsEnabled", properties.getMetrics().isEnabled());
+        settings.put("samplingInterval", template.samplingInterval());
         settings.put("benchmarkMaxIterations", properties.getBenchmark().getMaxIterations());
         settings.put("benchmarkMaxDuration", properties.getBenchmark().getMaxDuration().toString());
         return java.util.Collections.unmodifiableMap(settings);

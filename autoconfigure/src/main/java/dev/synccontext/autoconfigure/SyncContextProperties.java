@@ -106,7 +106,8 @@ public class SyncContextProperties implements Validator {
 
     @Override
     public boolean supports(Class<?> type) {
-        return SyncContextProperties.class.isAssignableFrom(type) || Benchmark.class.isAssignableFrom(type);
+        return SyncContextProperties.class.isAssignableFrom(type) || Benchmark.class.isAssignableFrom(type)
+                || Metrics.class.isAssignableFrom(type);
     }
 
     @Override
@@ -118,6 +119,12 @@ public class SyncContextProperties implements Validator {
             }
             if (b.maxDuration == null || b.maxDuration.isNegative() || b.maxDuration.isZero()) {
                 errors.rejectValue("maxDuration", "range", "must be positive");
+            }
+            return;
+        }
+        if (target instanceof Metrics m) {
+            if (m.samplingInterval < 0 || Integer.bitCount(m.samplingInterval) > 1) {
+                errors.rejectValue("samplingInterval", "range", "must be 0 (off) or a power of two, such as 64, 128 or 256");
             }
             return;
         }
@@ -181,6 +188,17 @@ public class SyncContextProperties implements Validator {
 
         /** Whether to export context metrics (synccontext.*) to Micrometer. */
         private boolean enabled = true;
+
+        /** About one callback in this many is timed and allocation-probed (a power of two; 0 turns timers and allocation metrics off). Counts are always exact. */
+        private int samplingInterval = 128;
+
+        public int getSamplingInterval() {
+            return samplingInterval;
+        }
+
+        public void setSamplingInterval(int samplingInterval) {
+            this.samplingInterval = samplingInterval;
+        }
 
         public boolean isEnabled() {
             return enabled;

@@ -48,19 +48,23 @@ class SyncContextAutoConfigurationTest {
             assertThat(t.maxQueueDepth()).isZero();
             assertThat(t.blockedThreshold()).isEqualTo(Duration.ofSeconds(2));
             assertThat(t.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(t.samplingInterval()).isEqualTo(128);
         });
     }
 
     @Test
     void everySettingPropertyReachesTheContexts() {
         plain.withPropertyValues("synccontext.max-batch=8", "synccontext.max-queue-depth=100",
-                "synccontext.blocked-threshold=500ms", "synccontext.shutdown-timeout=3s").run(context -> {
+                "synccontext.blocked-threshold=500ms", "synccontext.shutdown-timeout=3s",
+                "synccontext.metrics.sampling-interval=16").run(context -> {
                     RendererSyncContextRegistry registry = context.getBean(RendererSyncContextRegistry.class);
                     ContextTemplate t = registry.template();
                     assertThat(t.maxBatch()).isEqualTo(8);
                     assertThat(t.maxQueueDepth()).isEqualTo(100);
                     assertThat(t.blockedThreshold()).isEqualTo(Duration.ofMillis(500));
                     assertThat(t.shutdownTimeout()).isEqualTo(Duration.ofSeconds(3));
+                    assertThat(t.samplingInterval()).isEqualTo(16);
+                    assertThat(registry.statistics("session").samplingInterval()).isEqualTo(16);
                     RendererSyncContext ctx = registry.forKey("k");
                     ctx.post(() -> { });
                     assertThat(ctx.name()).isEqualTo("k");
@@ -106,6 +110,7 @@ class SyncContextAutoConfigurationTest {
                 { "synccontext.scope=galaxy", "synccontext.scope" },
                 { "synccontext.executor=turbo", "synccontext.executor" },
                 { "synccontext.max-batch=lots", "synccontext.max-batch" },
+                { "synccontext.metrics.sampling-interval=100", "synccontext.metrics.sampling-interval" },
         };
         for (String[] c : cases) {
             servlet.withPropertyValues(c[0]).run(context -> assertThat(context).hasFailed()

@@ -1,0 +1,77 @@
+package dev.synccontext.starter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.synccontext.CallbackDecorator;
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Import;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Issue 4's "done when": a new Spring Boot 4 web app whose only synccontext dependency is this starter,
+ * configured with nothing but the actuator exposure, gets the scoped context, the registry, the metrics
+ * and the endpoint.
+ */
+@SpringBootTest(classes = StarterOnlyApplicationTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = "management.endpoints.web.exposure.include=synccontext,metrics")
+class StarterOnlyApplicationTest {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    ApplicationContext context;
+
+    @Test
+    void theStarterAloneGivesTheScopedContextRegistryMetricsAndEndpoint() throws Exception {
+        assertThat(context.getBeanNamesForType(RendererSyncContextRegistry.class)).hasSize(1);
+        assertThat(context.getBeanNamesForType(CallbackDecorator.class)).as("context propagation").hasSize(1);
+        HttpClient http = HttpClient.newBuilder().cookieHandler(new java.net.CookieManager()).build();
+        String first = get(http, "/hello").body();
+        assertThat(first).startsWith("session-");
+        assertThat(get(http, "/hello").body()).isEqualTo(first);
+        HttpResponse<String> endpoint = get(http, "/actuator/synccontext");
+        assertThat(endpoint.statusCode()).isEqualTo(200);
+        assertThat(endpoint.body()).contains("\"contexts\":1").contains("InvokeAsyncReady");
+        HttpResponse<String> metric = get(http, "/actuator/metrics/synccontext.tasks");
+        assertThat(metric.statusCode()).isEqualTo(200);
+        assertThat(metric.body()).contains("\"path\"").contains("\"outcome\"").contains("\"scope\"");
+    }
+
+    private HttpResponse<String> get(HttpClient http, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @SpringBootApplication
+    @Import(Hello.class) // scanning skips classes nested in tests
+    static class App {
+    }
+
+    @RestController
+    static class Hello {
+        private final RendererSyncContext context;
+
+        Hello(RendererSyncContext context) {
+            this.context = context;
+        }
+
+        @GetMapping("/hello")
+        String hello() {
+            return context.invokeAsync(context::name).join();
+        }
+    }
+}
