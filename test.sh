@@ -1,11 +1,26 @@
 #!/usr/bin/env bash
 # The project's one test command (README: "Run the tests"). CI's .ci/run calls exactly this.
-# It installs what the tests need on a fresh machine, runs the whole build on the default JDK (17),
-# then core, autoconfigure and starter again on Java 25 (where the virtual-thread executor tests run).
+# It installs what the tests need on a fresh machine (Chromium for the sample's browser test), runs
+# the whole build on the default JDK (17), then core, autoconfigure and starter again on Java 25
+# (where the virtual-thread executor tests run).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 MVN=(mvn -B -ntp)
+
+# The sample's browser test drives Debian's headless Chromium through Debian's chromedriver (local
+# binaries only; nothing is downloaded at test time). Install them once; a no-op when present.
+if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
+  if [[ "$(id -u)" -eq 0 ]]; then
+    echo "== installing chromium and chromium-driver (the sample's browser test needs them)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq chromium chromium-driver >/dev/null
+  else
+    echo "WARNING: /usr/bin/chromium or /usr/bin/chromedriver is missing and this is not root:" \
+      "the sample's browser test will fail. Install them: sudo apt-get install -y chromium chromium-driver" >&2
+  fi
+fi
 
 echo "== mvn verify (default JDK: $(java -version 2>&1 | head -1))"
 "${MVN[@]}" verify

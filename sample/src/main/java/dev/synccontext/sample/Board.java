@@ -1,0 +1,356 @@
+package dev.synccontext.sample;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
+
+import dev.synccontext.RendererSyncContext;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.context.annotation.Scope;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.web.context.WebApplicationContext;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+import dev.synccontext.sample.BoardSnapshot.ContextStats;
+import dev.synccontext.sample.BoardSnapshot.Item;
+import dev.synccontext.sample.BoardSnapshot.QuoteState;
+import dev.synccontext.sample.BoardSnapshot.Tick;
+
+/**
+ * One HTTP session's board: a counter, a list, the latest tick, a quote, and the event streams of
+ * the session's open tabs.
+ *
+ * <h2>Ownership</h2>
+ * The board belongs to its session's {@link RendererSyncContext}. Every method except
+ * {@link #context()} and the lifecycle callbacks must run inside a callback of that context, and
+ * checks it with {@link RendererSyncContext#assertAccess()}: a call from any other thread fails
+ * loudly instead of racing. Because the context runs its callbacks one at a time, in order, with
+ * each one happening-before the next, the state below is plain fields — no locks, no atomics,
+ * no concurrent collections — even though clicks from several tabs, the ticker and the quote
+ * backend all change it from different threads.
+ *
+ * <p>Each change bumps {@code version} and pushes a fresh {@link BoardSnapshot} to every open event
+ * stream of the session, from inside the context, so every tab sees the changes in the same order.
+ */
+@Component
+@Scope(WebApplicationContext.SCOPE_SESSION)
+public final class Board {
+
+    private static final Log log = LogFactory.getLog(Board.class);
+    private static final String SESSION_ENDED = "It was ended from one of its tabs, or it expired.";
+
+    private final RendererSyncContext context;
+    private final LiveBoards liveBoards;
+    private final SampleProperties properties;
+
+    // ---- owned by `context`: touched only inside its callbacks ----
+    private long version;
+    private long counter;
+    private final List<Item> items = new ArrayList<>();
+    private long nextItemId = 1;
+    private Tick tick;
+    private QuoteState quote = QuoteState.IDLE;
+    private long quoteTicket;
+    private long callbacksRun;
+    private String lastThread = "";
+    private final List<SseEmitter> subscribers = new ArrayList<>();
+    private boolean ended;
+
+    /**
+     * @param context the session's context as injected: a proxy that resolves to the current
+     *     request's session (or to the running callback's context). The board keeps the session's own
+     *     instance behind it, because ticks and backend answers reach the board on threads that have
+     *     neither a request nor a running callback.
+     */
+    Board(RendererSyncContext context, LiveBoards liveBoards, SampleProperties properties) {
+        this.context = ownContext(context);
+        this.liveBoards = liveBoards;
+        this.properties = properties;
+    }
+
+    /**
+     * The real context behind an injected proxy, found with public API only: the context that runs a
+     * callback is {@link RendererSyncContext#current()}. Inline when the session is idle (the usual
+     * case: a board is made by its session's first request); otherwise this waits for its turn.
+     */
+    private static RendererSyncContext ownContext(RendererSyncContext injected) {
+        return injected.invokeAsync(() -> RendererSyncContext.current().orElseThrow()).join();
+    }
+
+    @PostConstruct
+    void register() {
+        liveBoards.add(this);
+    }
+
+    /** The session's own context (not a proxy): usable from any thread, for example as an executor. */
+    RendererSyncContext context() {
+        return context;
+    }
+
+    // ---- callbacks: each runs inside the context ----
+
+    BoardSnapshot snapshot() {
+        enter();
+        return snapshotNow();
+    }
+
+    BoardSnapshot increment() {
+        enter();
+        counter++;
+        return changed();
+    }
+
+    BoardSnapshot resetCounter() {
+        enter();
+        counter = 0;
+        return changed();
+    }
+
+    BoardSnapshot addItem(String text) {
+        enter();
+        if (items.size() >= properties.maxItems()) {
+            throw BoardException.conflict("The list is full (" + properties.maxItems()
+                    + " items); remove one before adding another.");
+        }
+        items.add(new Item(nextItemId++, text, false));
+        return changed();
+    }
+
+    BoardSnapshot toggleItem(long id) {
+        enter();
+        int index = indexOf(id);
+        Item item = items.get(index);
+        items.set(index, new Item(item.id(), item.text(), !item.done()));
+        return changed();
+    }
+
+    BoardSnapshot removeItem(long id) {
+        enter();
+        items.remove(indexOf(id));
+        return changed();
+    }
+
+    void tick(Tick next) {
+        enter();
+        tick = next;
+        changed();
+    }
+
+    /**
+     * Marks a quote as loading and starts the backend call; the board is released as soon as this
+     * returns, while the backend works. Only one quote loads at a time.
+     *
+     * @return the backend's answer, tagged so that {@link #answer} can tell it is still the one
+     *     the board waits for; it never completes exceptionally (a backend failure is an answer too)
+     */
+    CompletableFuture<QuoteAnswer> startQuote(String symbol,
+            Function<String, CompletableFuture<QuoteBackend.Quote>> backend) {
+        enter();
+        if (quote.loading()) {
+            throw BoardException.conflict("A quote for " + quote.symbol()
+                    + " is still loading; wait for it before asking for another.");
+        }
+        long ticket = ++quoteTicket;
+        long startedNanos = System.nanoTime();
+        quote = new QuoteState("loading", symbol, null, null, 0);
+        changed();
+        return backend.apply(symbol).handle((answer, failure) -> new QuoteAnswer(ticket, symbol, answer,
+                unwrap(failure), Duration.ofNanos(System.nanoTime() - startedNanos).toMillis()));
+    }
+
+    /**
+     * Shows a backend answer (on the context again, after the backend's own thread delivered it).
+     *
+     * @throws BoardException 404 after showing the failure, when the backend had no quote
+     */
+    BoardSnapshot answer(QuoteAnswer answer) {
+        enter();
+        if (answer.ticket() != quoteTicket) {
+            return snapshotNow(); // a later request replaced this one; its answer is the one to show
+        }
+        if (answer.failure() != null) {
+            quote = new QuoteState("failed", answer.symbol(), null, answer.failure().getMessage(),
+                    answer.tookMillis());
+            changed();
+            throw BoardException.notFound(answer.failure().getMessage());
+        }
+        quote = new QuoteState("done", answer.symbol(), answer.quote().price(), null, answer.tookMillis());
+        return changed();
+    }
+
+    /**
+     * Opens an event stream for one tab: it gets the current board at once, then every change. The
+     * other tabs get a board too, since the number of open tabs is part of it.
+     */
+    void subscribe(SseEmitter emitter) {
+        enter();
+        if (ended) {
+            emitter.complete();
+            return;
+        }
+        subscribers.add(emitter);
+        changed();
+    }
+
+    void unsubscribe(SseEmitter emitter) {
+        enter();
+        if (subscribers.remove(emitter)) {
+            changed();
+        }
+    }
+
+    /** Tells every open tab that the session ended, and closes their streams. */
+    void end() {
+        enter();
+        endStreams(SESSION_ENDED);
+    }
+
+    /** Tells every open tab that the server is stopping, and closes their streams. */
+    CompletableFuture<Void> serverStopping() {
+        return context.invokeAsync(() -> {
+            enter();
+            endStreams("The server is shutting down; reload the page in a moment.");
+        });
+    }
+
+    /** A callback that blocks its context (a fault, for {@link FaultsController}). */
+    BoardSnapshot block(Duration duration) {
+        enter();
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return snapshotNow();
+    }
+
+    /** A callback that fails (a fault, for {@link FaultsController}). */
+    void failOnPurpose() {
+        enter();
+        throw new IllegalStateException("Deliberate failure of a posted callback (POST /api/faults/failing-post)");
+    }
+
+    // ---- lifecycle ----
+
+    /**
+     * The session ended (invalidated or expired). The starter closes the session's context at the
+     * same moment, in no fixed order relative to this callback: if the context still accepts work,
+     * the streams are ended inside it; if it was closed first, they are ended once its last callback
+     * has finished, when nothing else can touch this board any more.
+     */
+    @PreDestroy
+    void sessionEnded() {
+        liveBoards.remove(this);
+        CompletableFuture<Void> ending = context.invokeAsync(this::end);
+        if (!ending.isCompletedExceptionally()) {
+            return;
+        }
+        try {
+            if (context.awaitTermination(Duration.ofSeconds(5))) {
+                endStreams(SESSION_ENDED);
+            } else {
+                log.warn("Context " + context.name() + " did not finish within 5 s after its session ended;"
+                        + " its event streams are left to time out");
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Queues a tick from the background ticker.
+     *
+     * @return {@code false} if the context no longer accepts work (its session is ending)
+     */
+    boolean postTick(Tick next) {
+        try {
+            context.post(() -> tick(next));
+            return true;
+        } catch (RejectedExecutionException closed) {
+            return false;
+        }
+    }
+
+    // ---- internals ----
+
+    private void enter() {
+        context.assertAccess();
+        callbacksRun++;
+        lastThread = Thread.currentThread().getName();
+    }
+
+    private int indexOf(long id) {
+        for (int i = 0; i < items.size(); i++) {
+            if (items.get(i).id() == id) {
+                return i;
+            }
+        }
+        throw BoardException.notFound("There is no item " + id + " on this board.");
+    }
+
+    private BoardSnapshot changed() {
+        version++;
+        BoardSnapshot snapshot = snapshotNow();
+        Iterator<SseEmitter> each = subscribers.iterator();
+        while (each.hasNext()) {
+            if (!send(each.next(), snapshot)) {
+                each.remove();
+            }
+        }
+        return snapshot;
+    }
+
+    private BoardSnapshot snapshotNow() {
+        ContextStats stats = new ContextStats(context.name(), context.queueDepth(), callbacksRun, lastThread,
+                context.unhandledExceptionCount(), context.blockedCallbackCount());
+        return new BoardSnapshot(version, counter, List.copyOf(items), tick, quote, stats, subscribers.size(),
+                liveBoards.size());
+    }
+
+    private void endStreams(String reason) {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        for (SseEmitter emitter : subscribers) {
+            try {
+                emitter.send(SseEmitter.event().name("ended").data(reason));
+                emitter.complete();
+            } catch (IOException | IllegalStateException gone) {
+                // The tab is already gone; nothing to tell it.
+            }
+        }
+        subscribers.clear();
+    }
+
+    /** Sends one snapshot; {@code false} if that tab's stream is gone (closed, timed out, broken). */
+    private static boolean send(SseEmitter emitter, BoardSnapshot snapshot) {
+        try {
+            emitter.send(SseEmitter.event()
+                    .name("board")
+                    .id(Long.toString(snapshot.version()))
+                    .data(snapshot, MediaType.APPLICATION_JSON));
+            return true;
+        } catch (IOException | IllegalStateException gone) {
+            return false;
+        }
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    /** What the quote backend answered for one request of this board. */
+    record QuoteAnswer(long ticket, String symbol, QuoteBackend.Quote quote, Throwable failure, long tookMillis) {
+    }
+}

@@ -1,0 +1,60 @@
+package dev.synccontext.sample;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import dev.synccontext.RendererSyncContext;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Deliberate faults, for demonstrating and testing the context's diagnostics (the watchdog's blocked
+ * callbacks, the unhandled-exception counter, their metrics and dashboard panels). Off unless
+ * {@code sample.faults.enabled=true}: a callback that blocks holds a request or pool thread, which no
+ * public deployment should let anyone do.
+ */
+@RestController
+@RequestMapping(path = "/api/faults", produces = MediaType.APPLICATION_JSON_VALUE)
+@ConditionalOnBooleanProperty("sample.faults.enabled")
+final class FaultsController {
+
+    private final RendererSyncContext context;
+    private final ObjectProvider<Board> boards;
+    private final Duration blockFor;
+
+    FaultsController(RendererSyncContext context, ObjectProvider<Board> boards,
+            @Value("${sample.faults.block-for:3s}") Duration blockFor) {
+        this.context = context;
+        this.boards = boards;
+        this.blockFor = blockFor;
+    }
+
+    /**
+     * Runs a callback that blocks for {@code sample.faults.block-for} (default 3 s, longer than the
+     * default {@code synccontext.blocked-threshold} of 2 s), so the watchdog reports it. Answers when
+     * it has finished; the session's other work waits meanwhile, as it would behind any slow callback.
+     */
+    @PostMapping("/blocking-callback")
+    CompletableFuture<BoardSnapshot> blockingCallback() {
+        Board board = boards.getObject();
+        return context.invokeAsync(() -> board.block(blockFor));
+    }
+
+    /**
+     * Posts a callback that throws; its failure goes to the context's unhandled-exception handler (logged
+     * at ERROR and counted). Answers 202 at once: a posted callback never runs inside the call.
+     */
+    @PostMapping("/failing-post")
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    void failingPost() {
+        Board board = boards.getObject();
+        board.context().post(board::failOnPurpose);
+    }
+}

@@ -1,0 +1,180 @@
+package dev.synccontext.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WindowType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * The page in a real browser: Debian's headless Chromium driven through Debian's chromedriver (the
+ * local binaries, never a download). Two tabs of one session and a tab of another session; fast clicks
+ * in both tabs of the first must converge on the same total there and leave the other at zero. Ending
+ * the session shows every tab a clear "ended" state, from which a new session starts.
+ *
+ * <p>Without the browser this test fails (it never skips) and says how to install it.
+ */
+@SampleServerTest
+class BoardBrowserTest {
+
+    static final Path CHROMIUM = Path.of(System.getProperty("sample.chromium", "/usr/bin/chromium"));
+    static final Path CHROMEDRIVER = Path.of(System.getProperty("sample.chromedriver", "/usr/bin/chromedriver"));
+    static final int CLICKS_PER_TAB = 100;
+    static final int BURST = 10;
+    static final Duration WAIT = Duration.ofSeconds(30);
+    static final Path SCREENSHOTS = Path.of("target");
+
+    @LocalServerPort
+    int port;
+
+    @TempDir
+    Path profiles;
+
+    @BeforeAll
+    static void requireLocalBrowser() {
+        for (Path binary : List.of(CHROMIUM, CHROMEDRIVER)) {
+            if (!Files.isExecutable(binary)) {
+                fail(binary + " is missing, so the browser test cannot run. Install Debian's Chromium and its driver:"
+                        + " `apt-get install -y chromium chromium-driver` (as root; `bash test.sh` does this itself)."
+                        + " Other locations: -Dsample.chromium=... -Dsample.chromedriver=...");
+            }
+        }
+        // Selenium must use the local driver; it would otherwise ask Selenium Manager to find (download) one.
+        System.setProperty(ChromeDriverService.CHROME_DRIVER_EXE_PROPERTY, CHROMEDRIVER.toString());
+    }
+
+    @Test
+    void twoTabsOfOneSessionConvergeAndAnotherSessionStaysAtZero() throws IOException {
+        String page = "http://127.0.0.1:" + port + "/";
+        ChromeDriver alice = chrome(profiles.resolve("alice"));
+        try {
+            ChromeDriver bob = chrome(profiles.resolve("bob"));
+            try {
+                alice.get(page);
+                String tab1 = alice.getWindowHandle();
+                awaitLive(alice);
+                alice.switchTo().newWindow(WindowType.TAB);
+                alice.get(page);
+                String tab2 = alice.getWindowHandle();
+                awaitLive(alice);
+                bob.get(page);
+                awaitLive(bob);
+
+                String aliceSession = text(alice, "session-name");
+                alice.switchTo().window(tab1);
+                assertThat(text(alice, "session-name")).as("both tabs show one session").isEqualTo(aliceSession);
+                assertThat(text(bob, "session-name")).as("another browser is another session")
+                        .isNotEqualTo(aliceSession);
+                waitFor(alice).until(ExpectedConditions.textToBe(By.id("stat-tabs"), "2"));
+
+                for (int round = 0; round < CLICKS_PER_TAB / BURST; round++) {
+                    for (String tab : List.of(tab1, tab2)) {
+                        alice.switchTo().window(tab);
+                        var increment = alice.findElement(By.id("increment"));
+                        for (int i = 0; i < BURST; i++) {
+                            increment.click();
+                        }
+                    }
+                }
+
+                String total = Integer.toString(2 * CLICKS_PER_TAB);
+                for (String tab : List.of(tab1, tab2)) {
+                    alice.switchTo().window(tab);
+                    waitFor(alice).until(ExpectedConditions.textToBe(By.id("counter"), total));
+                }
+                String bobClock = text(bob, "clock");
+                waitFor(bob).until(driver -> !text(driver, "clock").equals(bobClock)); // still live, ticking
+                assertThat(text(bob, "counter")).as("the other session's counter").isEqualTo("0");
+
+                alice.switchTo().window(tab1);
+                fillForScreenshot(alice);
+                alice.switchTo().window(tab2);
+                waitFor(alice).until(ExpectedConditions.textToBePresentInElementLocated(By.id("quote"), "ACME"));
+                assertThat(alice.findElements(By.cssSelector("#items li"))).as("items reached the other tab").hasSize(3);
+                alice.switchTo().window(tab1);
+                saveScreenshot(alice, "board-screenshot.png");
+                saveScreenshot(bob, "board-other-session.png");
+
+                alice.findElement(By.id("end-session")).click();
+                for (String tab : List.of(tab1, tab2)) {
+                    alice.switchTo().window(tab);
+                    waitFor(alice).until(ExpectedConditions.attributeToBe(By.id("status"), "data-state", "ended"));
+                    assertThat(alice.findElement(By.id("ended")).isDisplayed()).as("the ended banner").isTrue();
+                }
+                saveScreenshot(alice, "board-session-ended.png");
+                alice.findElement(By.id("restart")).click();
+                awaitLive(alice);
+                waitFor(alice).until(ExpectedConditions.textToBe(By.id("counter"), "0"));
+                assertThat(text(alice, "session-name")).as("a new session").isNotEqualTo(aliceSession);
+                assertThat(text(bob, "counter")).as("the other session is unaffected").isEqualTo("0");
+            } finally {
+                bob.quit();
+            }
+        } finally {
+            alice.quit();
+        }
+    }
+
+    private static void fillForScreenshot(WebDriver driver) {
+        for (String item : List.of("Ship the sample app", "Check the Grafana dashboard", "Write the release notes")) {
+            driver.findElement(By.id("item-text")).sendKeys(item);
+            driver.findElement(By.cssSelector("#item-form button")).click();
+            waitFor(driver).until(ExpectedConditions.textToBePresentInElementLocated(By.id("items"), item));
+        }
+        driver.findElement(By.cssSelector("#items li:first-child input[type=checkbox]")).click();
+        waitFor(driver).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#items li.done")));
+        driver.findElement(By.id("symbol")).sendKeys("acme");
+        driver.findElement(By.id("load-quote")).click();
+        waitFor(driver).until(ExpectedConditions.textToBePresentInElementLocated(By.id("quote"), "answered in"));
+    }
+
+    private static ChromeDriver chrome(Path profile) {
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort()
+                .build();
+        ChromeOptions options = new ChromeOptions()
+                .setBinary(CHROMIUM.toFile())
+                .addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                        "--disable-quic", "--no-first-run", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync", "--window-size=1280,1000",
+                        "--user-data-dir=" + profile.toAbsolutePath());
+        return new ChromeDriver(service, options);
+    }
+
+    private static void awaitLive(WebDriver driver) {
+        waitFor(driver).until(ExpectedConditions.attributeToBe(By.id("status"), "data-state", "live"));
+    }
+
+    private static WebDriverWait waitFor(WebDriver driver) {
+        return new WebDriverWait(driver, WAIT, Duration.ofMillis(50));
+    }
+
+    private static String text(WebDriver driver, String id) {
+        return driver.findElement(By.id(id)).getText();
+    }
+
+    private static void saveScreenshot(ChromeDriver driver, String name) throws IOException {
+        Files.createDirectories(SCREENSHOTS);
+        Path shot = driver.getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(shot, SCREENSHOTS.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+    }
+}

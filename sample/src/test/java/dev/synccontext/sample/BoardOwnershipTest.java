@@ -1,0 +1,41 @@
+package dev.synccontext.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+
+import dev.synccontext.RendererSyncContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The board's plain fields are safe only on its context, so touching them anywhere else fails loudly. */
+class BoardOwnershipTest {
+
+    final RendererSyncContext context = RendererSyncContext.builder().name("session-test").build();
+    final Board board = new Board(context, new LiveBoards(),
+            new SampleProperties(5, 80, Duration.ZERO, Duration.ofMinutes(1)));
+
+    @AfterEach
+    void close() {
+        context.close();
+    }
+
+    @Test
+    void mutatingOutsideTheContextFailsAndNamesIt() {
+        assertThatThrownBy(board::increment)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("session-test");
+        assertThat(context.invokeAsync(board::snapshot).join().counter()).as("nothing changed").isZero();
+    }
+
+    @Test
+    void readingOutsideTheContextFailsToo() {
+        assertThatThrownBy(board::snapshot).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void insideTheContextItWorks() {
+        assertThat(context.invokeAsync(board::increment).join().counter()).isEqualTo(1);
+    }
+}

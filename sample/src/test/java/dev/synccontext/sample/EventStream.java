@@ -1,0 +1,142 @@
+package dev.synccontext.sample;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A reader of one {@code GET /api/events} stream, as a browser tab's {@code EventSource} would hold it:
+ * it keeps every {@code board} event (parsed) and notes the {@code ended} event and the end of the
+ * stream. Waits are explicit, with timeouts.
+ */
+final class EventStream implements AutoCloseable {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private final CompletableFuture<HttpResponse<InputStream>> response;
+    private final List<JsonNode> boards = new ArrayList<>();
+    private volatile boolean endedEvent;
+    private volatile boolean streamEnded;
+    private volatile InputStream body;
+    private final Thread reader;
+
+    private EventStream(BoardClient client) {
+        var request = client.request("/api/events").setHeader("Accept", "text/event-stream").timeout(WAIT.multipliedBy(10));
+        this.response = client.http().sendAsync(request.GET().build(), BodyHandlers.ofInputStream());
+        this.reader = new Thread(this::read, "sse-reader");
+        this.reader.setDaemon(true);
+    }
+
+    static EventStream open(BoardClient client) {
+        EventStream stream = new EventStream(client);
+        stream.reader.start();
+        return stream;
+    }
+
+    /** The response status (waits for the headers). */
+    int status() {
+        return response.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join().statusCode();
+    }
+
+    /** Waits for the first {@code board} event, which the server sends as soon as it subscribed the stream. */
+    JsonNode awaitFirstBoard() {
+        return awaitBoard(board -> true);
+    }
+
+    /** Waits until some {@code board} event satisfies {@code condition}; returns the latest such event. */
+    JsonNode awaitBoard(Predicate<JsonNode> condition) {
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(20))
+                .until(() -> boards().stream().anyMatch(condition));
+        List<JsonNode> seen = boards();
+        for (int i = seen.size() - 1; i >= 0; i--) {
+            if (condition.test(seen.get(i))) {
+                return seen.get(i);
+            }
+        }
+        throw new AssertionError("unreachable");
+    }
+
+    JsonNode awaitCounter(long counter) {
+        return awaitBoard(board -> board.get("counter").asLong() == counter);
+    }
+
+    /** Waits for the server's {@code ended} event and the end of the stream. */
+    void awaitEndedAndClosed() {
+        await().atMost(WAIT).until(() -> endedEvent && streamEnded);
+    }
+
+    /** Every {@code board} event so far, in arrival order. */
+    List<JsonNode> boards() {
+        synchronized (boards) {
+            return List.copyOf(boards);
+        }
+    }
+
+    @Override
+    public void close() {
+        InputStream stream = body;
+        if (stream != null) {
+            try {
+                stream.close();
+            } catch (IOException ignored) {
+                // closing a half-read stream; nothing to do
+            }
+        }
+        response.cancel(true);
+    }
+
+    private void read() {
+        HttpResponse<InputStream> answer;
+        try {
+            answer = response.get();
+        } catch (Exception failed) {
+            streamEnded = true;
+            return;
+        }
+        body = answer.body();
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
+            String event = "message";
+            StringBuilder data = new StringBuilder();
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (line.isEmpty()) {
+                    dispatch(event, data.toString());
+                    event = "message";
+                    data.setLength(0);
+                } else if (line.startsWith("event:")) {
+                    event = line.substring(6).strip();
+                } else if (line.startsWith("data:")) {
+                    data.append(line.substring(5).stripLeading());
+                }
+            }
+        } catch (IOException closed) {
+            // closed by close(), or the connection dropped
+        } finally {
+            streamEnded = true;
+        }
+    }
+
+    private void dispatch(String event, String data) {
+        if ("board".equals(event)) {
+            JsonNode board = BoardClient.JSON.readTree(data);
+            synchronized (boards) {
+                boards.add(board);
+            }
+        } else if ("ended".equals(event)) {
+            endedEvent = true;
+        }
+    }
+}

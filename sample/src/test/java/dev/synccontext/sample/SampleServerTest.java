@@ -1,0 +1,28 @@
+package dev.synccontext.sample;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+
+/**
+ * The whole sample on a random port, driven over real HTTP. Every test class uses exactly these
+ * settings, so they share one running application (Spring's test context cache).
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+        "sample.tick-interval=250ms",
+        "sample.quote-latency=300ms",
+        "sample.max-items=5",
+        "sample.faults.enabled=true",
+        "sample.faults.block-for=600ms",
+        "synccontext.blocked-threshold=200ms",
+})
+@interface SampleServerTest {
+}
