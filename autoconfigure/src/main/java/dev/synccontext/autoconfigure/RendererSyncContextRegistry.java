@@ -246,6 +246,19 @@ public class RendererSyncContextRegistry implements AutoCloseable {
         return lane != null && (lane.live.contains(context) || closing.contains(context));
     }
 
+    /**
+     * The context itself behind an injected {@code RendererSyncContext} (which is a proxy that resolves
+     * on every call to the current session's, request's or running callback's context), resolved now;
+     * any other context is returned as it is. Keep the result to reach the same context later from
+     * threads that have neither a request nor a running callback, such as schedulers or I/O callbacks.
+     *
+     * @throws org.springframework.beans.factory.support.ScopeNotActiveException if {@code context} is
+     *     the injected proxy and this thread has neither a matching scope nor a running callback
+     */
+    public RendererSyncContext resolve(RendererSyncContext context) {
+        return context instanceof ScopedRendererSyncContext scoped ? scoped.target() : context;
+    }
+
     /** Every open tracked context, of every scope. A snapshot. */
     public List<RendererSyncContext> contexts() {
         List<RendererSyncContext> all = new ArrayList<>();

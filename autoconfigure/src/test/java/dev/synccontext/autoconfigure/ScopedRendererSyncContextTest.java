@@ -25,6 +25,16 @@ class ScopedRendererSyncContextTest {
     }
 
     @Test
+    void theRegistryResolvesTheProxyToTheContextBehindItAndLeavesOtherContextsAlone() {
+        RendererSyncContext sessionContext = registry.create("session");
+        ScopedRendererSyncContext proxy = new ScopedRendererSyncContext(registry, "session", () -> sessionContext);
+        RendererSyncContext plain = RendererSyncContext.create();
+
+        assertThat(registry.resolve(proxy)).isSameAs(sessionContext);
+        assertThat(registry.resolve(plain)).isSameAs(plain);
+    }
+
+    @Test
     void insideAQueuedCallbackOnAPoolThreadItIsThatCallbacksContextWithoutAskingTheScope() throws Exception {
         RendererSyncContext sessionContext = registry.create("session");
         ScopedRendererSyncContext proxy = new ScopedRendererSyncContext(registry, "session", () -> {

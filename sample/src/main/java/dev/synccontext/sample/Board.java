@@ -11,6 +11,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import org.apache.commons.logging.Log;
@@ -72,19 +73,11 @@ public final class Board {
      *     instance behind it, because ticks and backend answers reach the board on threads that have
      *     neither a request nor a running callback.
      */
-    Board(RendererSyncContext context, LiveBoards liveBoards, SampleProperties properties) {
-        this.context = ownContext(context);
+    Board(RendererSyncContext context, RendererSyncContextRegistry registry, LiveBoards liveBoards,
+            SampleProperties properties) {
+        this.context = registry.resolve(context);
         this.liveBoards = liveBoards;
         this.properties = properties;
-    }
-
-    /**
-     * The real context behind an injected proxy, found with public API only: the context that runs a
-     * callback is {@link RendererSyncContext#current()}. Inline when the session is idle (the usual
-     * case: a board is made by its session's first request); otherwise this waits for its turn.
-     */
-    private static RendererSyncContext ownContext(RendererSyncContext injected) {
-        return injected.invokeAsync(() -> RendererSyncContext.current().orElseThrow()).join();
     }
 
     @PostConstruct

@@ -8,12 +8,17 @@ import java.time.Duration;
 import dev.synccontext.RendererSyncContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import dev.synccontext.autoconfigure.ContextTemplate;
+import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
+import java.util.concurrent.ForkJoinPool;
 
 /** The board's plain fields are safe only on its context, so touching them anywhere else fails loudly. */
 class BoardOwnershipTest {
 
     final RendererSyncContext context = RendererSyncContext.builder().name("session-test").build();
-    final Board board = new Board(context, new LiveBoards(),
+    final Board board = new Board(context,
+            new RendererSyncContextRegistry(ContextTemplate.defaults(ForkJoinPool.commonPool(), "common-pool")),
+            new LiveBoards(),
             new SampleProperties(5, 80, Duration.ZERO, Duration.ofMinutes(1)));
 
     @AfterEach
