@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The project's one test command (README: "Run the tests"). CI's .ci/run calls exactly this.
-# It installs what the tests need on a fresh machine (Chromium for the sample's browser test), runs
-# the whole build on the default JDK (17), then core, autoconfigure and starter again on Java 25
-# (where the virtual-thread executor tests run).
+# It installs what the tests need on a fresh machine (Chromium for the sample's browser test, Prometheus for
+# the Grafana dashboard test), runs the whole build on the default JDK (17), then core, autoconfigure and
+# starter again on Java 25 (where the virtual-thread executor tests run).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -19,6 +19,21 @@ if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
   else
     echo "WARNING: /usr/bin/chromium or /usr/bin/chromedriver is missing and this is not root:" \
       "the sample's browser test will fail. Install them: sudo apt-get install -y chromium chromium-driver" >&2
+  fi
+fi
+
+# The Grafana dashboard test (sample's GrafanaDashboardTest) runs a real Prometheus: Debian's package.
+# The test starts its own prometheus process (own config, storage and free port on 127.0.0.1), so a
+# system service that the package may start on install does not matter to it.
+if ! command -v prometheus >/dev/null 2>&1; then
+  if [[ "$(id -u)" -eq 0 ]]; then
+    echo "== installing prometheus (the Grafana dashboard test needs it)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  else
+    echo "WARNING: prometheus is missing and this is not root: the Grafana dashboard test will fail." \
+      "Install it: sudo apt-get install -y --no-install-recommends prometheus" >&2
   fi
 fi
 

@@ -7,6 +7,7 @@
 #   bench/run.sh quick 'SeedBenchmarks.InvokeAsync.*' -p mode=optimized   # any extra JMH arguments
 #
 # Environment: JAVA (default: java on PATH), SKIP_BUILD=1 to reuse bench/target/benchmarks.jar.
+# Also draws the results as bench/target/jmh-<variant>.svg (bench/chart.py; docs/bench-chart.svg is one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant="${1:-quick}"
@@ -34,3 +35,5 @@ python3 bench/format_table.py "$out"
 echo
 "$JAVA" -Djava.util.concurrent.ForkJoinPool.common.parallelism=2 -cp bench/target/benchmarks.jar \
   dev.synccontext.bench.IdleFootprintReport 10000
+echo
+python3 bench/chart.py "$out" "bench/target/jmh-$variant.svg"

@@ -1,0 +1,329 @@
+package dev.synccontext.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.Yaml;
+import tools.jackson.databind.JsonNode;
+
+import dev.synccontext.sample.BoardClient.Reply;
+import dev.synccontext.sample.GrafanaDashboard.LabelValuesVariable;
+import dev.synccontext.sample.GrafanaDashboard.Query;
+
+/**
+ * The Grafana dashboard ({@code grafana/}) works against a real Prometheus scraping the sample: the
+ * sample runs on a random port with the faults enabled, gets real traffic (sessions, clicks, posts, a
+ * blocked callback, an unhandled error), Debian's {@code prometheus} scrapes it every second with
+ * {@code grafana/prometheus.yml} (only target and intervals replaced), and every panel's query, with the
+ * dashboard's variables resolved as Grafana would, must return at least one series with a value.
+ *
+ * <p>The sample samples every callback here ({@code sampling-interval=1}) so that the timers and the
+ * allocation meters have data after a few seconds of traffic; the default of 1 in 256 would need minutes.
+ * The percentile histograms come from the sample's own {@code application.properties}.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+        "sample.tick-interval=250ms",
+        "sample.quote-latency=300ms",
+        "sample.faults.enabled=true",
+        "sample.faults.block-for=600ms",
+        "synccontext.blocked-threshold=200ms",
+        "synccontext.metrics.sampling-interval=1",
+})
+class GrafanaDashboardTest {
+
+    private static final String APPLICATION = "synccontext-sample";
+    /** What {@code $__rate_interval} becomes: Grafana's is at least 4 scrape intervals; 15 s holds 15 scrapes here. */
+    private static final String RATE_INTERVAL = "15s";
+    /** What {@code $__range} (the dashboard's time range) becomes. */
+    private static final String RANGE = "5m";
+    private static final Duration QUERY_DEADLINE = Duration.ofSeconds(60);
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void dashboardIsProvisionableWithUniqueIdsAndTheDatasourceVariable() throws IOException {
+        GrafanaDashboard dashboard = GrafanaDashboard.load();
+        JsonNode json = dashboard.json();
+
+        assertThat(json.has("__inputs")).as("__inputs breaks file provisioning (\"Datasource ${DS_...} was not found\")").isFalse();
+        assertThat(json.path("uid").asString()).as("dashboard uid").isEqualTo("synccontext");
+        assertThat(json.path("schemaVersion").asInt()).as("schemaVersion (Grafana 11 writes 39+)").isGreaterThanOrEqualTo(39);
+
+        Set<Integer> ids = new HashSet<>();
+        for (JsonNode panel : dashboard.panels()) {
+            assertThat(panel.path("id").isInt()).as("panel \"%s\" has a numeric id", panel.path("title").asString()).isTrue();
+            assertThat(ids.add(panel.path("id").asInt())).as("panel id %s is unique", panel.path("id")).isTrue();
+        }
+
+        Map<String, JsonNode> variables = new LinkedHashMap<>();
+        dashboard.variables().forEach(variable -> variables.put(variable.path("name").asString(), variable));
+        assertThat(variables).containsKeys("datasource", "application", "instance", "scope");
+        assertThat(variables.get("datasource").path("type").asString()).isEqualTo("datasource");
+        assertThat(variables.get("datasource").path("query").asString()).isEqualTo("prometheus");
+        for (String name : List.of("application", "instance", "scope")) {
+            assertThat(variables.get(name).path("datasource").path("uid").asString())
+                    .as("variable %s queries the datasource variable", name).isEqualTo("${datasource}");
+        }
+
+        List<JsonNode> dataPanels = dashboard.dataPanels();
+        assertThat(dataPanels).as("panels").hasSizeGreaterThanOrEqualTo(20);
+        for (JsonNode panel : dataPanels) {
+            String title = panel.path("title").asString();
+            assertThat(panel.path("datasource").path("uid").asString()).as("panel \"%s\" datasource", title).isEqualTo("${datasource}");
+            assertThat(panel.path("targets")).as("panel \"%s\" targets", title).isNotEmpty();
+            for (JsonNode target : panel.path("targets")) {
+                assertThat(target.path("datasource").path("uid").asString())
+                        .as("panel \"%s\" target %s datasource", title, target.path("refId").asString()).isEqualTo("${datasource}");
+                assertThat(target.path("expr").asString()).as("panel \"%s\" target expr", title).isNotBlank();
+            }
+        }
+        for (Query query : dashboard.queries()) {
+            assertThat(query.metricNames()).as("%s selects at least one metric: %s", query, query.expr()).isNotEmpty();
+            assertThat(query.expr()).as("%s filters by the application variable", query).contains("application=\"$application\"");
+            assertThat(query.expr()).as("%s filters by the instance variable", query).contains("instance=~\"$instance\"");
+        }
+    }
+
+    @Test
+    void everyMetricTheDashboardUsesIsExportedBySample() throws Exception {
+        GrafanaDashboard dashboard = GrafanaDashboard.load();
+        driveLoad();
+        Set<String> exported = exportedMetricNames();
+
+        Set<String> used = new TreeSet<>();
+        dashboard.queries().forEach(query -> used.addAll(query.metricNames()));
+        dashboard.labelValuesVariables().forEach(variable -> used.add(variable.selector().replaceAll("\\{.*", "")));
+        assertThat(exported).as("metric names in /actuator/prometheus").containsAll(used);
+    }
+
+    @Test
+    void everyPanelQueryReturnsDataFromARealPrometheusScrapingTheSample() throws Exception {
+        GrafanaDashboard dashboard = GrafanaDashboard.load();
+        Path binary = PrometheusProcess.binary();
+        Path workDir = Path.of("target", "grafana-dashboard-test").toAbsolutePath();
+        try (PrometheusProcess prometheus = PrometheusProcess.start(binary, workDir, scrapeConfig())) {
+            awaitTargetUp(prometheus);
+            driveLoad();
+
+            Map<String, String> values = resolveVariables(dashboard, prometheus);
+            values.put("__rate_interval", RATE_INTERVAL);
+            values.put("__range", RANGE);
+
+            List<Query> queries = dashboard.queries();
+            Map<Query, JsonNode> results = awaitData(prometheus, queries, values);
+
+            System.out.printf("Dashboard queries against Prometheus %s (variables %s):%n", prometheus.uri(), values);
+            for (Query query : queries) {
+                JsonNode result = results.get(query);
+                System.out.printf("  %-52s %2d series, max %s%n  %s%n", query, result.size(), maxValue(result),
+                        query.substituted(values));
+            }
+            assertThat(maxValue(results.get(find(queries, "Blocked callbacks (time range)"))))
+                    .as("the blocked callback shows on the dashboard").isGreaterThan(0);
+            assertThat(maxValue(results.get(find(queries, "Unhandled errors (time range)"))))
+                    .as("the unhandled error shows on the dashboard").isGreaterThan(0);
+        }
+    }
+
+    // ---------------------------------------------------------------- Prometheus side
+
+    /** {@code grafana/prometheus.yml} as committed, pointed at this sample and scraping every second. */
+    @SuppressWarnings("unchecked")
+    private String scrapeConfig() throws IOException {
+        Path committed = GrafanaDashboard.repositoryFile(Path.of("grafana", "prometheus.yml"));
+        Map<String, Object> config = new Yaml().load(Files.readString(committed));
+        Map<String, Object> global = (Map<String, Object>) config.get("global");
+        global.put("scrape_interval", "1s");
+        global.put("evaluation_interval", "1s");
+        List<Map<String, Object>> jobs = (List<Map<String, Object>>) config.get("scrape_configs");
+        assertThat(jobs).as("scrape_configs of %s", committed).hasSize(1);
+        Map<String, Object> job = jobs.get(0);
+        assertThat(job.get("metrics_path")).isEqualTo("/actuator/prometheus");
+        assertThat((Map<String, Object>) job.get("basic_auth")).as("basic_auth of %s", committed)
+                .containsEntry("username", BoardClient.ACTUATOR_USER)
+                .containsEntry("password", BoardClient.ACTUATOR_PASSWORD);
+        job.put("scrape_interval", "1s");
+        job.put("scrape_timeout", "1s");
+        job.put("static_configs", List.of(Map.of("targets", List.of("127.0.0.1:" + port))));
+        DumperOptions options = new DumperOptions();
+        options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        return new Yaml(options).dump(config);
+    }
+
+    private void awaitTargetUp(PrometheusProcess prometheus) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        JsonNode targets = prometheus.activeTargets();
+        while (System.nanoTime() < deadline) {
+            targets = prometheus.activeTargets();
+            for (JsonNode target : targets) {
+                if ("up".equals(target.path("health").asString())) {
+                    return;
+                }
+            }
+            assertThat(prometheus.isAlive()).as("prometheus is running:\n%s", prometheus.logTail()).isTrue();
+            Thread.sleep(200); // poll interval, bounded by the deadline
+        }
+        throw new AssertionError("Prometheus never scraped the sample successfully: " + targets + "\n" + prometheus.logTail());
+    }
+
+    /**
+     * The variables as Grafana resolves them: application = the one value its label_values query finds
+     * (must be this sample), the multi-value ones = their "All" value.
+     */
+    private Map<String, String> resolveVariables(GrafanaDashboard dashboard, PrometheusProcess prometheus) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (LabelValuesVariable variable : dashboard.labelValuesVariables()) {
+            String selector = new Query(0, variable.name(), "", variable.selector()).substituted(values);
+            List<String> found = prometheus.labelValues(variable.label(), selector);
+            assertThat(found).as("variable %s: label_values(%s, %s)", variable.name(), selector, variable.label()).isNotEmpty();
+            if (variable.name().equals("application")) {
+                assertThat(found).contains(APPLICATION);
+                values.put(variable.name(), APPLICATION);
+            } else {
+                assertThat(variable.allValue()).as("variable %s has an All value", variable.name()).isNotNull();
+                values.put(variable.name(), variable.allValue());
+            }
+        }
+        return values;
+    }
+
+    /**
+     * Polls every query until it returns at least one series with a finite value (NaN is what a ratio or a
+     * quantile over an empty window gives: not data), or the deadline passes.
+     */
+    private static Map<Query, JsonNode> awaitData(PrometheusProcess prometheus, List<Query> queries, Map<String, String> values)
+            throws InterruptedException {
+        Map<Query, JsonNode> results = new LinkedHashMap<>();
+        List<Query> pending = new ArrayList<>(queries);
+        long deadline = System.nanoTime() + QUERY_DEADLINE.toNanos();
+        while (true) {
+            for (Query query : List.copyOf(pending)) {
+                String promql = query.substituted(values);
+                assertThat(promql).as("%s: every variable substituted", query).doesNotContain("$");
+                JsonNode result = prometheus.query(promql);
+                results.put(query, result);
+                boolean hasData = !result.isEmpty() && Double.isFinite(maxValue(result));
+                boolean faultShown = !query.panelTitle().endsWith("(time range)") || maxValue(result) > 0;
+                if (hasData && faultShown) {
+                    pending.remove(query);
+                }
+            }
+            if (pending.isEmpty()) {
+                return results;
+            }
+            if (System.nanoTime() > deadline) {
+                StringBuilder failures = new StringBuilder();
+                for (Query query : pending) {
+                    failures.append("\n  ").append(query).append(": ").append(query.substituted(values))
+                            .append("\n    -> ").append(results.get(query));
+                }
+                throw new AssertionError(pending.size() + " of " + queries.size() + " dashboard queries returned no data within "
+                        + QUERY_DEADLINE + ":" + failures);
+            }
+            Thread.sleep(500); // poll interval, bounded by the deadline
+        }
+    }
+
+    /** The largest finite value of an instant vector, NaN when it has none. */
+    private static double maxValue(JsonNode vector) {
+        double max = Double.NaN;
+        for (JsonNode series : vector) {
+            String text = series.path("value").path(1).asString();
+            double value = switch (text) {
+                case "NaN", "+Inf", "-Inf" -> Double.NaN;
+                default -> Double.parseDouble(text);
+            };
+            if (!Double.isNaN(value) && (Double.isNaN(max) || value > max)) {
+                max = value;
+            }
+        }
+        return max;
+    }
+
+    private static Query find(List<Query> queries, String panelTitle) {
+        return queries.stream().filter(query -> query.panelTitle().equals(panelTitle)).findFirst()
+                .orElseThrow(() -> new AssertionError("no panel titled " + panelTitle));
+    }
+
+    // ---------------------------------------------------------------- sample side
+
+    private Set<String> exportedMetricNames() {
+        Reply scrape = new BoardClient(port).getAsActuator("/actuator/prometheus");
+        assertThat(scrape.status()).as("GET /actuator/prometheus").isEqualTo(200);
+        Set<String> names = new TreeSet<>();
+        scrape.body().lines()
+                .filter(line -> !line.isBlank() && !line.startsWith("#"))
+                .forEach(line -> names.add(line.split("[{ ]", 2)[0]));
+        return names;
+    }
+
+    /**
+     * Real traffic: four sessions, each clicked from two threads at once (so callbacks queue), list items
+     * and a quote, an open event stream per session; one blocked callback (600 ms against a 200 ms
+     * threshold, with clicks queued behind it) and one posted callback that throws. A full GC first:
+     * the JVM's GC pause timer exists only after a collection, and a freshly started one may not have had one.
+     */
+    private void driveLoad() throws Exception {
+        System.gc();
+        List<BoardClient> sessions = new ArrayList<>();
+        List<EventStream> streams = new ArrayList<>();
+        ExecutorService tabs = Executors.newFixedThreadPool(8);
+        try {
+            for (int i = 0; i < 4; i++) {
+                BoardClient session = new BoardClient(port);
+                assertThat(session.get("/api/board").status()).isEqualTo(200);
+                sessions.add(session);
+                streams.add(session.events());
+            }
+            List<Future<?>> work = new ArrayList<>();
+            work.add(tabs.submit(() -> expect(200, sessions.get(0).post("/api/faults/blocking-callback"))));
+            expect(202, sessions.get(1).post("/api/faults/failing-post"));
+            for (BoardClient session : sessions) {
+                for (int tab = 0; tab < 2; tab++) {
+                    int t = tab;
+                    work.add(tabs.submit(() -> {
+                        for (int click = 0; click < 25; click++) {
+                            expect(200, session.post("/api/counter/increment"));
+                        }
+                        expect(200, session.postForm("/api/items", "text", "item from tab " + t));
+                    }));
+                }
+                work.add(tabs.submit(() -> expect(200, session.postForm("/api/quote", "symbol", "ACME"))));
+            }
+            for (Future<?> done : work) {
+                done.get(60, TimeUnit.SECONDS);
+            }
+            for (EventStream stream : streams) {
+                stream.awaitFirstBoard();
+            }
+        } finally {
+            streams.forEach(EventStream::close);
+            tabs.shutdownNow();
+        }
+    }
+
+    private static void expect(int status, Reply reply) {
+        assertThat(reply.status()).as("%s", reply).isEqualTo(status);
+    }
+}
