@@ -135,6 +135,9 @@ final class Ledger {
             }
             lastRunSeq[producer] = seq;
             runs[id]++;
+            if (!ctx.checkAccess()) {
+                violation("task " + id + " lost checkAccess() while running");
+            }
             inside--;
         }
     }

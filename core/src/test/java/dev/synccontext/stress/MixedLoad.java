@@ -37,6 +37,8 @@ final class MixedLoad {
 
     static final String DRAIN_THREAD_PREFIX = "stress-drain-";
     private static final int HOT_LANES = 8;
+    /** Not a performance bound: only how long to wait before calling a thread or context stuck. */
+    private static final long HANG_GUARD_SECONDS = Long.getLong("stress.hangGuardSeconds", 120);
 
     final long seed;
     final int producers;
@@ -116,12 +118,13 @@ final class MixedLoad {
                     violation("producer " + producer + " died: " + failure);
                 }
             }, "stress-producer-" + p);
+            t.setDaemon(true);
             producerThreads[p] = t;
             t.start();
         }
         go.countDown();
         for (Thread t : producerThreads) {
-            t.join(TimeUnit.MINUTES.toMillis(10));
+            t.join(TimeUnit.SECONDS.toMillis(HANG_GUARD_SECONDS));
             if (t.isAlive()) {
                 violation("producer " + t.getName() + " is stuck: " + describe(t));
             }
@@ -130,7 +133,7 @@ final class MixedLoad {
             lane.ctx.close();
         }
         for (Lane lane : allLanes) {
-            if (!lane.ctx.awaitTermination(Duration.ofMinutes(2))) {
+            if (!lane.ctx.awaitTermination(Duration.ofSeconds(HANG_GUARD_SECONDS))) {
                 violation("context " + lane.ctx + " did not terminate");
             }
         }
