@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Fault injection in what the context runs: callbacks that throw ({@code RuntimeException},
@@ -33,6 +34,8 @@ import org.junit.jupiter.api.Test;
  * After each fault the context keeps serving (or fails every pending caller with a clear
  * exception), the counters report it, and no thread is left stuck.
  */
+// Hang guard only (a deadlocked proof fails instead of stalling the build), never a speed bound.
+@Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CallbackFaultTest {
 
     private static final Duration HANG_GUARD = Duration.ofSeconds(30);

@@ -24,12 +24,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Fault injection at the executor: it rejects, throws, or stalls. In every case each pending caller
  * learns what happened (a failed future, an exception from {@code send}, the handler for a post),
  * the counters say so, and the context goes on serving once the executor works again.
  */
+// Hang guard only (a deadlocked proof fails instead of stalling the build), never a speed bound.
+@Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ExecutorFaultTest {
 
     private static final Duration HANG_GUARD = Duration.ofSeconds(30);

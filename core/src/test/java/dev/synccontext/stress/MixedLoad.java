@@ -123,8 +123,9 @@ final class MixedLoad {
             t.start();
         }
         go.countDown();
+        long producersDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_GUARD_SECONDS);
         for (Thread t : producerThreads) {
-            t.join(TimeUnit.SECONDS.toMillis(HANG_GUARD_SECONDS));
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(producersDeadline - System.nanoTime())));
             if (t.isAlive()) {
                 violation("producer " + t.getName() + " is stuck: " + describe(t));
             }
@@ -132,8 +133,10 @@ final class MixedLoad {
         for (Lane lane : allLanes) {
             lane.ctx.close();
         }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_GUARD_SECONDS);
         for (Lane lane : allLanes) {
-            if (!lane.ctx.awaitTermination(Duration.ofSeconds(HANG_GUARD_SECONDS))) {
+            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+            if (!lane.ctx.awaitTermination(left)) {
                 violation("context " + lane.ctx + " did not terminate");
             }
         }

@@ -2,7 +2,9 @@ package dev.synccontext.stress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Issue 2's stress proof: 4 producers × 100,000 mixed operations (every entry point, nested calls,
@@ -13,6 +15,8 @@ import org.junit.jupiter.api.Test;
  * {@code -Dstress.seed=S} replays the random choices of a failed run (interleavings differ, so a
  * replay is likelier, not certain, to fail the same way). Every run prints its seed and figures.
  */
+// Hang guard only (a deadlocked proof fails instead of stalling the build), never a speed bound.
+@Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class MixedLoadStressTest {
 
     private static final double SCALE = Double.parseDouble(System.getProperty("stress.scale", "1"));
