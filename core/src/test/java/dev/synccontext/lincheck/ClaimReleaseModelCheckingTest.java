@@ -72,8 +72,8 @@ public class ClaimReleaseModelCheckingTest {
     @Test
     void modelCheck() {
         LinChecker.check(ClaimReleaseModelCheckingTest.class, new ModelCheckingOptions()
-                .iterations(Integer.getInteger("lincheck.iterations", 30))
-                .invocationsPerIteration(2 * Integer.getInteger("lincheck.invocations", 500))
+                .iterations(Integer.getInteger("lincheck.iterations", 10))
+                .invocationsPerIteration(2 * Integer.getInteger("lincheck.invocations", 200))
                 .threads(2)
                 .actorsPerThread(2)
                 .actorsBefore(0)

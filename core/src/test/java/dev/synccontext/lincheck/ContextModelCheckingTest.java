@@ -119,8 +119,8 @@ public class ContextModelCheckingTest {
     @Test
     void modelCheck() {
         LinChecker.check(ContextModelCheckingTest.class, new ModelCheckingOptions()
-                .iterations(Integer.getInteger("lincheck.iterations", 30))
-                .invocationsPerIteration(Integer.getInteger("lincheck.invocations", 500))
+                .iterations(Integer.getInteger("lincheck.iterations", 10))
+                .invocationsPerIteration(Integer.getInteger("lincheck.invocations", 200))
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(1)

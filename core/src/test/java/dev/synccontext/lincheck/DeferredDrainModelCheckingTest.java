@@ -105,8 +105,8 @@ public class DeferredDrainModelCheckingTest {
     @Test
     void modelCheck() {
         LinChecker.check(DeferredDrainModelCheckingTest.class, new ModelCheckingOptions()
-                .iterations(Integer.getInteger("lincheck.iterations", 30))
-                .invocationsPerIteration(Integer.getInteger("lincheck.invocations", 500))
+                .iterations(Integer.getInteger("lincheck.iterations", 10))
+                .invocationsPerIteration(Integer.getInteger("lincheck.invocations", 200))
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(1)
