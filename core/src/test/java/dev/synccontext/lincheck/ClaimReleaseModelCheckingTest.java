@@ -2,7 +2,6 @@ package dev.synccontext.lincheck;
 
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
-import org.jetbrains.kotlinx.lincheck.LinChecker;
 import org.jetbrains.kotlinx.lincheck.annotations.Operation;
 import org.jetbrains.kotlinx.lincheck.annotations.Param;
 import org.jetbrains.kotlinx.lincheck.annotations.Validate;
@@ -71,7 +70,7 @@ public class ClaimReleaseModelCheckingTest {
 
     @Test
     void modelCheck() {
-        LinChecker.check(ClaimReleaseModelCheckingTest.class, new ModelCheckingOptions()
+        ModelChecker.check(ClaimReleaseModelCheckingTest.class, new ModelCheckingOptions()
                 .iterations(Integer.getInteger("lincheck.iterations", 10))
                 .invocationsPerIteration(2 * Integer.getInteger("lincheck.invocations", 200))
                 .threads(2)

@@ -4,7 +4,6 @@ import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import org.jetbrains.kotlinx.lincheck.LinChecker;
 import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions;
 import org.jetbrains.kotlinx.lincheck.annotations.Operation;
 import org.jetbrains.kotlinx.lincheck.annotations.Param;
@@ -118,7 +117,7 @@ public class ContextModelCheckingTest {
 
     @Test
     void modelCheck() {
-        LinChecker.check(ContextModelCheckingTest.class, new ModelCheckingOptions()
+        ModelChecker.check(ContextModelCheckingTest.class, new ModelCheckingOptions()
                 .iterations(Integer.getInteger("lincheck.iterations", 10))
                 .invocationsPerIteration(Integer.getInteger("lincheck.invocations", 200))
                 .threads(3)

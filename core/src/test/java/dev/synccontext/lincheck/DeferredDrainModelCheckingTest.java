@@ -4,7 +4,6 @@ import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
-import org.jetbrains.kotlinx.lincheck.LinChecker;
 import org.jetbrains.kotlinx.lincheck.annotations.Operation;
 import org.jetbrains.kotlinx.lincheck.annotations.Param;
 import org.jetbrains.kotlinx.lincheck.annotations.Validate;
@@ -104,7 +103,7 @@ public class DeferredDrainModelCheckingTest {
 
     @Test
     void modelCheck() {
-        LinChecker.check(DeferredDrainModelCheckingTest.class, new ModelCheckingOptions()
+        ModelChecker.check(DeferredDrainModelCheckingTest.class, new ModelCheckingOptions()
                 .iterations(Integer.getInteger("lincheck.iterations", 10))
                 .invocationsPerIteration(Integer.getInteger("lincheck.invocations", 200))
                 .threads(3)
