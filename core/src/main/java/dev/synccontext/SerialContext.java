@@ -561,34 +561,52 @@ final class SerialContext implements RendererSyncContext, Runnable {
                 return; // closeNow() took the queue over
             }
         } while (!STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING));
+        // This thread owns the context now, so the handler and observer run inside it, as in a drain.
+        // Without the token, a handler that calls closeNow() would wait for the owner: for itself.
+        Thread self = Thread.currentThread();
+        CallbackFrame frame = CallbackFrame.get();
+        SerialContext outer = frame.context;
+        frame.context = this;
+        OWNER.setOpaque(this, self);
         int failed = 0;
-        for (;;) {
-            s = state;
-            int pending = (s & COUNT_MASK) - failed;
-            if ((s & ABORTED) != 0) {
-                abortQueued(pending, failed);
-                return;
-            }
-            if (pending == 0) {
-                if (!forgetTakenNodes()) {
-                    continue;
-                }
-                int released = s - failed - RUNNING;
-                if (STATE.compareAndSet(this, s, released)) {
-                    terminateIfDone(released);
+        try {
+            for (;;) {
+                s = state;
+                int pending = (s & COUNT_MASK) - failed;
+                if ((s & ABORTED) != 0) {
+                    OWNER.setOpaque(this, null);
+                    PROGRESS.setOpaque(this, 0);
+                    abortQueued(pending, failed);
                     return;
                 }
-                continue;
+                if (pending == 0) {
+                    if (!forgetTakenNodes()) {
+                        continue;
+                    }
+                    OWNER.setOpaque(this, null);
+                    PROGRESS.setOpaque(this, 0);
+                    int released = s - failed - RUNNING;
+                    if (STATE.compareAndSet(this, s, released)) {
+                        terminateIfDone(released);
+                        return;
+                    }
+                    OWNER.setOpaque(this, self);
+                    PROGRESS.setOpaque(this, failed);
+                    continue;
+                }
+                QueuedCallback<?> node = poll();
+                RejectedExecutionException rejection = new RejectedExecutionException("The executor of context '"
+                        + name + "' refused to run its drain, so this queued callback cannot run: " + cause, cause);
+                Runnable post = node.abort(rejection);
+                if (post != null) {
+                    reportUnhandled(rejection);
+                }
+                observe(node instanceof QueuedSend ? TaskPath.SEND : TaskPath.QUEUED, TaskOutcome.REJECTED);
+                failed++;
+                PROGRESS.setOpaque(this, failed); // so that closeNow() from the handler counts what is left
             }
-            QueuedCallback<?> node = poll();
-            RejectedExecutionException rejection = new RejectedExecutionException("The executor of context '"
-                    + name + "' refused to run its drain, so this queued callback cannot run: " + cause, cause);
-            Runnable post = node.abort(rejection);
-            if (post != null) {
-                reportUnhandled(rejection);
-            }
-            observe(node instanceof QueuedSend ? TaskPath.SEND : TaskPath.QUEUED, TaskOutcome.REJECTED);
-            failed++;
+        } finally {
+            frame.context = outer;
         }
     }
 

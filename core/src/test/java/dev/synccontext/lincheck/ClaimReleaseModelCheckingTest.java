@@ -1,0 +1,81 @@
+package dev.synccontext.lincheck;
+
+import dev.synccontext.RendererSyncContext;
+import java.time.Duration;
+import org.jetbrains.kotlinx.lincheck.annotations.Operation;
+import org.jetbrains.kotlinx.lincheck.annotations.Param;
+import org.jetbrains.kotlinx.lincheck.annotations.Validate;
+import org.jetbrains.kotlinx.lincheck.paramgen.ThreadIdGen;
+import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lincheck model checking of the idle path alone, where the windows are a few instructions wide:
+ * claim (count 0 → 1), the ownership token set and cleared around the callback, the release CAS,
+ * and a second caller claiming in between. Small scenarios, many interleavings each. A token that
+ * outlives the release (cleared after the CAS) erases the next owner's token: its callback loses
+ * {@code checkAccess()}, and its nested {@code send} no longer counts as nested and waits on itself.
+ */
+public class ClaimReleaseModelCheckingTest {
+
+    private static WatchdogFreeze freeze;
+
+    private final Ledger ledger = new Ledger(RendererSyncContext.builder()
+            .name("lincheck-claim")
+            .executor(Runnable::run)
+            .blockedThreshold(Duration.ZERO)
+            .build());
+
+    @Operation
+    public void invokeAsync(@Param(gen = ThreadIdGen.class) int producer) {
+        Ledger.Task task = ledger.task(producer);
+        ledger.future(task, ledger.ctx.invokeAsync(task));
+        ledger.outside("invokeAsync");
+    }
+
+    @Operation
+    public void send(@Param(gen = ThreadIdGen.class) int producer) {
+        Ledger.Task task = ledger.task(producer);
+        ledger.ctx.send(task);
+        ledger.outside("send");
+    }
+
+    @Operation
+    public void nestedSend(@Param(gen = ThreadIdGen.class) int producer) {
+        Ledger.Task outer = ledger.task(producer);
+        ledger.future(outer, ledger.ctx.invokeAsync(() -> {
+            outer.run();
+            Ledger.Task inner = ledger.task(-1);
+            ledger.ctx.send(inner);
+        }));
+        ledger.outside("nestedSend");
+    }
+
+    @Validate
+    public void validate() throws InterruptedException {
+        ledger.validate();
+    }
+
+    @BeforeAll
+    static void freezeWatchdog() throws InterruptedException {
+        freeze = WatchdogFreeze.engage();
+    }
+
+    @AfterAll
+    static void releaseWatchdog() {
+        freeze.close();
+    }
+
+    @Test
+    void modelCheck() {
+        ModelChecker.check(ClaimReleaseModelCheckingTest.class, new ModelCheckingOptions()
+                .iterations(Integer.getInteger("lincheck.iterations", 10))
+                .invocationsPerIteration(2 * Integer.getInteger("lincheck.invocations", 200))
+                .threads(2)
+                .actorsPerThread(2)
+                .actorsBefore(0)
+                .actorsAfter(0));
+    }
+}

@@ -1,0 +1,128 @@
+package dev.synccontext.lincheck;
+
+import dev.synccontext.RendererSyncContext;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions;
+import org.jetbrains.kotlinx.lincheck.annotations.Operation;
+import org.jetbrains.kotlinx.lincheck.annotations.Param;
+import org.jetbrains.kotlinx.lincheck.paramgen.ThreadIdGen;
+import org.jetbrains.kotlinx.lincheck.annotations.Validate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lincheck model checking of the state machine with drains that run on the thread that schedules
+ * them: claim/release, enqueue from several producers, nested calls, {@code send} waiting for and
+ * receiving the hand-off, {@code close}/{@code closeNow} racing with all of it. Lincheck explores
+ * thread interleavings of random scenarios; after each, {@link Ledger#validate()} checks that every
+ * task ran exactly once or was reported, every future completed, FIFO per producer, no overlap.
+ */
+public class ContextModelCheckingTest {
+
+    private static WatchdogFreeze freeze;
+
+    private final Ledger ledger = new Ledger(RendererSyncContext.builder()
+            .name("lincheck")
+            .executor(Runnable::run)
+            .maxBatch(2)
+            .blockedThreshold(Duration.ZERO)
+            .build());
+
+    @Operation
+    public void invokeAsync(@Param(gen = ThreadIdGen.class) int producer) {
+        Ledger.Task task = ledger.task(producer);
+        ledger.future(task, ledger.ctx.invokeAsync(task));
+        ledger.outside("invokeAsync");
+    }
+
+    @Operation
+    public void invokeAsyncStage(@Param(gen = ThreadIdGen.class) int producer) {
+        Ledger.Task task = ledger.task(producer);
+        ledger.future(task, ledger.ctx.invokeAsyncStage(() -> {
+            task.run();
+            return CompletableFuture.completedFuture(task.id);
+        }));
+        ledger.outside("invokeAsyncStage");
+    }
+
+    @Operation
+    public void post(@Param(gen = ThreadIdGen.class) int producer) {
+        Ledger.Task task = ledger.task(producer);
+        try {
+            ledger.ctx.post(task);
+        } catch (RejectedExecutionException closed) {
+            ledger.reported(task);
+        }
+        ledger.outside("post");
+    }
+
+    @Operation
+    public void send(@Param(gen = ThreadIdGen.class) int producer) {
+        Ledger.Task task = ledger.task(producer);
+        try {
+            ledger.ctx.send(task);
+        } catch (RejectedExecutionException closedOrAborted) {
+            ledger.reported(task);
+        }
+        ledger.outside("send");
+    }
+
+    /** A callback that calls the context again: invokeAsync and send run nested, post queues. */
+    @Operation
+    public void nested(@Param(gen = ThreadIdGen.class) int producer) {
+        Ledger.Task outer = ledger.task(producer);
+        ledger.future(outer, ledger.ctx.invokeAsync(() -> {
+            outer.run();
+            Ledger.Task inner = ledger.task(-1);
+            Ledger.Task innerSend = ledger.task(-1);
+            CompletableFuture<Void> f = ledger.ctx.invokeAsync(inner);
+            if (!f.isDone()) {
+                ledger.violation("nested invokeAsync did not run at once: " + f);
+            }
+            ledger.future(inner, f);
+            ledger.ctx.send(innerSend);
+        }));
+        ledger.outside("nested");
+    }
+
+    @Operation
+    public void close() {
+        ledger.ctx.close();
+        ledger.outside("close");
+    }
+
+    @Operation
+    public void closeNow() {
+        ledger.reportedAll(ledger.ctx.closeNow());
+        ledger.outside("closeNow");
+    }
+
+    @Validate
+    public void validate() throws InterruptedException {
+        ledger.validate();
+    }
+
+    @BeforeAll
+    static void freezeWatchdog() throws InterruptedException {
+        freeze = WatchdogFreeze.engage();
+    }
+
+    @AfterAll
+    static void releaseWatchdog() {
+        freeze.close();
+    }
+
+    @Test
+    void modelCheck() {
+        ModelChecker.check(ContextModelCheckingTest.class, new ModelCheckingOptions()
+                .iterations(Integer.getInteger("lincheck.iterations", 10))
+                .invocationsPerIteration(Integer.getInteger("lincheck.invocations", 200))
+                .threads(3)
+                .actorsPerThread(3)
+                .actorsBefore(1)
+                .actorsAfter(1));
+    }
+}

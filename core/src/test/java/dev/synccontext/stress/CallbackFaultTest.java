@@ -1,0 +1,341 @@
+package dev.synccontext.stress;
+
+import static dev.synccontext.stress.ExecutorFaultTest.await;
+import static dev.synccontext.stress.ExecutorFaultTest.awaitQueueDepth;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.synccontext.BlockedCallback;
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.TaskOutcome;
+import dev.synccontext.TaskPath;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Fault injection in what the context runs: callbacks that throw ({@code RuntimeException},
+ * {@code Error}, a real {@code StackOverflowError}) or block past the watchdog threshold, senders
+ * interrupted while they wait, handlers that throw, and {@code closeNow()} in the middle of a drain.
+ * After each fault the context keeps serving (or fails every pending caller with a clear
+ * exception), the counters report it, and no thread is left stuck.
+ */
+// Hang guard only (a deadlocked proof fails instead of stalling the build), never a speed bound.
+@Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class CallbackFaultTest {
+
+    private static final Duration HANG_GUARD = Duration.ofSeconds(30);
+
+    private final ExecutorService pool = Executors.newFixedThreadPool(2);
+    private final List<Thread> started = new ArrayList<>();
+
+    @AfterEach
+    void noThreadLeftStuck() throws InterruptedException {
+        for (Thread t : started) {
+            t.join(HANG_GUARD.toMillis());
+            assertThat(t.isAlive()).as("thread %s left stuck: %s", t.getName(), t.getState()).isFalse();
+        }
+        pool.shutdownNow();
+        assertThat(pool.awaitTermination(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    }
+
+    @Test
+    void runtimeExceptionOnEveryPathIsReportedAndTheContextKeepsServing() throws Exception {
+        checkThrowingCallbacks(() -> new IllegalArgumentException("injected runtime failure"));
+    }
+
+    @Test
+    void errorOnEveryPathIsReportedAndTheContextKeepsServing() throws Exception {
+        checkThrowingCallbacks(() -> new AssertionError("injected error"));
+    }
+
+    @Test
+    void realStackOverflowOnEveryPathIsReportedAndTheContextKeepsServing() throws Exception {
+        checkThrowingCallbacks(() -> {
+            try {
+                recurse(0);
+            } catch (StackOverflowError overflow) {
+                return overflow;
+            }
+            throw new AssertionError("no stack overflow");
+        });
+    }
+
+    private static int recurse(int depth) {
+        return recurse(depth + 1) + 1;
+    }
+
+    /**
+     * The same failure thrown inline, nested, queued, posted and sent; counted by the observer,
+     * the handler and {@code unhandledExceptionCount()}; the context serves normally afterwards.
+     */
+    private void checkThrowingCallbacks(Supplier<Throwable> failures) throws Exception {
+        CountingObserver observer = new CountingObserver();
+        List<Throwable> handled = new CopyOnWriteArrayList<>();
+        RendererSyncContext ctx = RendererSyncContext.builder().name("throwing").executor(pool)
+                .observer(observer).unhandledExceptionHandler((c, f) -> handled.add(f)).build();
+        Runnable thrower = () -> sneakyThrow(failures.get());
+
+        CompletableFuture<Void> inline = ctx.invokeAsync(thrower);
+        assertFailedWith(inline, failures);
+        assertThat(ctx.checkAccess()).isFalse();
+
+        AtomicReference<CompletableFuture<Void>> nested = new AtomicReference<>();
+        ctx.invokeAsync(() -> nested.set(ctx.invokeAsync(thrower))).join();
+        assertFailedWith(nested.get(), failures);
+
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread owner = start("owner", () -> ctx.invokeAsync(() -> {
+            inside.countDown();
+            await(release);
+        }).join());
+        await(inside);
+        CompletableFuture<Void> queued = ctx.invokeAsync(thrower);
+        ctx.post(thrower);
+        release.countDown();
+        owner.join(HANG_GUARD.toMillis());
+        queued.handle((v, f) -> null).get(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS);
+        assertFailedWith(queued, failures);
+        CountDownLatch afterPost = new CountDownLatch(1);
+        ctx.post(afterPost::countDown);
+        await(afterPost);
+        assertThat(handled).hasSize(1);
+        assertThat(handled.get(0).getClass()).isEqualTo(failures.get().getClass());
+
+        assertThatThrownBy(() -> ctx.send(thrower)).isInstanceOf(failures.get().getClass());
+        assertThat(ctx.checkAccess()).isFalse();
+        assertThat(RendererSyncContext.current()).isEmpty();
+
+        assertThat(ctx.invokeAsync(() -> 42).get(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(42);
+        assertThat(ctx.unhandledExceptionCount()).isEqualTo(1);
+        assertThat(observer.unhandled).hasSize(1);
+        assertThat(observer.count(TaskPath.INLINE, TaskOutcome.FAILURE)).as(observer.toString()).isEqualTo(1);
+        assertThat(observer.count(TaskPath.NESTED, TaskOutcome.FAILURE)).as(observer.toString()).isEqualTo(1);
+        assertThat(observer.count(TaskPath.QUEUED, TaskOutcome.FAILURE)).as(observer.toString()).isEqualTo(2);
+        assertThat(observer.count(TaskPath.SEND, TaskOutcome.FAILURE)).as(observer.toString()).isEqualTo(1);
+        ctx.close();
+        assertThat(ctx.awaitTermination(HANG_GUARD)).isTrue();
+    }
+
+    private static void assertFailedWith(CompletableFuture<?> f, Supplier<Throwable> failures) throws Exception {
+        assertThat(f).isCompletedExceptionally();
+        Class<?> expected = failures.get().getClass();
+        assertThatThrownBy(() -> f.get(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS))
+                .cause().isInstanceOf(expected);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void sneakyThrow(Throwable t) throws T {
+        throw (T) t;
+    }
+
+    @Test
+    void callbackBlockedPastTheThresholdIsReportedOnceAndTheQueueResumes() throws Exception {
+        CountingObserver observer = new CountingObserver();
+        RendererSyncContext ctx = RendererSyncContext.builder().name("blocked").executor(pool)
+                .blockedThreshold(Duration.ofMillis(100)).observer(observer).build();
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch inside = new CountDownLatch(1);
+        Thread owner = start("blocked-owner", () -> ctx.invokeAsync(() -> {
+            inside.countDown();
+            await(observer.firstBlocked); // blocked until the watchdog has reported it
+            List<BlockedCallback> now = RendererSyncContext.blockedCallbacks();
+            assertThat(now).as("blockedCallbacks() while blocked")
+                    .anySatisfy(b -> assertThat(b.context()).isSameAs(ctx));
+            await(release);
+        }).join());
+        await(inside);
+        CompletableFuture<Integer> behind = ctx.invokeAsync(() -> 1);
+        await(observer.firstBlocked);
+        BlockedCallback report = observer.blocked.get(0);
+        assertThat(report.contextName()).isEqualTo("blocked");
+        assertThat(report.threadName()).isEqualTo("blocked-owner");
+        assertThat(report.runningFor()).isGreaterThanOrEqualTo(Duration.ofMillis(100));
+        assertThat(report.stack()).anySatisfy(e -> assertThat(e.getClassName()).contains("CallbackFaultTest"));
+        assertThat(behind).as("work queued behind a blocked callback waits").isNotDone();
+        release.countDown();
+        assertThat(behind.get(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(1);
+        owner.join(HANG_GUARD.toMillis());
+        assertThat(observer.blocked).as("reported once").hasSize(1);
+        assertThat(ctx.blockedCallbackCount()).isEqualTo(1);
+        assertThat(RendererSyncContext.blockedCallbacks()).noneSatisfy(b -> assertThat(b.context()).isSameAs(ctx));
+        ctx.close();
+        assertThat(ctx.awaitTermination(HANG_GUARD)).isTrue();
+    }
+
+    @Test
+    void senderInterruptedWhileWaitingWithdrawsAndTheContextKeepsServing() throws Exception {
+        CountingObserver observer = new CountingObserver();
+        RendererSyncContext ctx = RendererSyncContext.builder().name("interrupted").executor(pool)
+                .observer(observer).build();
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread owner = start("owner", () -> ctx.invokeAsync(() -> {
+            inside.countDown();
+            await(release);
+        }).join());
+        await(inside);
+        AtomicInteger sentRuns = new AtomicInteger();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        AtomicReference<Boolean> interruptKept = new AtomicReference<>();
+        Thread sender = start("sender", () -> {
+            try {
+                ctx.send(sentRuns::incrementAndGet);
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+            interruptKept.set(Thread.currentThread().isInterrupted());
+        });
+        awaitQueueDepth(ctx, 1);
+        CompletableFuture<Void> behind = ctx.invokeAsync(() -> { });
+        sender.interrupt();
+        sender.join(HANG_GUARD.toMillis());
+        assertThat(thrown.get()).isInstanceOf(CancellationException.class).hasMessageContaining("'interrupted'");
+        assertThat(interruptKept.get()).as("interrupt status kept").isTrue();
+        release.countDown();
+        behind.get(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS);
+        owner.join(HANG_GUARD.toMillis());
+        assertThat(sentRuns).as("a withdrawn send never runs").hasValue(0);
+        assertThat(observer.count(TaskPath.SEND, TaskOutcome.CANCELLED)).as(observer.toString()).isEqualTo(1);
+        assertThat(ctx.queueDepth()).isZero();
+
+        ctx.close();
+        assertThat(ctx.awaitTermination(HANG_GUARD)).isTrue();
+
+        // An interrupted thread that finds a context idle still runs its send, inline, and keeps the flag.
+        RendererSyncContext idle = RendererSyncContext.builder().name("idle").executor(pool).build();
+        Thread.currentThread().interrupt();
+        try {
+            idle.send(sentRuns::incrementAndGet);
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(sentRuns).hasValue(1);
+    }
+
+    @Test
+    void throwingHandlerNeverStallsTheQueue() throws Exception {
+        AtomicInteger handlerCalls = new AtomicInteger();
+        RendererSyncContext ctx = RendererSyncContext.builder().name("bad-handler").executor(pool)
+                .unhandledExceptionHandler((c, f) -> {
+                    handlerCalls.incrementAndGet();
+                    throw new IllegalStateException("the handler itself fails (injected)");
+                }).build();
+        List<Integer> ran = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            int n = i;
+            ctx.post(() -> {
+                ran.add(n);
+                if (n % 2 == 0) {
+                    throw new IllegalArgumentException("post " + n + " fails (injected)");
+                }
+            });
+        }
+        CompletableFuture<Void> last = ctx.invokeAsync(() -> { });
+        last.get(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(ran).hasSize(100).isSorted();
+        assertThat(handlerCalls).hasValue(50);
+        assertThat(ctx.unhandledExceptionCount()).isEqualTo(50);
+        ctx.close();
+        assertThat(ctx.awaitTermination(HANG_GUARD)).isTrue();
+    }
+
+    @Test
+    void closeNowDuringADrainAbortsThePendingAndWaitsForTheRunningCallback() throws Exception {
+        CountingObserver observer = new CountingObserver();
+        RendererSyncContext ctx = RendererSyncContext.builder().name("close-now").executor(pool)
+                .observer(observer).build();
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger ranAfter = new AtomicInteger();
+        ctx.post(() -> {
+            inside.countDown();
+            await(release);
+        });
+        await(inside); // a drain on the pool runs the first post now
+        List<Runnable> posts = new ArrayList<>();
+        List<CompletableFuture<?>> futures = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Runnable post = ranAfter::incrementAndGet;
+            posts.add(post);
+            ctx.post(post);
+            futures.add(ctx.invokeAsync(ranAfter::incrementAndGet));
+        }
+        AtomicReference<Throwable> sendFailure = new AtomicReference<>();
+        Thread sender = start("sender", () -> {
+            try {
+                ctx.send(ranAfter::incrementAndGet);
+            } catch (Throwable t) {
+                sendFailure.set(t);
+            }
+        });
+        awaitQueueDepth(ctx, 41);
+        AtomicReference<List<Runnable>> returned = new AtomicReference<>();
+        Thread closer = start("closer", () -> returned.set(ctx.closeNow()));
+        while (!ctx.isClosed()) {
+            Thread.onSpinWait();
+        }
+        assertThatThrownBy(() -> ctx.post(() -> { })).isInstanceOf(RejectedExecutionException.class)
+                .hasMessageContaining("'close-now'");
+        assertThat(ctx.invokeAsync(() -> { })).isCompletedExceptionally();
+        release.countDown(); // the running callback returns; its drain aborts the rest
+        closer.join(HANG_GUARD.toMillis());
+        sender.join(HANG_GUARD.toMillis());
+
+        assertThat(returned.get()).containsExactlyElementsOf(posts);
+        assertThat(futures).allSatisfy(f -> assertThat(f).isCancelled());
+        assertThat(sendFailure.get()).isInstanceOf(RejectedExecutionException.class);
+        assertThat(ranAfter).as("nothing pending ran after closeNow").hasValue(0);
+        assertThat(ctx.awaitTermination(Duration.ZERO)).isTrue();
+        assertThat(observer.count(TaskPath.QUEUED, TaskOutcome.CANCELLED)).as(observer.toString()).isEqualTo(40);
+        assertThat(observer.count(TaskPath.SEND, TaskOutcome.CANCELLED)).as(observer.toString()).isEqualTo(1);
+    }
+
+    @Test
+    void closeNowFromInsideACallbackAbortsThePendingAndReturns() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.builder().name("close-now-inside").executor(pool).build();
+        AtomicReference<List<Runnable>> returned = new AtomicReference<>();
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch queuedUp = new CountDownLatch(1);
+        AtomicInteger ranAfter = new AtomicInteger();
+        Runnable pendingPost = ranAfter::incrementAndGet;
+        Thread owner = start("owner", () -> ctx.invokeAsync(() -> {
+            inside.countDown();
+            await(queuedUp);
+            returned.set(ctx.closeNow());
+        }).join());
+        await(inside);
+        CompletableFuture<Integer> pendingFuture = ctx.invokeAsync(ranAfter::incrementAndGet);
+        ctx.post(pendingPost);
+        queuedUp.countDown();
+        owner.join(HANG_GUARD.toMillis());
+        assertThat(returned.get()).containsExactly(pendingPost);
+        assertThat(pendingFuture).isCancelled();
+        assertThat(ctx.awaitTermination(HANG_GUARD)).isTrue();
+        assertThat(ranAfter).hasValue(0);
+    }
+
+    private Thread start(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        started.add(t);
+        t.start();
+        return t;
+    }
+}

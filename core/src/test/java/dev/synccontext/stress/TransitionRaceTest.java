@@ -1,0 +1,293 @@
+package dev.synccontext.stress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.synccontext.RendererSyncContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The transitions that the Lincheck model checks cover, raced for real: two threads released
+ * together, many thousand rounds each, with the outcome of every round checked. This is the proof
+ * that also runs on JDKs where Lincheck cannot instrument. Rounds scale with {@code -Dstress.scale}.
+ */
+// Hang guard only (a deadlocked proof fails instead of stalling the build), never a speed bound.
+@Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class TransitionRaceTest {
+
+    private static final int ROUNDS = (int) (20_000 * Double.parseDouble(System.getProperty("stress.scale", "1")));
+
+    private final ExecutorService pool = Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, MixedLoad.DRAIN_THREAD_PREFIX + "race");
+        t.setDaemon(true);
+        return t;
+    });
+
+    @AfterEach
+    void shutdown() throws InterruptedException {
+        pool.shutdownNow();
+        assertThat(pool.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
+    }
+
+    /** Two callers race for an idle context: neither loses its token to the other, both run once. */
+    @Test
+    void twoCallersClaimingAnIdleContextNeverShareOrLoseIt() throws Exception {
+        race(() -> new Round() {
+            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).build();
+            final Probe probe = new Probe(ctx);
+            CompletableFuture<Void> fa;
+            CompletableFuture<Void> fb;
+
+            @Override
+            void a() {
+                fa = ctx.invokeAsync(probe::enterNestAndLeave);
+                probe.outside();
+            }
+
+            @Override
+            void b() {
+                fb = ctx.invokeAsync(probe::enterNestAndLeave);
+                probe.outside();
+            }
+
+            @Override
+            String check() throws Exception {
+                fa.get(1, TimeUnit.MINUTES);
+                fb.get(1, TimeUnit.MINUTES);
+                return probe.verdict(2);
+            }
+        });
+    }
+
+    /** A sender and a poster race on a busy context: the send waits its turn, gets the hand-off, runs once. */
+    @Test
+    void sendRacingADrainGetsItsTurnExactlyOnce() throws Exception {
+        race(() -> new Round() {
+            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).maxBatch(1).build();
+            final Probe probe = new Probe(ctx);
+            final CompletableFuture<Void> last = new CompletableFuture<>();
+
+            {
+                ctx.post(probe::enterAndLeave); // a drain is scheduled and may be running when the race starts
+            }
+
+            @Override
+            void a() {
+                ctx.send(probe::enterNestAndLeave);
+                probe.outside();
+            }
+
+            @Override
+            void b() {
+                ctx.post(probe::enterAndLeave);
+                ctx.post(() -> last.complete(null));
+            }
+
+            @Override
+            String check() throws Exception {
+                last.get(1, TimeUnit.MINUTES);
+                return probe.verdict(3);
+            }
+        });
+    }
+
+    /** close() races a submission: the callback either runs or is rejected, and the context terminates. */
+    @Test
+    void closeRacingASubmissionLosesNothing() throws Exception {
+        race(() -> new Round() {
+            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).build();
+            final Probe probe = new Probe(ctx);
+            CompletableFuture<Void> f;
+            boolean postRejected;
+
+            @Override
+            void a() {
+                ctx.close();
+            }
+
+            @Override
+            void b() {
+                f = ctx.invokeAsync(probe::enterAndLeave);
+                try {
+                    ctx.post(probe::enterAndLeave);
+                } catch (RejectedExecutionException closed) {
+                    postRejected = true;
+                }
+            }
+
+            @Override
+            String check() throws Exception {
+                if (!ctx.awaitTermination(Duration.ofMinutes(1))) {
+                    return "not terminated: " + ctx;
+                }
+                int expected = (f.isCompletedExceptionally() ? 0 : 1) + (postRejected ? 0 : 1);
+                if (f.isCompletedExceptionally() && !postRejected) {
+                    return "the post was accepted after invokeAsync was refused by close()";
+                }
+                return probe.verdict(expected);
+            }
+        });
+    }
+
+    /** closeNow() races a post that scheduled a drain: the post runs or is handed back, exactly once. */
+    @Test
+    void closeNowRacingAScheduledDrainRunsOrReturnsEveryPost() throws Exception {
+        race(() -> new Round() {
+            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).build();
+            final Probe probe = new Probe(ctx);
+            final List<Runnable> posted = new ArrayList<>();
+            List<Runnable> returned = List.of();
+            final ConcurrentLinkedQueue<Runnable> ran = new ConcurrentLinkedQueue<>();
+
+            @Override
+            void a() {
+                for (int i = 0; i < 3; i++) {
+                    Runnable post = new Runnable() {
+                        @Override
+                        public void run() {
+                            probe.enterAndLeave();
+                            ran.add(this);
+                        }
+                    };
+                    try {
+                        ctx.post(post);
+                        posted.add(post);
+                    } catch (RejectedExecutionException closed) {
+                        // refused at the call: the caller knows
+                    }
+                }
+            }
+
+            @Override
+            void b() {
+                returned = ctx.closeNow();
+            }
+
+            @Override
+            String check() throws Exception {
+                if (!ctx.awaitTermination(Duration.ofMinutes(1))) {
+                    return "not terminated: " + ctx;
+                }
+                for (Runnable p : posted) {
+                    int times = (ran.contains(p) ? 1 : 0) + (returned.contains(p) ? 1 : 0);
+                    if (times != 1) {
+                        return "an accepted post ran " + (ran.contains(p) ? 1 : 0) + " time(s) and was returned "
+                                + (returned.contains(p) ? 1 : 0) + " time(s)";
+                    }
+                }
+                return probe.verdict(ran.size());
+            }
+        });
+    }
+
+    private abstract static class Round {
+        abstract void a();
+
+        abstract void b();
+
+        /** Null when the round is right, else what went wrong. */
+        abstract String check() throws Exception;
+    }
+
+    /** Plain state mutated by callbacks: overlap, a lost token or a stale write shows in the verdict. */
+    private static final class Probe {
+        final RendererSyncContext ctx;
+        int inside;
+        int runs;
+        volatile String violation;
+
+        Probe(RendererSyncContext ctx) {
+            this.ctx = ctx;
+        }
+
+        void enterAndLeave() {
+            if (++inside != 1) {
+                violation = "two callbacks overlapped";
+            }
+            if (!ctx.checkAccess()) {
+                violation = "a callback ran without checkAccess()";
+            }
+            runs++;
+            if (!ctx.checkAccess()) {
+                violation = "a callback lost checkAccess() while running";
+            }
+            inside--;
+        }
+
+        void enterNestAndLeave() {
+            enterAndLeave();
+            if (!ctx.invokeAsync(() -> { }).isDone()) {
+                violation = "a nested invokeAsync was queued: the caller's token was lost";
+            }
+        }
+
+        void outside() {
+            if (ctx.checkAccess()) {
+                violation = "checkAccess() true on " + Thread.currentThread().getName() + " after its call returned";
+            }
+        }
+
+        String verdict(int expectedRuns) {
+            if (violation != null) {
+                return violation;
+            }
+            return runs == expectedRuns ? null : runs + " callbacks ran, expected " + expectedRuns;
+        }
+    }
+
+    /** Runs {@link #ROUNDS} rounds of a() and b() on two threads released together; fails on the first bad round. */
+    private static void race(Supplier<Round> rounds) throws Exception {
+        CyclicBarrier start = new CyclicBarrier(3);
+        CyclicBarrier end = new CyclicBarrier(3);
+        Round[] current = new Round[1];
+        AtomicInteger failures = new AtomicInteger();
+        List<Thread> racers = new ArrayList<>();
+        for (int side = 0; side < 2; side++) {
+            int which = side;
+            Thread t = new Thread(() -> {
+                try {
+                    for (int i = 0; i < ROUNDS; i++) {
+                        start.await();
+                        if (which == 0) {
+                            current[0].a();
+                        } else {
+                            current[0].b();
+                        }
+                        end.await();
+                    }
+                } catch (Throwable e) {
+                    failures.incrementAndGet();
+                    start.reset();
+                    end.reset();
+                }
+            }, "racer-" + side);
+            t.setDaemon(true);
+            racers.add(t);
+            t.start();
+        }
+        for (int i = 0; i < ROUNDS; i++) {
+            current[0] = rounds.get();
+            start.await(1, TimeUnit.MINUTES);
+            end.await(1, TimeUnit.MINUTES);
+            String problem = current[0].check();
+            assertThat(problem).as("round %d of %d", i, ROUNDS).isNull();
+        }
+        for (Thread t : racers) {
+            t.join(TimeUnit.MINUTES.toMillis(1));
+        }
+        assertThat(failures).as("a racer thread failed").hasValue(0);
+    }
+}
