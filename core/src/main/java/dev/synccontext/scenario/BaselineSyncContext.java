@@ -101,7 +101,7 @@ public final class BaselineSyncContext implements RendererSyncContext {
     public BaselineSyncContext(String name, Executor executor, int maxQueueDepth,
             BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler) {
         this.name = Objects.requireNonNull(name, "name");
-        this.executor = Objects.requireNonNull(executor, "executor");
+        this.executor = hopTarget(Objects.requireNonNull(executor, "executor"));
         if (maxQueueDepth < 0) {
             throw new IllegalArgumentException("maxQueueDepth must be 0 (unbounded) or positive, was " + maxQueueDepth);
         }
@@ -245,6 +245,22 @@ public final class BaselineSyncContext implements RendererSyncContext {
     }
 
     // ---------------------------------------------------------------- running items
+
+    /**
+     * The executor the hops really go to. {@code CompletableFuture.handleAsync(fn, executor)} silently
+     * swaps {@link ForkJoinPool#commonPool()} for a new thread per task when the common pool's
+     * parallelism is below 2 (any machine with 2 CPUs or fewer), which made each baseline hop a thread
+     * start: {@code ManyContexts} took ~20 s per invocation on a 2-CPU VM instead of milliseconds, and
+     * overran the endpoint's {@code max-duration} by that much. A wrapper is not the common pool by
+     * identity, so the hop goes to the pool the caller named.
+     */
+    private static Executor hopTarget(Executor executor) {
+        if (executor == ForkJoinPool.commonPool()) {
+            ForkJoinPool common = ForkJoinPool.commonPool();
+            return common::execute;
+        }
+        return executor;
+    }
 
     /** Chains {@code item} onto the tail: its own hop through the executor. Holds {@link #lock}. */
     private void enqueueLocked(BaselineItem item) {

@@ -1,0 +1,289 @@
+package dev.synccontext.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import dev.synccontext.sample.BoardClient.Reply;
+
+/**
+ * Issue 7's endpoint fuzzing: seeded random and malformed requests to {@code /actuator/synccontext}
+ * (authenticated, anonymous, wrong password) and to the board API, from 4 client threads at once (so
+ * benchmark runs overlap and meet 409). Every answer must be one the design names; never 5xx, never a
+ * hang (each call has a deadline); every benchmark POST answers within
+ * {@code synccontext.benchmark.max-duration} plus one scenario invocation (the runner checks its bound
+ * between invocations).
+ *
+ * <p>Replay: {@code -Dfuzz.seed=N}; sizes: {@code -Dfuzz.actuator-inputs=N} (default 1000),
+ * {@code -Dfuzz.api-inputs=N} (default 2000).
+ */
+@ReliabilityServerTest
+class EndpointFuzzTest {
+
+    static final long SEED = Long.getLong("fuzz.seed", System.nanoTime());
+    /** Inputs to the actuator endpoint; about one in fourteen is a valid run of up to the 1 s bound. */
+    static final int ACTUATOR_INPUTS = Integer.getInteger("fuzz.actuator-inputs", 1_000);
+    static final int API_INPUTS = Integer.getInteger("fuzz.api-inputs", 2_000);
+    static final int THREADS = 4;
+    /** What the runner may overrun its bound by: one invocation (ManyContexts baseline, ~0.1 s here) plus HTTP. */
+    static final long RUN_SLACK_MILLIS = 1_500;
+    static final Duration CALL_DEADLINE = Duration.ofSeconds(20);
+
+    private static final String ENDPOINT = "/actuator/synccontext";
+    private static final List<String> SCENARIOS = List.of("InvokeAsyncReady", "InvokeAsyncBusy", "PostSerial",
+            "PostConcurrent", "ManyContexts", "Contended");
+
+    @LocalServerPort
+    int port;
+
+    private final Map<String, LongAdder> answers = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<String> wrong = new ConcurrentLinkedQueue<>();
+
+    @Test
+    void actuatorEndpointAnswersEveryMalformedRunWithAClientErrorAndKeepsItsTimeBound() throws Exception {
+        System.out.printf("FUZZ actuator seed=%d inputs=%d (replay: -Dfuzz.seed=%d)%n", SEED, ACTUATOR_INPUTS, SEED);
+        AtomicLong longestRun = new AtomicLong();
+        LongAdder runs = new LongAdder();
+        fuzz(SEED, ACTUATOR_INPUTS, (random, client) -> {
+            int who = random.nextInt(20);
+            String auth = who == 0 ? null : who == 1 ? BoardClient.basic("actuator", "wrong" + random.nextInt(9))
+                    : BoardClient.basic(BoardClient.ACTUATOR_USER, BoardClient.ACTUATOR_PASSWORD);
+            String method = random.nextInt(12) == 0 ? pick(random, "GET", "PUT", "DELETE", "PATCH") : "POST";
+            String contentType = random.nextInt(8) == 0
+                    ? pick(random, null, "text/plain", "application/x-www-form-urlencoded", "foo/bar", "application/xml",
+                            "application/json; charset=ISO-8859-1", "application/vnd.spring-boot.actuator.v3+json")
+                    : "application/json";
+            String body = actuatorBody(random);
+            String path = ENDPOINT + (random.nextInt(4) == 0 ? "?" + query(random) : "");
+            HttpRequest.Builder request = client.request(path).timeout(CALL_DEADLINE).setHeader("Accept", "application/json");
+            if (auth != null) {
+                request.header("Authorization", auth);
+            }
+            if (contentType != null) {
+                request.header("Content-Type", contentType);
+            }
+            request.method(method, method.equals("GET") ? BodyPublishers.noBody() : BodyPublishers.ofString(body));
+            long began = System.nanoTime();
+            Reply reply = client.send(request);
+            long millis = Duration.ofNanos(System.nanoTime() - began).toMillis();
+            Set<Integer> designed = auth == null || who == 1 ? Set.of(401)
+                    : method.equals("GET") ? Set.of(200, 400) : Set.of(200, 400, 405, 409, 415);
+            String input = method + " " + path + " [" + contentType + "] " + abbreviate(body);
+            check("actuator", input, reply, designed);
+            if (reply.status() == 200 && method.equals("POST")) {
+                runs.increment();
+                longestRun.accumulateAndGet(millis, Math::max);
+                long elapsed = reply.json().path("elapsedMillis").asLong(-1);
+                if (elapsed < 0 || millis > ReliabilityServerTest.BENCHMARK_MAX_DURATION_MILLIS + RUN_SLACK_MILLIS) {
+                    wrong.add("run took " + millis + " ms (reported " + elapsed + " ms) for " + input);
+                }
+            }
+        });
+        System.out.printf("FUZZ actuator answers=%s benchmark-runs=%d longest-run=%d ms (bound %d ms)%n",
+                new TreeMap<>(answers), runs.sum(), longestRun.get(), ReliabilityServerTest.BENCHMARK_MAX_DURATION_MILLIS);
+        assertThat(wrong).as("fuzz seed %d: answers outside the design (replay with -Dfuzz.seed=%d)", SEED, SEED)
+                .isEmpty();
+    }
+
+    @Test
+    void boardApiAnswersEveryMalformedCallWithAClientError() throws Exception {
+        long seed = SEED + 1;
+        System.out.printf("FUZZ api seed=%d inputs=%d (replay: -Dfuzz.seed=%d)%n", seed, API_INPUTS, SEED);
+        fuzz(seed, API_INPUTS, (random, client) -> {
+            String method = pick(random, "GET", "POST", "POST", "POST", "DELETE", "PUT", "PATCH");
+            String path = apiPath(random);
+            String contentType = pick(random, "application/x-www-form-urlencoded", "application/x-www-form-urlencoded",
+                    "application/json", "text/plain", null, "multipart/form-data; boundary=x");
+            String body = random.nextInt(3) == 0 ? "" : random.nextBoolean() ? form(random) : garbage(random);
+            if (random.nextInt(4) == 0) {
+                path += "?" + query(random);
+            }
+            HttpRequest.Builder request = client.request(path).timeout(CALL_DEADLINE);
+            if (contentType != null) {
+                request.header("Content-Type", contentType);
+            }
+            boolean csrf = random.nextInt(10) != 0;
+            String token = csrfToken(client);
+            if (csrf && token != null) {
+                request.header("X-XSRF-TOKEN", token);
+            }
+            Reply reply = client.send(request.method(method,
+                    method.equals("GET") ? BodyPublishers.noBody() : BodyPublishers.ofString(body)));
+            String input = method + " " + path + " [" + contentType + "] csrf=" + csrf + " " + abbreviate(body);
+            check("api", input, reply, Set.of(200, 204, 400, 403, 404, 405, 409, 410, 415));
+            if (path.startsWith("/api/session") && method.equals("DELETE") && random.nextBoolean()) {
+                client.get("/api/board"); // most visitors come back; the others keep calling an ended session (410)
+            }
+        });
+        System.out.printf("FUZZ api answers=%s%n", new TreeMap<>(answers));
+        BoardClient after = new BoardClient(port);
+        after.get("/api/board");
+        assertThat(after.post("/api/counter/increment").counter()).as("the sample still serves").isEqualTo(1);
+        assertThat(wrong).as("fuzz seed %d: answers outside the design (replay with -Dfuzz.seed=%d)", SEED, SEED)
+                .isEmpty();
+    }
+
+    interface Input {
+        void send(SplittableRandom random, BoardClient client) throws Exception;
+    }
+
+    /** {@value #THREADS} threads, each with its own seeded random and visitor, {@code inputs} in all. */
+    private void fuzz(long seed, int inputs, Input input) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                SplittableRandom random = new SplittableRandom(seed * 31 + t);
+                running.add(threads.submit(() -> {
+                    BoardClient client = new BoardClient(port);
+                    client.get("/api/board");
+                    for (int i = 0; i < inputs / THREADS; i++) {
+                        input.send(random, client);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : running) {
+                f.get(10, TimeUnit.MINUTES);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    private void check(String target, String input, Reply reply, Set<Integer> designed) {
+        answers.computeIfAbsent(target + " " + reply.status(), k -> new LongAdder()).increment();
+        if (!designed.contains(reply.status())) {
+            wrong.add(reply.status() + " for " + input + " -> " + abbreviate(reply.body()));
+        }
+    }
+
+    /** The visitor's {@code XSRF-TOKEN} cookie, as the page reads it. */
+    private static String csrfToken(BoardClient client) {
+        var cookies = (java.net.CookieManager) client.http().cookieHandler().orElseThrow();
+        return cookies.getCookieStore().get(client.uri("/")).stream()
+                .filter(cookie -> cookie.getName().equals("XSRF-TOKEN")).map(java.net.HttpCookie::getValue)
+                .findFirst().orElse(null);
+    }
+
+    // ---- inputs ----
+
+    private static String actuatorBody(SplittableRandom random) {
+        switch (random.nextInt(10)) {
+            case 0:
+                return garbage(random);
+            case 1:
+                return pick(random, "", "null", "[]", "\"x\"", "42", "true", "{", "{}", "[{}]", "{\"scenarios\":}",
+                        "[".repeat(5000) + "]".repeat(5000), "{\"a\":" + "[".repeat(2000));
+            default:
+                StringBuilder json = new StringBuilder("{");
+                List<String> fields = new ArrayList<>(List.of("scenarios", "modes", "iterations", "warmups"));
+                if (random.nextInt(5) == 0) {
+                    fields.add(pick(random, "unknown", "Scenarios", "iterations ", "__proto__", ""));
+                }
+                String sep = "";
+                for (String field : fields) {
+                    if (random.nextInt(3) == 0) {
+                        continue;
+                    }
+                    json.append(sep).append('"').append(field).append("\":").append(value(random, field));
+                    sep = ",";
+                }
+                return json.append('}').toString();
+        }
+    }
+
+    private static String value(SplittableRandom random, String field) {
+        boolean number = field.equals("iterations") || field.equals("warmups");
+        if (random.nextInt(4) == 0) {
+            return pick(random, "null", "true", "[]", "{}", "\"\"", "\"abc\"", "1.5", "-0", "1e10", "-1e300",
+                    "9999999999999999999999", "2147483648", "-2147483649", "[\"InvokeAsyncReady\"]", "{\"a\":1}",
+                    "\"" + "A".repeat(100_000) + "\"", "\"\\u0000\"", "NaN");
+        }
+        if (number) {
+            return Integer.toString(pick(random, -1, 0, 1, 2, 3, 50, 51, 1000, Integer.MAX_VALUE, Integer.MIN_VALUE,
+                    random.nextInt(), random.nextInt(4)));
+        }
+        if (field.equals("modes")) {
+            return "\"" + pick(random, "optimized", "baseline", "baseline,optimized", "OPTIMIZED", "turbo", ",",
+                    " ", "optimized,,baseline", "optimized,nope") + "\"";
+        }
+        if (random.nextInt(3) == 0) {
+            return "\"" + pick(random, "Nope", "invokeasyncready", "../../etc/passwd", "InvokeAsyncReady;DROP",
+                    ",,,", " ", "InvokeAsyncReady,Nope", "\\u00e9t\\u00e9", "ManyContexts,ManyContexts,ManyContexts")
+                    + "\"";
+        }
+        StringBuilder names = new StringBuilder();
+        int n = 1 + random.nextInt(3);
+        for (int i = 0; i < n; i++) {
+            names.append(i == 0 ? "" : ",").append(SCENARIOS.get(random.nextInt(SCENARIOS.size())));
+        }
+        return "\"" + names + "\"";
+    }
+
+    private static String apiPath(SplittableRandom random) {
+        String id = pick(random, "1", "2", "0", "-1", Long.toString(Long.MAX_VALUE), "9223372036854775808",
+                "abc", "1e3", "%20", "00001", "%C3%A9", Integer.toString(random.nextInt()), "1.5", "-0");
+        return pick(random, "/api/board", "/api/counter/increment", "/api/counter/reset", "/api/items",
+                "/api/items/" + id + "/toggle", "/api/items/" + id, "/api/quote", "/api/session",
+                "/api/faults/blocking-callback", "/api/nope", "/api/items/" + id + "/nope", "/api/counter",
+                "/api/counter/increment/" + id, "/api/quote/" + id);
+    }
+
+    private static String form(SplittableRandom random) {
+        String field = pick(random, "text", "symbol", "text", "symbol", "id", "", "text[]");
+        String value = pick(random, "milk", "", " ", "x".repeat(80), "x".repeat(81), "x".repeat(100_000),
+                "a\tb", "line\nbreak", "\u0000", "émoji 🎉", "ACME", "acme", "NOPE", "A".repeat(13), "123", "GLOBEX",
+                "<script>alert(1)</script>", "%", "%zz");
+        String encoded = random.nextInt(5) == 0 ? value : URLEncoder.encode(value, StandardCharsets.UTF_8);
+        String form = field + "=" + encoded;
+        return random.nextInt(4) == 0 ? form + "&" + form : form;
+    }
+
+    private static String query(SplittableRandom random) {
+        String key = pick(random, "iterations", "warmups", "scenarios", "modes", "text", "symbol", "x", "");
+        String value = pick(random, "-1", "0", "99999999999", "abc", "Nope", "ManyContexts", "", "%25", "a%20b",
+                URLEncoder.encode("\u00e9\u0000", StandardCharsets.UTF_8), "1&" + key + "=2");
+        return key + "=" + value;
+    }
+
+    private static String garbage(SplittableRandom random) {
+        int length = random.nextInt(8) == 0 ? 200_000 : random.nextInt(300);
+        StringBuilder text = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            text.append((char) (random.nextInt(4) == 0 ? random.nextInt(0x3000) : 32 + random.nextInt(95)));
+        }
+        return text.toString();
+    }
+
+    @SafeVarargs
+    private static <T> T pick(SplittableRandom random, T... choices) {
+        return choices[random.nextInt(choices.length)];
+    }
+
+    private static String abbreviate(String text) {
+        String flat = text == null ? "null" : text.replaceAll("\\p{Cntrl}", "?");
+        return flat.length() <= 160 ? flat : flat.substring(0, 160) + "…(" + flat.length() + " chars)";
+    }
+}
