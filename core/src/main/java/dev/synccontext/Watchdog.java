@@ -89,7 +89,10 @@ final class Watchdog {
             SerialContext ctx = frame.context;
             int seq = frame.seq;
             if (ctx == null || ctx.settings.blockedThresholdNanos == 0) {
+                // Forget idle threads' contexts: a pool thread must not keep a closed session's
+                // context reachable until it happens to run another callback.
                 frame.watchedContext = null;
+                frame.reportedContext = null;
                 continue;
             }
             if (ctx != frame.watchedContext || seq != frame.watchedSeq) {
