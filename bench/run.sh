@@ -3,7 +3,7 @@
 # format (µs per invocation, KB allocated) and per operation (ns/op, B/op).
 #
 #   bench/run.sh quick   # 1 fork, 2×1 s warm-up, 3×1 s measurement: about 4 minutes on 2 cores
-#   bench/run.sh full    # 2 forks, 5×2 s warm-up, 10×2 s measurement: what README's table comes from
+#   bench/run.sh full    # 2 forks, 3×1 s warm-up, 5×1 s measurement (~10 min): what README's table comes from
 #   bench/run.sh quick 'SeedBenchmarks.InvokeAsync.*' -p mode=optimized   # any extra JMH arguments
 #
 # Environment: JAVA (default: java on PATH), SKIP_BUILD=1 to reuse bench/target/benchmarks.jar.
@@ -18,7 +18,7 @@ JAVA="${JAVA:-java}"
 
 case "$variant" in
   quick) opts=(-f 1 -wi 2 -w 1s -i 3 -r 1s) ;;
-  full)  opts=(-f 2 -wi 5 -w 2s -i 10 -r 2s) ;;
+  full)  opts=(-f 2 -wi 3 -w 1s -i 5 -r 1s) ;;
   *) echo "usage: bench/run.sh [quick|full] [benchmark regex] [extra JMH args...]" >&2; exit 2 ;;
 esac
 
