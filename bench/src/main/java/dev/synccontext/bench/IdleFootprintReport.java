@@ -1,5 +1,7 @@
 package dev.synccontext.bench;
 
+import dev.synccontext.RendererSyncContext;
+
 import dev.synccontext.scenario.IdleFootprint;
 import java.util.Locale;
 
@@ -22,5 +24,12 @@ public final class IdleFootprintReport {
             double bytes = IdleFootprint.bytesPerIdleContext(() -> BenchModes.create(mode), count);
             System.out.println(String.format(Locale.ROOT, "  %-17s %8.1f B", mode, bytes));
         }
+        // How the starter's registry builds session contexts: one builder per scope, so the contexts
+        // share one settings object; the name is the session's own string, which exists anyway.
+        RendererSyncContext.Builder shared = RendererSyncContext.builder().name("session");
+        IdleFootprint.bytesPerIdleContext(shared::build, count);
+        double bytes = IdleFootprint.bytesPerIdleContext(shared::build, count);
+        System.out.println(String.format(Locale.ROOT, "  %-17s %8.1f B   (one shared builder, as the starter's registry does)",
+                "optimized-shared", bytes));
     }
 }
