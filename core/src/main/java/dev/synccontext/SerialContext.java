@@ -35,11 +35,9 @@ import java.util.concurrent.TimeoutException;
  * thread, one CAS back to 0. No allocation on success. If callbacks queued up meanwhile, the release
  * CAS swaps {@code RUNNING} for {@code SCHEDULED} and hands a drain to the executor: the caller never
  * runs other callers' work. Busy submissions reserve with a CAS (count + 1) and then link their node
- * into an intrusive multi-producer single-consumer queue with one atomic exchange (Vyukov's design).
- * The owner takes nodes without any atomic: the node it took last stays behind as the dummy the next
- * one links to, and is dropped (one CAS on the tail) only when a drain runs dry, so an idle context
- * holds no node and no stub. The node is the returned future itself,
- * so a queued call allocates one object. This is the shape of Blazor's 2023 rework of
+ * into the intrusive multi-producer single-consumer queue this class inherits ({@link CallbackQueue}:
+ * one atomic exchange to link, none to take). The node is the returned future itself, so a queued call
+ * allocates one object. This is the shape of Blazor's 2023 rework of
  * {@code RendererSynchronizationContext} (dotnet/aspnetcore, "Reduce allocations in
  * RendererSynchronizationContext"): inline when idle, the returned task doubling as the queue entry.
  *
@@ -53,8 +51,15 @@ import java.util.concurrent.TimeoutException;
  * batch). It is cleared <em>before</em> the CAS that gives ownership away, never after, so it can
  * never erase the next owner's token. A thread can only ever see its own reference in it while it
  * owns the context, which is what makes {@link #checkAccess()} exact without a thread-local.
+ *
+ * <h2>Known limits</h2>
+ * A {@link StackOverflowError} that strikes inside this class itself, between a successful claim or
+ * reservation and the matching release or link (the caller already at the very edge of its stack),
+ * leaves the count one too high and wedges the context; a callback that overflows is handled like
+ * any other failure. An executor that accepts a drain and silently drops it (a discard policy) strands
+ * the queue until {@link #closeNow()}, which takes it over.
  */
-final class SerialContext implements RendererSyncContext, Runnable {
+final class SerialContext extends CallbackQueue implements RendererSyncContext, Runnable {
 
     static final int COUNT_MASK = (1 << 28) - 1;
     static final int RUNNING = 1 << 28;
@@ -62,12 +67,9 @@ final class SerialContext implements RendererSyncContext, Runnable {
     static final int CLOSED = 1 << 30;
     static final int ABORTED = 1 << 31;
 
-    private static final int SPINS_BEFORE_YIELD = 64;
     private static final System.Logger LOG = System.getLogger(RendererSyncContext.class.getName());
 
     private static final VarHandle STATE;
-    private static final VarHandle HEAD;
-    private static final VarHandle TAIL;
     private static final VarHandle OWNER;
     private static final VarHandle PROGRESS;
     private static final VarHandle TERMINATION;
@@ -78,8 +80,6 @@ final class SerialContext implements RendererSyncContext, Runnable {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATE = lookup.findVarHandle(SerialContext.class, "state", int.class);
-            HEAD = lookup.findVarHandle(SerialContext.class, "head", QueuedCallback.class);
-            TAIL = lookup.findVarHandle(SerialContext.class, "tail", QueuedCallback.class);
             OWNER = lookup.findVarHandle(SerialContext.class, "owner", Thread.class);
             PROGRESS = lookup.findVarHandle(SerialContext.class, "progress", int.class);
             TERMINATION = lookup.findVarHandle(SerialContext.class, "termination", Termination.class);
@@ -94,16 +94,6 @@ final class SerialContext implements RendererSyncContext, Runnable {
     final ContextSettings settings;
 
     private volatile int state;
-    /**
-     * Consumer end: the node the owner took last (kept as the queue's dummy, so taking a node needs no
-     * atomic), or a first node a producer published into an empty queue; {@link #headTaken} tells which.
-     */
-    private QueuedCallback<?> head;
-    /** Whether {@link #head} was already taken. Owner-only, handed on with ownership. */
-    private boolean headTaken;
-    /** Producer end; exchanged by producers, CAS-ed to null by the owner when it takes the last node. */
-    @SuppressWarnings("unused") // Accessed through TAIL.
-    private QueuedCallback<?> tail;
     private Thread owner;
     /** Callbacks the running drain finished but has not yet subtracted from the count. */
     private int progress;
@@ -728,72 +718,6 @@ final class SerialContext implements RendererSyncContext, Runnable {
         Termination created = new Termination();
         Termination witness = (Termination) TERMINATION.compareAndExchange(this, null, created);
         return witness == null ? created : witness;
-    }
-
-    // ---------------------------------------------------------------- the queue
-
-    private void enqueue(QueuedCallback<?> node) {
-        QueuedCallback<?> previous = (QueuedCallback<?>) TAIL.getAndSet(this, node);
-        if (previous == null) {
-            HEAD.setRelease(this, node);
-        } else {
-            previous.setNextRelease(node);
-        }
-    }
-
-    /**
-     * Takes the next node. Only the owner calls it, and only when the count says a node was reserved,
-     * so it waits (briefly) for a producer that reserved but has not linked yet, rather than return
-     * null. The node taken stays behind as the dummy that the next node links to, so taking needs no
-     * atomic (Vyukov's non-intrusive trick, applied to intrusive nodes).
-     */
-    private QueuedCallback<?> poll() {
-        if (!headTaken) {
-            QueuedCallback<?> first;
-            for (int spins = 0; (first = (QueuedCallback<?>) HEAD.getAcquire(this)) == null; spins++) {
-                backOff(spins);
-            }
-            headTaken = true;
-            return first;
-        }
-        QueuedCallback<?> taken = head;
-        QueuedCallback<?> next;
-        for (int spins = 0; (next = taken.nextAcquire()) == null; spins++) {
-            backOff(spins);
-        }
-        taken.clearNext(); // a future the user keeps must not retain the nodes behind it
-        head = next;
-        return next;
-    }
-
-    /**
-     * The count says the queue is empty: drop the dummy, so an idle context retains no node. False if
-     * a producer swapped the tail after it meanwhile; its node will be linked to the dummy, which then
-     * stays.
-     */
-    private boolean forgetTakenNodes() {
-        if (!headTaken) {
-            return true;
-        }
-        QueuedCallback<?> dummy = head;
-        // Clear head before giving the tail up: a producer that then finds the queue empty
-        // publishes its node as the new head, and must not be overwritten by this store.
-        head = null;
-        headTaken = false;
-        if (TAIL.compareAndSet(this, dummy, null)) {
-            return true;
-        }
-        head = dummy;
-        headTaken = true;
-        return false;
-    }
-
-    private static void backOff(int spins) {
-        if (spins < SPINS_BEFORE_YIELD) {
-            Thread.onSpinWait();
-        } else {
-            Thread.yield();
-        }
     }
 
     // ---------------------------------------------------------------- admission

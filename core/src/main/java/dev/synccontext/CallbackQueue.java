@@ -1,0 +1,118 @@
+package dev.synccontext;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The queue half of a context: an intrusive multi-producer, single-consumer linked queue of
+ * {@link QueuedCallback} nodes after Dmitry Vyukov's design. It is the superclass of
+ * {@link SerialContext} rather than an object of its own, so that a context and its (empty) queue are
+ * one small object.
+ *
+ * <h2>Rules of use</h2>
+ * <ul>
+ *   <li>{@link #enqueue} may be called by any thread, and costs one atomic exchange: the producer
+ *       swaps itself in as the tail, then links the previous tail to its node (or, when the queue was
+ *       empty, publishes its node as the head).</li>
+ *   <li>{@link #poll} and {@link #forgetTakenNodes} belong to the context's owner alone, and {@code
+ *       poll} is only called for a node whose reservation the owner has counted: so it never returns
+ *       null, and instead waits the few instructions between a producer's exchange and its link.</li>
+ *   <li>The owner takes nodes without any atomic: the node it took last stays behind as the dummy the
+ *       next one links to. When a drain runs dry it drops that dummy with one CAS on the tail, so an
+ *       idle context keeps no node (and never had a stub).</li>
+ * </ul>
+ * Ownership passes between threads only through the context's state word (a CAS), which orders the
+ * owner-only fields here for the next owner.
+ */
+abstract class CallbackQueue {
+
+    private static final int SPINS_BEFORE_YIELD = 64;
+
+    private static final VarHandle HEAD;
+    private static final VarHandle TAIL;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            HEAD = lookup.findVarHandle(CallbackQueue.class, "head", QueuedCallback.class);
+            TAIL = lookup.findVarHandle(CallbackQueue.class, "tail", QueuedCallback.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * Consumer end: the node the owner took last (kept as the queue's dummy, so taking a node needs no
+     * atomic), or a first node a producer published into an empty queue; {@link #headTaken} tells which.
+     */
+    private QueuedCallback<?> head;
+    /** Whether {@link #head} was already taken. Owner-only, handed on with ownership. */
+    private boolean headTaken;
+    /** Producer end; exchanged by producers, CAS-ed to null by the owner when it drops the dummy. */
+    @SuppressWarnings("unused") // Accessed through TAIL.
+    private QueuedCallback<?> tail;
+
+    final void enqueue(QueuedCallback<?> node) {
+        QueuedCallback<?> previous = (QueuedCallback<?>) TAIL.getAndSet(this, node);
+        if (previous == null) {
+            HEAD.setRelease(this, node);
+        } else {
+            previous.setNextRelease(node);
+        }
+    }
+
+    /**
+     * Takes the next node. Only the owner calls it, and only when the count says a node was reserved,
+     * so it waits (briefly) for a producer that reserved but has not linked yet, rather than return
+     * null. The node taken stays behind as the dummy that the next node links to, so taking needs no
+     * atomic (Vyukov's non-intrusive trick, applied to intrusive nodes).
+     */
+    final QueuedCallback<?> poll() {
+        if (!headTaken) {
+            QueuedCallback<?> first;
+            for (int spins = 0; (first = (QueuedCallback<?>) HEAD.getAcquire(this)) == null; spins++) {
+                backOff(spins);
+            }
+            headTaken = true;
+            return first;
+        }
+        QueuedCallback<?> taken = head;
+        QueuedCallback<?> next;
+        for (int spins = 0; (next = taken.nextAcquire()) == null; spins++) {
+            backOff(spins);
+        }
+        taken.clearNext(); // a future the user keeps must not retain the nodes behind it
+        head = next;
+        return next;
+    }
+
+    /**
+     * The count says the queue is empty: drop the dummy, so an idle context retains no node. False if
+     * a producer swapped the tail after it meanwhile; its node will be linked to the dummy, which then
+     * stays.
+     */
+    final boolean forgetTakenNodes() {
+        if (!headTaken) {
+            return true;
+        }
+        QueuedCallback<?> dummy = head;
+        // Clear head before giving the tail up: a producer that then finds the queue empty
+        // publishes its node as the new head, and must not be overwritten by this store.
+        head = null;
+        headTaken = false;
+        if (TAIL.compareAndSet(this, dummy, null)) {
+            return true;
+        }
+        head = dummy;
+        headTaken = true;
+        return false;
+    }
+
+    private static void backOff(int spins) {
+        if (spins < SPINS_BEFORE_YIELD) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield();
+        }
+    }
+}
