@@ -202,6 +202,8 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
      * runnables are returned (the very instances given to {@code post}, unless a decorator wrapped
      * them). A callback that is running is never interrupted: when one runs on another thread, this
      * call waits until it returns, and callbacks already taken into that drain's batch may still run.
+     * Called again by code the abort itself runs (an observer, a dependent of a cancelled future), it
+     * returns an empty list at once; the outer call returns the posts.
      */
     List<Runnable> closeNow();
 

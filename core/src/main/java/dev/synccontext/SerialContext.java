@@ -615,6 +615,11 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     public List<Runnable> closeNow() {
         Termination t = termination();
         int previous = (int) STATE.getAndBitwiseOr(this, CLOSED | ABORTED);
+        if (t.aborting == Thread.currentThread()) {
+            // Re-entered from code the abort itself runs (an observer, a cancelled future's
+            // dependent): that abort is under way on this very thread and returns the posts.
+            return List.of();
+        }
         if ((previous & COUNT_MASK) == 0) {
             t.terminated.complete(null);
             return t.takeAbortedPosts();
@@ -645,9 +650,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         // The running callback, and what the running drain already finished, stay counted: their
         // owner subtracts them when it regains control and then finds ABORTED.
         int nodes = (s & COUNT_MASK) - 1 - (int) PROGRESS.getOpaque(this);
-        for (int i = 0; i < nodes; i++) {
-            abortOne(poll());
-        }
+        abortNodes(nodes);
         STATE.getAndAdd(this, -nodes);
     }
 
@@ -657,12 +660,23 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
      * callbacks that already ran but are still counted.
      */
     private void abortQueued(int nodes, int finished) {
-        for (int i = 0; i < nodes; i++) {
-            abortOne(poll());
-        }
+        abortNodes(nodes);
         int total = nodes + finished;
         int released = (int) STATE.getAndAdd(this, -total - RUNNING) - total - RUNNING;
         terminateIfDone(released);
+    }
+
+    private void abortNodes(int nodes) {
+        Termination t = termination();
+        Thread self = Thread.currentThread();
+        t.aborting = self;
+        try {
+            for (int i = 0; i < nodes; i++) {
+                abortOne(poll());
+            }
+        } finally {
+            t.aborting = null;
+        }
     }
 
     private void abortOne(QueuedCallback<?> node) {

@@ -15,6 +15,12 @@ final class Termination {
 
     private final List<Runnable> abortedPosts = new ArrayList<>();
 
+    /**
+     * The thread aborting the queue right now, or null. Only compared with the current thread, which
+     * can see its own reference here only while it aborts (as with the context's owner token).
+     */
+    Thread aborting;
+
     synchronized void addAbortedPost(Runnable post) {
         abortedPosts.add(post);
     }

@@ -124,6 +124,34 @@ class CloseTest {
     }
 
     @Test
+    void closeNowReenteredFromCodeTheAbortRunsReturnsAtOnceInsteadOfWaitingForItself() {
+        ManualExecutor stalled = new ManualExecutor();
+        List<List<Runnable>> reentered = new CopyOnWriteArrayList<>();
+        RendererSyncContext ctx = RendererSyncContext.builder().executor(stalled)
+                .observer(new SyncContextObserver() {
+                    @Override
+                    public void taskFinished(RendererSyncContext context, TaskPath path, TaskOutcome outcome) {
+                        if (outcome == TaskOutcome.CANCELLED) {
+                            reentered.add(context.closeNow());
+                        }
+                    }
+                }).build();
+        Runnable postA = () -> { };
+        Runnable postB = () -> { };
+        ctx.post(postA);
+        CompletableFuture<Void> pending = ctx.invokeAsync(() -> { });
+        pending.whenComplete((v, e) -> reentered.add(ctx.closeNow())); // a dependent of a cancelled future
+        ctx.post(postB);
+
+        List<Runnable> returned = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                Duration.ofSeconds(10), ctx::closeNow, "closeNow deadlocked on its own abort");
+
+        assertThat(returned).containsExactly(postA, postB);
+        assertThat(pending.isCancelled()).isTrue();
+        assertThat(reentered).hasSize(4).allSatisfy(inner -> assertThat(inner).isEmpty());
+    }
+
+    @Test
     void closeNowFailsAWaitingSenderWithAClearException() throws Exception {
         RendererSyncContext ctx = RendererSyncContext.builder().name("s").executor(pool).build();
         AtomicReference<Throwable> thrown = new AtomicReference<>();
