@@ -434,27 +434,11 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         try {
             for (;;) {
                 int s = state;
-                int available = (s & COUNT_MASK) - done;
-                if ((s & ABORTED) != 0) {
-                    OWNER.setOpaque(this, null);
-                    PROGRESS.setOpaque(this, 0);
-                    abortQueued(available, done);
-                    return;
-                }
-                if (available == 0) {
-                    if (!forgetTakenNodes()) {
-                        continue; // a producer linked a node meanwhile
-                    }
-                    OWNER.setOpaque(this, null);
-                    PROGRESS.setOpaque(this, 0);
-                    int released = s - done - RUNNING;
-                    if (STATE.compareAndSet(this, s, released)) {
-                        terminateIfDone(released);
+                if ((s & ABORTED) != 0 || (s & COUNT_MASK) == done) {
+                    if (abortOrRelease(s, done, self)) {
                         return;
                     }
-                    OWNER.setOpaque(this, self);
-                    PROGRESS.setOpaque(this, done);
-                    continue;
+                    continue; // the state moved meanwhile
                 }
                 if (budget == 0) {
                     // Fairness: give the pool thread back and queue the rest of the work behind others.
@@ -496,6 +480,33 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         } finally {
             frame.context = outer;
         }
+    }
+
+    /**
+     * The owning thread's step when it has taken every node it counted ({@code done} of them finished
+     * but still in the count), or the context was force-closed: aborts what is queued if ABORTED,
+     * otherwise gives ownership up. The token is cleared before the CAS that could give ownership away.
+     *
+     * @return true if ownership is gone; false if the state moved meanwhile (a producer reserved or
+     *     linked a node) and the owner must look again, token restored
+     */
+    private boolean abortOrRelease(int s, int done, Thread self) {
+        OWNER.setOpaque(this, null);
+        PROGRESS.setOpaque(this, 0);
+        if ((s & ABORTED) != 0) {
+            abortQueued((s & COUNT_MASK) - done, done);
+            return true;
+        }
+        if (forgetTakenNodes()) {
+            int released = s - done - RUNNING;
+            if (STATE.compareAndSet(this, s, released)) {
+                terminateIfDone(released);
+                return true;
+            }
+        }
+        OWNER.setOpaque(this, self);
+        PROGRESS.setOpaque(this, done);
+        return false;
     }
 
     /** After a full batch: true if the executor took the next drain. */
@@ -562,27 +573,11 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         try {
             for (;;) {
                 s = state;
-                int pending = (s & COUNT_MASK) - failed;
-                if ((s & ABORTED) != 0) {
-                    OWNER.setOpaque(this, null);
-                    PROGRESS.setOpaque(this, 0);
-                    abortQueued(pending, failed);
-                    return;
-                }
-                if (pending == 0) {
-                    if (!forgetTakenNodes()) {
-                        continue;
-                    }
-                    OWNER.setOpaque(this, null);
-                    PROGRESS.setOpaque(this, 0);
-                    int released = s - failed - RUNNING;
-                    if (STATE.compareAndSet(this, s, released)) {
-                        terminateIfDone(released);
+                if ((s & ABORTED) != 0 || (s & COUNT_MASK) == failed) {
+                    if (abortOrRelease(s, failed, self)) {
                         return;
                     }
-                    OWNER.setOpaque(this, self);
-                    PROGRESS.setOpaque(this, failed);
-                    continue;
+                    continue; // the state moved meanwhile
                 }
                 QueuedCallback<?> node = poll();
                 RejectedExecutionException rejection = new RejectedExecutionException("The executor of context '"
