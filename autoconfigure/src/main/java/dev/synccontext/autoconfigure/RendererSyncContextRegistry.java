@@ -207,8 +207,10 @@ public class RendererSyncContextRegistry implements AutoCloseable {
         try {
             if (!terminated(context)) {
                 List<Runnable> dropped = context.closeNow();
-                forcedCloses.incrementAndGet();
+                // Publish in this order: whoever sees the forced close counted sees the rest of it.
+                closing.remove(context);
                 cancelledPosts.addAndGet(dropped.size());
+                forcedCloses.incrementAndGet();
                 LOG.warn("Context '" + context.name() + "' still had queued work " + template.shutdownTimeout()
                         + " after it was closed; it was force-closed: pending futures were cancelled and "
                         + dropped.size() + " posted callback(s) dropped");

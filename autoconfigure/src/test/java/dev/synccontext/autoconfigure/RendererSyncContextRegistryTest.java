@@ -115,8 +115,9 @@ class RendererSyncContextRegistryTest {
         CompletableFuture<Void> queued = context.invokeAsync(() -> { });
         context.post(() -> { });
         registry.release(context);
-        // closeNow() waits for the running callback, so let it go once the deadline has passed.
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
+        // closeNow() waits for the running callback, so let it go once the deadline has passed
+        // (the first look comes well after the 100 ms timeout, so the queued work cannot slip through).
+        await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(10)).until(() -> {
             gate.countDown();
             return registry.forcedCloses() == 1;
         });
