@@ -3,8 +3,8 @@
 implementation's time per operation (log scale, with JMH's 99.9% error) and bytes allocated per
 operation (from -prof gc). Python 3 standard library only; the SVG is written by hand.
 
-    python3 bench/chart.py bench/target/jmh-quick.json docs/bench-chart.svg
-    python3 bench/chart.py bench/target/jmh-full.json docs/bench-chart.svg --note "quiet 2-core VM"
+    python3 bench/chart.py bench/jmh/target/jmh-quick.json docs/bench-chart.svg
+    python3 bench/chart.py bench/jmh/target/jmh-full.json docs/bench-chart.svg --note "quiet 2-core VM"
 
 The chart's subtitle names the variant (from the file name jmh-<variant>.json), the JMH settings and the
 JVM the numbers came from, so a picture never loses where it came from.
@@ -169,7 +169,7 @@ def chart(path, note):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("json", nargs="?", default="bench/target/jmh-quick.json", help="JMH JSON (bench/run.sh's -rff)")
+    parser.add_argument("json", nargs="?", default="bench/jmh/target/jmh-quick.json", help="JMH JSON (bench/run.sh's -rff)")
     parser.add_argument("svg", nargs="?", default="docs/bench-chart.svg", help="where to write the SVG")
     parser.add_argument("--note", default="", help="appended to the subtitle, e.g. the machine")
     args = parser.parse_args()

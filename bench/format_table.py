@@ -88,4 +88,4 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "bench/target/jmh-quick.json")
+    main(sys.argv[1] if len(sys.argv) > 1 else "bench/jmh/target/jmh-quick.json")

@@ -6,8 +6,8 @@
 #   bench/run.sh full    # 2 forks, 3×1 s warm-up, 5×1 s measurement (~10 min): what README's table comes from
 #   bench/run.sh quick 'SeedBenchmarks.InvokeAsync.*' -p mode=optimized   # any extra JMH arguments
 #
-# Environment: JAVA (default: java on PATH), SKIP_BUILD=1 to reuse bench/target/benchmarks.jar.
-# Also draws the results as bench/target/jmh-<variant>.svg (bench/chart.py; docs/bench-chart.svg is one).
+# Environment: JAVA (default: java on PATH), SKIP_BUILD=1 to reuse bench/jmh/target/benchmarks.jar.
+# Also draws the results as bench/jmh/target/jmh-<variant>.svg (bench/chart.py; docs/bench-chart.svg is one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant="${1:-quick}"
@@ -23,17 +23,17 @@ case "$variant" in
 esac
 
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-  mvn -B -ntp -q -DskipTests package -pl core,bench -am
+  mvn -B -ntp -q -DskipTests package -pl bench/jmh -am
 fi
 
-out="bench/target/jmh-$variant.json"
-"$JAVA" -jar bench/target/benchmarks.jar "$include" "${opts[@]}" -prof gc -rf json -rff "$out" "$@" \
-  | tee "bench/target/jmh-$variant.log"
+out="bench/jmh/target/jmh-$variant.json"
+"$JAVA" -jar bench/jmh/target/benchmarks.jar "$include" "${opts[@]}" -prof gc -rf json -rff "$out" "$@" \
+  | tee "bench/jmh/target/jmh-$variant.log"
 echo
 "$JAVA" -version 2>&1 | head -1
 python3 bench/format_table.py "$out"
 echo
-"$JAVA" -Djava.util.concurrent.ForkJoinPool.common.parallelism=2 -cp bench/target/benchmarks.jar \
+"$JAVA" -Djava.util.concurrent.ForkJoinPool.common.parallelism=2 -cp bench/jmh/target/benchmarks.jar \
   dev.synccontext.bench.IdleFootprintReport 10000
 echo
-python3 bench/chart.py "$out" "bench/target/jmh-$variant.svg"
+python3 bench/chart.py "$out" "bench/jmh/target/jmh-$variant.svg"

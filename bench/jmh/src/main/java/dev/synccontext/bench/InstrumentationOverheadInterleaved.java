@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
  * reports per-call medians and the median of the per-round ratios. Noise from other processes hits
  * both halves of a round alike, so the ratio holds still where absolute figures do not.
  *
- * <p>Usage: {@code java -cp bench/target/benchmarks.jar dev.synccontext.bench.InstrumentationOverheadInterleaved
+ * <p>Usage: {@code java -cp bench/jmh/target/benchmarks.jar dev.synccontext.bench.InstrumentationOverheadInterleaved
  * [instrumentation, default micrometer] [rounds, default 300]}.
  */
 public final class InstrumentationOverheadInterleaved {
