@@ -66,6 +66,8 @@ final class ElasticExecutor implements Executor {
 
     /** After a look that found stuck workers, the next look comes this many times sooner. */
     static final int FAST_TICK_DIVISOR = 8;
+    /** Looks at an empty queue before the monitor parks (50 ticks: 100 ms at the default tick). */
+    static final int LINGER_TICKS = 50;
 
     private static final int PARKED = 0;
     private static final int AWAKE = 1;
@@ -296,8 +298,12 @@ final class ElasticExecutor implements Executor {
      */
     private void monitorLoop() {
         int streak = 0; // consecutive looks that found stuck workers
+        int emptyLooks = 0;
         for (;;) {
-            if (queue.isEmpty()) {
+            // Linger a while before parking: under a steady load the queue is empty between bursts,
+            // and a monitor that parked each time would cost a submitter an unpark per burst.
+            if (queue.isEmpty() && ++emptyLooks > LINGER_TICKS) {
+                emptyLooks = 0;
                 monitorParked = true;
                 // Re-check after publishing the flag: execute() offers first and reads the flag after.
                 if (queue.isEmpty()) {
@@ -305,6 +311,9 @@ final class ElasticExecutor implements Executor {
                 }
                 monitorParked = false;
                 continue;
+            }
+            if (!queue.isEmpty()) {
+                emptyLooks = 0;
             }
             // Having just found stuck workers, look again soon: the workers woken for them may take
             // more blocked drains, and each look can only confirm what the previous one saw.
