@@ -34,10 +34,18 @@ public class SyncContextEndpoint {
 
     private final ScenarioRuns runs;
 
+    private final @Nullable SessionContexts sessions;
+
     SyncContextEndpoint(RendererSyncContextRegistry registry, Map<String, Object> settings, ScenarioRuns runs) {
+        this(registry, settings, runs, null);
+    }
+
+    SyncContextEndpoint(RendererSyncContextRegistry registry, Map<String, Object> settings, ScenarioRuns runs,
+            @Nullable SessionContexts sessions) {
         this.registry = registry;
         this.settings = settings;
         this.runs = runs;
+        this.sessions = sessions;
     }
 
     /**
@@ -84,7 +92,7 @@ public class SyncContextEndpoint {
         }
         return new Overview(contexts, queueDepth, tasks, blocked, unhandled, blockedTotal,
                 registry.closingContexts(), registry.forcedCloses(), scopes, settings, ScenarioRuns.available(),
-                runs.running());
+                runs.running(), sessions == null ? null : Sessions.of(sessions));
     }
 
     private static Map<String, Map<String, Long>> emptyTaskTable() {
@@ -137,7 +145,23 @@ public class SyncContextEndpoint {
     public record Overview(int contexts, long queueDepth, Map<String, Map<String, Long>> tasks,
             List<Blocked> blocked, long unhandled, long blockedTotal, int closing, long forcedCloses,
             Map<String, ScopeOverview> scopes, Map<String, Object> settings, ScenarioRuns.Available scenarios,
-            boolean scenarioRunInProgress) {
+            boolean scenarioRunInProgress, @Nullable Sessions sessions) {
+    }
+
+    /**
+     * This node's HTTP-session contexts ({@code null} outside web applications): the node's name, open
+     * session contexts, sessions taken over from another node with no context here ({@code handoffs}:
+     * failovers), sessions that came from another node while their context here was still open
+     * ({@code splits}: no session affinity, callbacks can overlap across nodes), and contexts released
+     * because their session ended or because they were idle.
+     */
+    public record Sessions(String node, int contexts, long handoffs, long splits, long endedReleases,
+            long idleEvictions, String idleTimeout) {
+
+        static Sessions of(SessionContexts s) {
+            return new Sessions(s.nodeId(), s.size(), s.handoffs(), s.splits(), s.endedReleases(), s.idleEvictions(),
+                    s.idleTimeout().toString());
+        }
     }
 
     /** The figures of one scope. */

@@ -1,5 +1,6 @@
 package dev.synccontext.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -20,9 +21,10 @@ public final class SyncContextEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint(SyncContextEndpoint.class)
-    SyncContextEndpoint syncContextEndpoint(RendererSyncContextRegistry registry, SyncContextProperties properties) {
+    SyncContextEndpoint syncContextEndpoint(RendererSyncContextRegistry registry, SyncContextProperties properties,
+            ObjectProvider<SessionContexts> sessions) {
         return new SyncContextEndpoint(registry, SyncContextEndpoint.settings(properties, registry.template()),
                 ScenarioRuns.forRegistry(registry, properties.getBenchmark().getMaxIterations(),
-                        properties.getBenchmark().getMaxDuration()));
+                        properties.getBenchmark().getMaxDuration()), sessions.getIfAvailable());
     }
 }
