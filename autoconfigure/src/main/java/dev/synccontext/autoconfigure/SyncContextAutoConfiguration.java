@@ -29,8 +29,10 @@ import org.springframework.web.reactive.config.WebFluxConfigurer;
 
 /**
  * Auto-configuration for {@link RendererSyncContext}: the {@link RendererSyncContextRegistry}, a
- * scoped {@code rendererSyncContext} bean (servlet web applications), a WebFlux argument resolver, and
- * context propagation for queued callbacks.
+ * scoped {@code rendererSyncContext} bean (servlet web applications), the node's
+ * {@link SessionContexts} (HTTP-session and {@code WebSession} contexts found by a small handle in the
+ * session) with their release paths, a WebFlux argument resolver, and context propagation for queued
+ * callbacks.
  *
  * <p>Ordered after {@link TaskExecutionAutoConfiguration}: a {@code RendererSyncContext} is an
  * {@code Executor}, and Boot's {@code applicationTaskExecutor} backs off when it sees one.

@@ -16,6 +16,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 /** The node-local half of the handle design, without Spring or HTTP: one rule per test. */
@@ -163,6 +164,55 @@ class SessionContextsTest {
         SessionContexts.Binding next = nodeA.bind(first.attributeToWrite(), "s1");
         assertThat(next.context()).isNotSameAs(first.context());
         assertThat(registry.statistics("session").contexts()).as("the closed one is no longer tracked").isEqualTo(1);
+    }
+
+    @RepeatedTest(20)
+    void requestsRacingEvictionAndReleaseNeverLeaveTwoOpenContextsForOneSession() throws Exception {
+        String handle = nodeA.bind(null, "s1").attributeToWrite();
+        long seed = System.nanoTime();
+        System.out.println("requestsRacingEvictionAndReleaseNeverLeaveTwoOpenContextsForOneSession seed " + seed);
+        java.util.Random random = new java.util.Random(seed);
+        int binders = 4;
+        Set<RendererSyncContext> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        CountDownLatch start = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        ExecutorService pool = Executors.newFixedThreadPool(binders + 1);
+        try {
+            List<Future<?>> all = new ArrayList<>();
+            for (int t = 0; t < binders; t++) {
+                all.add(pool.submit(() -> {
+                    start.await();
+                    while (!stop.get()) {
+                        seen.add(nodeA.bind(handle, "s1").context());
+                    }
+                    return null;
+                }));
+            }
+            boolean evictFirst = random.nextBoolean();
+            all.add(pool.submit(() -> {
+                start.await();
+                for (int i = 0; i < 2_000; i++) {
+                    if ((i % 2 == 0) == evictFirst) {
+                        nodeA.evictIdle(System.nanoTime() + IDLE.toNanos() * 2); // everything counts as idle
+                    } else {
+                        nodeA.release(handle);
+                    }
+                }
+                stop.set(true);
+                return null;
+            }));
+            start.countDown();
+            for (Future<?> f : all) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        RendererSyncContext last = nodeA.bind(handle, "s1").context();
+        seen.add(last);
+        assertThat(seen.stream().filter(c -> !c.isClosed()).toList())
+                .as("open contexts among the %d the session was given", seen.size()).containsExactly(last);
+        assertThat(registry.statistics("session").contexts()).as("tracked contexts of the session scope").isEqualTo(1);
     }
 
     @Test
