@@ -55,7 +55,16 @@ public class SessionProxyBenchmark {
         MockHttpServletRequest request = new MockHttpServletRequest();
         request.setSession(new MockHttpSession());
         RequestContextHolder.setRequestAttributes(new ServletRequestAttributes(request));
-        context = switch (path) {
+        context = build(path, registry, sessions);
+        context.name(); // first lookup: creates the session's context
+    }
+
+    /**
+     * The context as {@code path} reaches it; the calling thread must have request attributes bound
+     * (with a session) when it is used.
+     */
+    static RendererSyncContext build(String path, RendererSyncContextRegistry registry, SessionContexts sessions) {
+        return switch (path) {
             case "direct" -> new HttpSessionContexts(sessions).current();
             case "handle" -> new ScopedRendererSyncContext(registry, "session", new HttpSessionContexts(sessions)::current);
             case "sessionScope" -> {
@@ -70,7 +79,6 @@ public class SessionProxyBenchmark {
             }
             default -> throw new IllegalArgumentException("path: direct, handle or sessionScope");
         };
-        context.name(); // first lookup: creates the session's context
     }
 
     @TearDown(Level.Trial)
