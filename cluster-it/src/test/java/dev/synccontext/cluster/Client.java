@@ -47,11 +47,15 @@ final class Client {
         return send(HttpRequest.newBuilder(uri(port, path)).POST(HttpRequest.BodyPublishers.noBody()));
     }
 
-    /** The Spring Session id, decoded from the {@code SESSION} cookie (Spring Session Base64-encodes it). */
+    /** The Spring Session id, decoded from the {@code SESSION} cookie (the servlet side Base64-encodes it). */
     String sessionId() {
+        return new String(Base64.getDecoder().decode(sessionCookie()), StandardCharsets.UTF_8);
+    }
+
+    /** The {@code SESSION} cookie's value as it is (WebFlux sends the id itself). */
+    String sessionCookie() {
         return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals("SESSION")).findFirst()
-                .map(c -> new String(Base64.getDecoder().decode(c.getValue()), StandardCharsets.UTF_8))
-                .orElseThrow(() -> new IllegalStateException("no SESSION cookie yet"));
+                .map(java.net.HttpCookie::getValue).orElseThrow(() -> new IllegalStateException("no SESSION cookie yet"));
     }
 
     private static URI uri(int port, String path) {

@@ -7,7 +7,9 @@ import jakarta.servlet.http.HttpSession;
 import java.time.Duration;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Import;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -20,7 +22,9 @@ import org.springframework.web.bind.annotation.RestController;
  * survive a failover is a Serializable session attribute written inside the session's context on the
  * request thread (the callback is joined before the response is written), never in the context.
  */
-@SpringBootApplication
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@Import(ClusterApp.SessionController.class) // no component scan: ReactiveClusterApp shares the package
 public class ClusterApp {
 
     public static void main(String[] args) {

@@ -45,8 +45,13 @@ final class Node implements AutoCloseable {
     }
 
     static Node start(String id, int redisPort, String repositoryType, String namespace, Map<String, String> extra) {
+        return start(ClusterApp.class, id, redisPort, repositoryType, namespace, extra);
+    }
+
+    static Node start(Class<?> application, String id, int redisPort, String repositoryType, String namespace,
+            Map<String, String> extra) {
         int port = FreePorts.next();
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(ClusterApp.class)
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
                 .run(properties(id, port, redisPort, repositoryType, namespace, extra).toArray(String[]::new));
         return new Node(id, port, context);
     }
