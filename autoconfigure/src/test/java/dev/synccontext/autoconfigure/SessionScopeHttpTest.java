@@ -154,9 +154,9 @@ class SessionScopeHttpTest {
         grace.post("/increment");
         String scrape = grace.get("/actuator/prometheus").body();
         for (String name : List.of("synccontext_contexts{", "synccontext_queue_depth_tasks{",
-                "synccontext_tasks_total{", "synccontext_task_wait_seconds_count{",
-                "synccontext_task_duration_seconds_count{", "synccontext_allocated_bytes_total{",
-                "synccontext_allocated_per_task_bytes{", "synccontext_blocked_total{",
+                "synccontext_tasks_total{", "synccontext_task_wait_sampled_seconds_count{",
+                "synccontext_task_duration_sampled_seconds_count{", "synccontext_allocated_bytes_total{",
+                "synccontext_allocation_rate_bytes_per_second{", "synccontext_blocked_total{",
                 "synccontext_unhandled_total{")) {
             assertThat(scrape).as(name).contains(name);
         }
