@@ -37,7 +37,7 @@ import org.slf4j.MDC;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(1)
 public class StarterContextBenchmark {
 
     @Param({"bare", "starter"})
