@@ -5,6 +5,7 @@ import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -125,6 +126,19 @@ public final class SyncContextAutoConfiguration {
             RendererSyncContext webSocketRendererSyncContext() {
                 return new CurrentWebSocketSessionContext().getObject();
             }
+        }
+    }
+
+    /** Completed futures from controllers are written at once (see {@link CompletedFutureReturnValueHandler}). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = Type.SERVLET)
+    @ConditionalOnClass(name = "org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter")
+    @ConditionalOnBooleanProperty(name = "synccontext.mvc.write-completed-futures", matchIfMissing = true)
+    static class WebMvcConfiguration {
+
+        @Bean
+        static BeanPostProcessor syncContextCompletedFutureReturnValueHandler() {
+            return CompletedFutureReturnValueHandler.installer();
         }
     }
 

@@ -41,6 +41,8 @@ public class SyncContextProperties implements Validator {
 
     private final Benchmark benchmark = new Benchmark();
 
+    private final Mvc mvc = new Mvc();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -103,6 +105,10 @@ public class SyncContextProperties implements Validator {
 
     public Benchmark getBenchmark() {
         return benchmark;
+    }
+
+    public Mvc getMvc() {
+        return mvc;
     }
 
     @Override
@@ -212,6 +218,21 @@ public class SyncContextProperties implements Validator {
 
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+    }
+
+    /** Spring MVC. */
+    public static class Mvc {
+
+        /** Whether a controller's CompletableFuture that is already complete when the method returns is written at once instead of through Servlet async processing. */
+        private boolean writeCompletedFutures = true;
+
+        public boolean isWriteCompletedFutures() {
+            return writeCompletedFutures;
+        }
+
+        public void setWriteCompletedFutures(boolean writeCompletedFutures) {
+            this.writeCompletedFutures = writeCompletedFutures;
         }
     }
 

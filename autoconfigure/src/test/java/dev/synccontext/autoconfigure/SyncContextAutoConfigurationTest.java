@@ -83,6 +83,14 @@ class SyncContextAutoConfigurationTest {
     }
 
     @Test
+    void completedFuturesAreWrittenDirectlyInServletAppsUnlessSwitchedOff() {
+        servlet.run(context -> assertThat(context).hasBean("syncContextCompletedFutureReturnValueHandler"));
+        servlet.withPropertyValues("synccontext.mvc.write-completed-futures=false").run(
+                context -> assertThat(context).doesNotHaveBean("syncContextCompletedFutureReturnValueHandler"));
+        plain.run(context -> assertThat(context).doesNotHaveBean("syncContextCompletedFutureReturnValueHandler"));
+    }
+
+    @Test
     void backsOffWithoutTheCore() {
         plain.withClassLoader(new FilteredClassLoader(RendererSyncContext.class))
                 .run(context -> assertThat(context).doesNotHaveBean(RendererSyncContextRegistry.class));
