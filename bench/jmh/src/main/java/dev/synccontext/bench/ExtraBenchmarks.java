@@ -31,11 +31,15 @@ public class ExtraBenchmarks {
         @Param({"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline"})
         public String mode;
 
+        /** Where the optimized context drains; see {@link BenchModes#executor}. */
+        @Param({BenchModes.ELASTIC})
+        public String executor;
+
         ScenarioState state;
 
         @Setup(Level.Trial)
         public void setUp() {
-            state = new ScenarioState("Contended", mode);
+            state = new ScenarioState("Contended", mode, executor);
         }
 
         @TearDown(Level.Trial)
@@ -50,11 +54,15 @@ public class ExtraBenchmarks {
         @Param({"baseline", "optimized", "guava-sequential", "lock-inline"})
         public String mode;
 
+        /** Where the optimized context drains; see {@link BenchModes#executor}. */
+        @Param({BenchModes.ELASTIC})
+        public String executor;
+
         ScenarioState state;
 
         @Setup(Level.Trial)
         public void setUp() {
-            state = new ScenarioState("ManyContexts", mode);
+            state = new ScenarioState("ManyContexts", mode, executor);
         }
 
         @TearDown(Level.Trial)

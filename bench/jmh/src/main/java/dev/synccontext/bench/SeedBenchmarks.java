@@ -35,6 +35,13 @@ public class SeedBenchmarks {
     @Param({"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline"})
     public String mode;
 
+    /**
+     * Where the optimized context drains: {@code elastic} (the default executor), {@code common-pool},
+     * {@code virtual} (a virtual thread per drain, Java 21+). Other modes ignore it.
+     */
+    @Param({BenchModes.ELASTIC})
+    public String executor;
+
     private ScenarioState invokeAsyncReady;
     private ScenarioState invokeAsyncBusy;
     private ScenarioState postSerial;
@@ -42,10 +49,10 @@ public class SeedBenchmarks {
 
     @Setup(Level.Trial)
     public void setUp() {
-        invokeAsyncReady = new ScenarioState("InvokeAsyncReady", mode);
-        invokeAsyncBusy = new ScenarioState("InvokeAsyncBusy", mode);
-        postSerial = new ScenarioState("PostSerial", mode);
-        postConcurrent = new ScenarioState("PostConcurrent", mode);
+        invokeAsyncReady = new ScenarioState("InvokeAsyncReady", mode, executor);
+        invokeAsyncBusy = new ScenarioState("InvokeAsyncBusy", mode, executor);
+        postSerial = new ScenarioState("PostSerial", mode, executor);
+        postConcurrent = new ScenarioState("PostConcurrent", mode, executor);
     }
 
     @TearDown(Level.Trial)
