@@ -1,5 +1,6 @@
 package dev.synccontext.bench;
 
+import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.autoconfigure.ContextTemplate;
 import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
@@ -28,7 +29,9 @@ import org.slf4j.MDC;
  * <ul>
  *   <li>{@code context=starter}: {@code registry.create("session")} of the starter's auto-configuration
  *       with its defaults, so with its context-propagation decorator and its metrics observer;</li>
- *   <li>{@code context=bare}: the same template (executor, batch, limits) without decorator and observer.</li>
+ *   <li>{@code context=bare}: the same template (executor, batch, limits) without decorator and observer;</li>
+ *   <li>{@code context=starter-before}: as {@code starter}, with the decorator the starter had before
+ *       issue 12 ({@link SnapshotFactoryDecorator}), to compare both in one run.</li>
  * </ul>
  * and the caller's thread-locals {@code threadLocals=none} (nothing to propagate) or
  * {@code threadLocals=mdc-observation} (two MDC entries and a started {@link Observation} in scope on the
@@ -40,7 +43,7 @@ import org.slf4j.MDC;
 @Fork(1)
 public class StarterContextBenchmark {
 
-    @Param({"bare", "starter"})
+    @Param({"bare", "starter", "starter-before"})
     public String context;
 
     @Param({"none", "mdc-observation"})
@@ -65,18 +68,23 @@ public class StarterContextBenchmark {
         }
     }
 
-    private static RendererSyncContext create(RendererSyncContextRegistry registry, String kind) {
+    static RendererSyncContext create(RendererSyncContextRegistry registry, String kind) {
         switch (kind) {
             case "starter":
                 return registry.create("session");
+            case "starter-before":
+                return withDecorator(registry.template(), new SnapshotFactoryDecorator())
+                        .newBuilder().observer(registry.statistics("session")).name("starter-before").build();
             case "bare":
-                ContextTemplate t = registry.template();
-                return new ContextTemplate(t.executor(), t.executorName(), t.maxBatch(), t.maxQueueDepth(),
-                        t.blockedThreshold(), t.shutdownTimeout(), null, t.samplingInterval())
-                        .newBuilder().name("bare").build();
+                return withDecorator(registry.template(), null).newBuilder().name("bare").build();
             default:
-                throw new IllegalArgumentException("context: bare or starter, was " + kind);
+                throw new IllegalArgumentException("context: bare, starter or starter-before, was " + kind);
         }
+    }
+
+    private static ContextTemplate withDecorator(ContextTemplate t, CallbackDecorator decorator) {
+        return new ContextTemplate(t.executor(), t.executorName(), t.maxBatch(), t.maxQueueDepth(),
+                t.blockedThreshold(), t.shutdownTimeout(), decorator, t.samplingInterval());
     }
 
     /** Puts the thread-locals in place on the thread that runs the benchmark (once per thread). */
