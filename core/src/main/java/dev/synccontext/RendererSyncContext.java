@@ -69,7 +69,7 @@ import java.util.function.BiConsumer;
  */
 public interface RendererSyncContext extends Executor, AutoCloseable {
 
-    /** A context with default settings that drains on {@link ForkJoinPool#commonPool()}. */
+    /** A context with default settings that drains on the {@linkplain #defaultExecutor() default executor}. */
     static RendererSyncContext create() {
         return builder().build();
     }
@@ -82,6 +82,30 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
     /** A builder for a context with custom settings. */
     static Builder builder() {
         return new ContextBuilder();
+    }
+
+    /**
+     * The executor that contexts drain on unless the builder is given another: one pool for the JVM
+     * that survives blocking callbacks. It runs as many drains at once as there are CPUs; when a drain
+     * has been stuck in one task for a few milliseconds (a callback blocked in JDBC or HTTP), it stops
+     * counting that thread and gives queued work another one (an idle thread, or a new daemon thread
+     * named {@code synccontext-N}, up to {@code max(256, 16 × CPUs)}); idle threads retire after 60 s.
+     * So one blocked context never delays the queued work of another, on a 2-CPU container as on a
+     * big host.
+     *
+     * <p>Why not {@link ForkJoinPool#commonPool()}: it has {@code CPUs - 1} workers (a single one on
+     * 2 CPUs) and a blocked callback holds one for as long as it blocks, so every other context's
+     * queued work waits behind it. Pass {@code ForkJoinPool.commonPool()} to the builder when every
+     * callback is CPU-only and you want no thread of this library's own. Why not a virtual thread per
+     * drain: Java 17 has none, a virtual thread pinned while it blocks (inside {@code synchronized} up
+     * to Java 23, in native code on every version) holds its carrier just like a pool thread, and each
+     * drain would pay a new thread and a carrier wake-up. This pool hands work over cheaply instead: a
+     * drain that resubmits itself after {@code maxBatch} callbacks runs next on the same thread unless
+     * other work waits, and an idle worker spins a few tens of microseconds before it parks, so a post
+     * to an idle context usually wakes no thread.
+     */
+    static Executor defaultExecutor() {
+        return ElasticExecutor.shared();
     }
 
     /**
@@ -190,20 +214,28 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
     void close();
 
     /**
-     * Waits until the context is closed and every accepted callback has finished.
+     * Waits until the context is closed and every accepted callback has finished (after
+     * {@link #closeNow()}: until the callback that was running, if any, has returned).
      *
      * @return {@code true} if terminated, {@code false} if the timeout elapsed first
      */
     boolean awaitTermination(Duration timeout) throws InterruptedException;
 
     /**
-     * Closes the context and aborts the work that has not started: pending futures are cancelled,
+     * Closes the context, aborts the work that has not started, and returns at once, like
+     * {@link java.util.concurrent.ExecutorService#shutdownNow()}: pending futures are cancelled,
      * waiting {@code send} callers get a {@link RejectedExecutionException}, and the pending posted
      * runnables are returned (the very instances given to {@code post}, unless a decorator wrapped
-     * them). A callback that is running is never interrupted: when one runs on another thread, this
-     * call waits until it returns, and callbacks already taken into that drain's batch may still run.
-     * Called again by code the abort itself runs (an observer, a dependent of a cancelled future), it
-     * returns an empty list at once; the outer call returns the posts.
+     * them). It never waits for a callback that is running on another thread and never interrupts
+     * it: that callback finishes by itself, and {@link #awaitTermination(Duration)} is what waits for
+     * it. No queued callback starts after this call returns, including the rest of the batch of a
+     * drain that is running (only nested calls made by the running callback itself still run).
+     *
+     * <p>A submission that races this call either is aborted here (and returned or cancelled) or fails
+     * at its own call ({@code post}/{@code send} throw {@link RejectedExecutionException}, the future of
+     * {@code invokeAsync} is cancelled). Called again by code the abort itself runs (an observer, a
+     * dependent of a cancelled future), it returns an empty list at once; the outer call returns the
+     * posts. Concurrent calls from several threads each return the posts they aborted.
      */
     List<Runnable> closeNow();
 
@@ -217,7 +249,10 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
         /** A name for messages, logs and metrics. Default: {@code "synccontext-N"}. */
         Builder name(String name);
 
-        /** Where queued work is drained. Default: {@link ForkJoinPool#commonPool()}. */
+        /**
+         * Where queued work is drained. Default: {@link RendererSyncContext#defaultExecutor()}, which
+         * survives blocking callbacks; {@link ForkJoinPool#commonPool()} suits CPU-only callbacks.
+         */
         Builder executor(Executor executor);
 
         /** Maximum callbacks one drain runs before resubmitting itself (fairness). Default 64. */

@@ -5,6 +5,7 @@ import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -19,6 +20,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Scope;
 import org.springframework.context.annotation.ScopedProxyMode;
+import org.springframework.core.env.Environment;
 import org.springframework.web.context.annotation.RequestScope;
 import org.springframework.web.context.annotation.SessionScope;
 import org.springframework.web.reactive.result.method.annotation.ArgumentResolverConfigurer;
@@ -43,11 +45,12 @@ public final class SyncContextAutoConfiguration {
     @Bean(name = REGISTRY_BEAN)
     @ConditionalOnMissingBean
     RendererSyncContextRegistry rendererSyncContextRegistry(SyncContextProperties properties,
-            ConfigurableListableBeanFactory beanFactory, ObjectProvider<CallbackDecorator> decorator) {
+            ConfigurableListableBeanFactory beanFactory, ObjectProvider<CallbackDecorator> decorator,
+            Environment environment) {
         WebSocketScopeCheck.check(properties.getScope(), beanFactory);
-        SyncContextExecutors.Resolved executor = SyncContextExecutors.resolve(properties.getExecutor(), beanFactory,
-                REGISTRY_BEAN);
-        ContextTemplate template = new ContextTemplate(executor.executor(), properties.getExecutor().id(),
+        SyncContextExecutors.Resolved executor = SyncContextExecutors.resolve(properties.getExecutor(), environment,
+                beanFactory, REGISTRY_BEAN);
+        ContextTemplate template = new ContextTemplate(executor.executor(), executor.kind().id(),
                 properties.getMaxBatch(), properties.getMaxQueueDepth(), properties.getBlockedThreshold(),
                 properties.getShutdownTimeout(), decorator.getIfUnique(), properties.getMetrics().getSamplingInterval());
         RendererSyncContextRegistry registry = new RendererSyncContextRegistry(template, executor.owned());
@@ -123,6 +126,19 @@ public final class SyncContextAutoConfiguration {
             RendererSyncContext webSocketRendererSyncContext() {
                 return new CurrentWebSocketSessionContext().getObject();
             }
+        }
+    }
+
+    /** Completed futures from controllers are written at once (see {@link CompletedFutureReturnValueHandler}). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = Type.SERVLET)
+    @ConditionalOnClass(name = "org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter")
+    @ConditionalOnBooleanProperty(name = "synccontext.mvc.write-completed-futures", matchIfMissing = true)
+    static class WebMvcConfiguration {
+
+        @Bean
+        static BeanPostProcessor syncContextCompletedFutureReturnValueHandler() {
+            return CompletedFutureReturnValueHandler.installer();
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.synccontext.autoconfigure;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
@@ -21,8 +22,8 @@ public class SyncContextProperties implements Validator {
     /** Lifecycle of the injected RendererSyncContext: one per HTTP session, per request, or per WebSocket session (needs STOMP messaging). */
     private Scope scope = Scope.SESSION;
 
-    /** Where queued callbacks are drained. */
-    private ExecutorKind executor = ExecutorKind.COMMON_POOL;
+    /** Where queued callbacks are drained. When not set: virtual-threads if spring.threads.virtual.enabled is on (Java 21+), otherwise elastic. */
+    private @Nullable ExecutorKind executor;
 
     /** Maximum number of callbacks one drain runs before it yields its pool thread to other work. */
     private int maxBatch = 64;
@@ -40,6 +41,8 @@ public class SyncContextProperties implements Validator {
 
     private final Benchmark benchmark = new Benchmark();
 
+    private final Mvc mvc = new Mvc();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -56,11 +59,11 @@ public class SyncContextProperties implements Validator {
         this.scope = scope;
     }
 
-    public ExecutorKind getExecutor() {
+    public @Nullable ExecutorKind getExecutor() {
         return executor;
     }
 
-    public void setExecutor(ExecutorKind executor) {
+    public void setExecutor(@Nullable ExecutorKind executor) {
         this.executor = executor;
     }
 
@@ -104,6 +107,10 @@ public class SyncContextProperties implements Validator {
         return benchmark;
     }
 
+    public Mvc getMvc() {
+        return mvc;
+    }
+
     @Override
     public boolean supports(Class<?> type) {
         return SyncContextProperties.class.isAssignableFrom(type) || Benchmark.class.isAssignableFrom(type)
@@ -131,10 +138,6 @@ public class SyncContextProperties implements Validator {
         SyncContextProperties p = (SyncContextProperties) target;
         if (p.scope == null) {
             errors.rejectValue("scope", "required", "must be one of session, request, websocket");
-        }
-        if (p.executor == null) {
-            errors.rejectValue("executor", "required",
-                    "must be one of common-pool, virtual-threads, application-task-executor");
         }
         if (p.maxBatch < 1) {
             errors.rejectValue("maxBatch", "range", "must be at least 1");
@@ -174,9 +177,14 @@ public class SyncContextProperties implements Validator {
 
     /** Where queued callbacks are drained. */
     public enum ExecutorKind {
-        /** ForkJoinPool.commonPool(). */
+        /**
+         * The core's default (RendererSyncContext.defaultExecutor()): a pool sized to the CPUs that adds
+         * threads when callbacks block, so one blocked session never delays another.
+         */
+        ELASTIC,
+        /** ForkJoinPool.commonPool(): for CPU-only callbacks; a blocked callback holds one of its few workers. */
         COMMON_POOL,
-        /** A new virtual thread per drain; needs Java 21 or later. */
+        /** A new virtual thread per drain (Spring's VirtualThreadTaskExecutor); needs Java 21 or later. */
         VIRTUAL_THREADS,
         /** The application's "applicationTaskExecutor" bean (Spring Boot's task execution auto-configuration). */
         APPLICATION_TASK_EXECUTOR;
@@ -210,6 +218,21 @@ public class SyncContextProperties implements Validator {
 
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+    }
+
+    /** Spring MVC. */
+    public static class Mvc {
+
+        /** Whether a controller's CompletableFuture that is already complete when the method returns is written at once instead of through Servlet async processing. */
+        private boolean writeCompletedFutures = true;
+
+        public boolean isWriteCompletedFutures() {
+            return writeCompletedFutures;
+        }
+
+        public void setWriteCompletedFutures(boolean writeCompletedFutures) {
+            this.writeCompletedFutures = writeCompletedFutures;
         }
     }
 
