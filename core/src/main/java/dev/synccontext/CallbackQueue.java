@@ -2,6 +2,7 @@ package dev.synccontext;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.Consumer;
 
 /**
  * The queue half of a context: an intrusive multi-producer, single-consumer linked queue of
@@ -81,8 +82,9 @@ abstract class CallbackQueue {
         for (int spins = 0; (next = taken.nextAcquire()) == null; spins++) {
             backOff(spins);
         }
-        taken.clearNext(); // a future the user keeps must not retain the nodes behind it
-        head = next;
+        // Head first, then the link: a closeNow() walk that finds the link gone finds the new head.
+        HEAD.setRelease(this, next);
+        taken.clearNextRelease(); // a future the user keeps must not retain the nodes behind it
         return next;
     }
 
@@ -98,17 +100,72 @@ abstract class CallbackQueue {
         QueuedCallback<?> dummy = head;
         // Clear head before giving the tail up: a producer that then finds the queue empty
         // publishes its node as the new head, and must not be overwritten by this store.
-        head = null;
+        HEAD.setRelease(this, null);
         headTaken = false;
         if (TAIL.compareAndSet(this, dummy, null)) {
             return true;
         }
-        head = dummy;
+        HEAD.setRelease(this, dummy);
         headTaken = true;
         return false;
     }
 
-    private static void backOff(int spins) {
+    /**
+     * {@code closeNow()}'s walk, by a thread that need not own the context: calls {@code visitor} on
+     * every node from the owner's current position up to the tail as it is on entry, while the owner
+     * may still be taking nodes. The visitor claims each node (see {@link QueuedCallback}), so a node
+     * seen by both is decided once. Nodes linked after the tail was read here are not visited: their
+     * producers linked them after the context was force-closed and check for that themselves (the
+     * caller of this method marks the context force-closed first, and the tail exchange and that mark
+     * are both sequentially consistent, so one of the two sides sees the other).
+     *
+     * <p>Where the walk finds no link it either waits for a producer that swapped the tail but has not
+     * linked yet (a few instructions), or finds that the owner took the node and cleared its link, in
+     * which case the owner's head is further on and the walk continues from there.
+     */
+    final void visitQueued(Consumer<QueuedCallback<?>> visitor) {
+        QueuedCallback<?> last = (QueuedCallback<?>) TAIL.getVolatile(this);
+        if (last == null) {
+            return;
+        }
+        QueuedCallback<?> node = (QueuedCallback<?>) HEAD.getAcquire(this);
+        int spins = 0;
+        for (;;) {
+            if (node == null) {
+                // The owner is dropping its dummy (it took everything) or a producer is about to
+                // publish the first node of an emptied queue.
+                if (TAIL.getVolatile(this) == null) {
+                    return;
+                }
+                backOff(spins++);
+                node = (QueuedCallback<?>) HEAD.getAcquire(this);
+                continue;
+            }
+            visitor.accept(node);
+            if (node == last) {
+                return;
+            }
+            QueuedCallback<?> next = node.nextAcquire();
+            while (next == null) {
+                if (TAIL.getVolatile(this) == node) {
+                    return; // the end: we went past 'last' by following the owner's head
+                }
+                QueuedCallback<?> ownerHead = (QueuedCallback<?>) HEAD.getAcquire(this);
+                if (ownerHead != node && spins > SPINS_BEFORE_YIELD) {
+                    // The owner took this node and cleared its link (or it is behind us: then the
+                    // visitor sees some nodes twice, which claiming makes harmless).
+                    next = ownerHead;
+                    break;
+                }
+                backOff(spins++);
+                next = node.nextAcquire();
+            }
+            spins = 0;
+            node = next;
+        }
+    }
+
+    static void backOff(int spins) {
         if (spins < SPINS_BEFORE_YIELD) {
             Thread.onSpinWait();
         } else {

@@ -13,12 +13,16 @@ abstract class QueuedFuture<T> extends QueuedCallback<T> {
 
     final SerialContext context;
 
-    QueuedFuture(SerialContext context) {
+    QueuedFuture(SerialContext context, Object callback) {
+        super(callback);
         this.context = context;
     }
 
-    /** Whether the callback has not started yet. Exact when read by the context's owner. */
-    abstract boolean notStarted();
+    @Override
+    final Runnable abort(Object callback, Throwable reason) {
+        completeExceptionally(reason);
+        return null;
+    }
 
     @Override
     public T join() {
@@ -39,7 +43,7 @@ abstract class QueuedFuture<T> extends QueuedCallback<T> {
     }
 
     private void guardDeadlock() {
-        if (!isDone() && notStarted() && context.checkAccess()) {
+        if (!isDone() && unclaimed() && context.checkAccess()) {
             throw new IllegalStateException("Deadlock: a callback of context '" + context.name()
                     + "' blocks on a future whose callback is queued on the same context, behind the"
                     + " caller itself, so it can never run. Compose instead of blocking (thenAccept,"

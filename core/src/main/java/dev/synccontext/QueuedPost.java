@@ -2,23 +2,19 @@ package dev.synccontext;
 
 /**
  * A queued {@code post}/{@code execute}. It is a {@code CompletableFuture} only because every queue
- * node is one; the future is never handed out. Header, two inherited and two own fields make 32 bytes.
+ * node is one; the future is never handed out. Header, two inherited future fields, the link, the
+ * callback and the sample mark make 32 bytes.
  */
 final class QueuedPost extends QueuedCallback<Void> {
 
-    /** Cleared once run: the node may stay behind as the queue's dummy until the next one arrives. */
-    private Runnable callback;
-
     QueuedPost(Runnable callback) {
-        this.callback = callback;
+        super(callback);
     }
 
     @Override
-    TaskOutcome runQueued(SerialContext ctx) {
-        Runnable r = callback;
-        callback = null;
+    TaskOutcome runQueued(SerialContext ctx, Object callback) {
         try {
-            r.run();
+            ((Runnable) callback).run();
         } catch (Throwable failure) {
             ctx.reportUnhandled(failure);
             return Outcomes.of(failure);
@@ -27,7 +23,7 @@ final class QueuedPost extends QueuedCallback<Void> {
     }
 
     @Override
-    Runnable abort(Throwable reason) {
-        return callback;
+    Runnable abort(Object callback, Throwable reason) {
+        return (Runnable) callback;
     }
 }

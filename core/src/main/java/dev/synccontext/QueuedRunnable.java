@@ -3,39 +3,22 @@ package dev.synccontext;
 /** A queued {@code invokeAsync(Runnable)}. */
 final class QueuedRunnable extends QueuedFuture<Void> {
 
-    private Runnable callback;
-
     QueuedRunnable(SerialContext context, Runnable callback) {
-        super(context);
-        this.callback = callback;
+        super(context, callback);
     }
 
     @Override
-    boolean notStarted() {
-        return callback != null;
-    }
-
-    @Override
-    TaskOutcome runQueued(SerialContext ctx) {
-        Runnable r = callback;
-        callback = null;
+    TaskOutcome runQueued(SerialContext ctx, Object callback) {
         if (isDone()) {
             return TaskOutcome.CANCELLED; // the caller cancelled it before its turn
         }
         try {
-            r.run();
+            ((Runnable) callback).run();
         } catch (Throwable failure) {
             completeExceptionally(failure);
             return Outcomes.of(failure);
         }
         complete(null);
         return TaskOutcome.SUCCESS;
-    }
-
-    @Override
-    Runnable abort(Throwable reason) {
-        callback = null;
-        completeExceptionally(reason);
-        return null;
     }
 }

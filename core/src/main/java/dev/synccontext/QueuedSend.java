@@ -8,7 +8,8 @@ import java.util.concurrent.locks.LockSupport;
  * A {@code send} from outside that found the context busy. Its thread parks until the drain reaches
  * this node and hands it the context ({@link #handOff}), so the callback runs on the sender's own
  * thread; or until the context aborts it; or until the sender is interrupted and withdraws. Exactly
- * one of the three wins the status CAS.
+ * one of the three wins the status CAS. Withdrawing does not claim the node: whoever claims it later
+ * (the drain, or {@code closeNow()}) finds it withdrawn and counts it as finished.
  */
 final class QueuedSend extends QueuedCallback<Void> {
 
@@ -27,18 +28,20 @@ final class QueuedSend extends QueuedCallback<Void> {
         }
     }
 
-    final Runnable callback;
     private final Thread sender;
     private volatile int status;
     /** Written before the FAILED status is published, read after it is seen. */
     private Throwable failure;
 
     QueuedSend(Runnable callback, Thread sender) {
-        this.callback = callback;
+        super(callback);
         this.sender = sender;
     }
 
-    /** Called by the drain: gives the context to the sender. False if the sender withdrew. */
+    /**
+     * Called by the drain once it claimed this node: gives the context to the sender. False if the
+     * sender withdrew.
+     */
     boolean handOff() {
         if (STATUS.compareAndSet(this, WAITING, HANDED_OFF)) {
             LockSupport.unpark(sender);
@@ -48,12 +51,12 @@ final class QueuedSend extends QueuedCallback<Void> {
     }
 
     @Override
-    TaskOutcome runQueued(SerialContext ctx) {
+    TaskOutcome runQueued(SerialContext ctx, Object callback) {
         throw new AssertionError("a send is handed off to its own thread, never run by the drain");
     }
 
     @Override
-    Runnable abort(Throwable reason) {
+    Runnable abort(Object callback, Throwable reason) {
         failure = reason;
         if (STATUS.compareAndSet(this, WAITING, FAILED)) {
             LockSupport.unpark(sender);

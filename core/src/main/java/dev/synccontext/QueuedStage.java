@@ -11,22 +11,14 @@ import java.util.function.BiConsumer;
  */
 final class QueuedStage<T> extends QueuedFuture<T> implements BiConsumer<T, Throwable> {
 
-    private Callable<? extends CompletionStage<T>> callback;
-
     QueuedStage(SerialContext context, Callable<? extends CompletionStage<T>> callback) {
-        super(context);
-        this.callback = callback;
+        super(context, callback);
     }
 
     @Override
-    boolean notStarted() {
-        return callback != null;
-    }
-
-    @Override
-    TaskOutcome runQueued(SerialContext ctx) {
-        Callable<? extends CompletionStage<T>> c = callback;
-        callback = null;
+    @SuppressWarnings("unchecked")
+    TaskOutcome runQueued(SerialContext ctx, Object callback) {
+        Callable<? extends CompletionStage<T>> c = (Callable<? extends CompletionStage<T>>) callback;
         if (isDone()) {
             return TaskOutcome.CANCELLED;
         }
@@ -54,12 +46,5 @@ final class QueuedStage<T> extends QueuedFuture<T> implements BiConsumer<T, Thro
         } else {
             complete(value);
         }
-    }
-
-    @Override
-    Runnable abort(Throwable reason) {
-        callback = null;
-        completeExceptionally(reason);
-        return null;
     }
 }

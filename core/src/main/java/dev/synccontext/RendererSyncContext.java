@@ -190,20 +190,28 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
     void close();
 
     /**
-     * Waits until the context is closed and every accepted callback has finished.
+     * Waits until the context is closed and every accepted callback has finished (after
+     * {@link #closeNow()}: until the callback that was running, if any, has returned).
      *
      * @return {@code true} if terminated, {@code false} if the timeout elapsed first
      */
     boolean awaitTermination(Duration timeout) throws InterruptedException;
 
     /**
-     * Closes the context and aborts the work that has not started: pending futures are cancelled,
+     * Closes the context, aborts the work that has not started, and returns at once, like
+     * {@link java.util.concurrent.ExecutorService#shutdownNow()}: pending futures are cancelled,
      * waiting {@code send} callers get a {@link RejectedExecutionException}, and the pending posted
      * runnables are returned (the very instances given to {@code post}, unless a decorator wrapped
-     * them). A callback that is running is never interrupted: when one runs on another thread, this
-     * call waits until it returns, and callbacks already taken into that drain's batch may still run.
-     * Called again by code the abort itself runs (an observer, a dependent of a cancelled future), it
-     * returns an empty list at once; the outer call returns the posts.
+     * them). It never waits for a callback that is running on another thread and never interrupts
+     * it: that callback finishes by itself, and {@link #awaitTermination(Duration)} is what waits for
+     * it. No queued callback starts after this call returns, including the rest of the batch of a
+     * drain that is running (only nested calls made by the running callback itself still run).
+     *
+     * <p>A submission that races this call either is aborted here (and returned or cancelled) or fails
+     * at its own call ({@code post}/{@code send} throw {@link RejectedExecutionException}, the future of
+     * {@code invokeAsync} is cancelled). Called again by code the abort itself runs (an observer, a
+     * dependent of a cancelled future), it returns an empty list at once; the outer call returns the
+     * posts. Concurrent calls from several threads each return the posts they aborted.
      */
     List<Runnable> closeNow();
 

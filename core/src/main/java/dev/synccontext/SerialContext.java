@@ -3,6 +3,7 @@ package dev.synccontext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -15,6 +16,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * The one implementation of {@link RendererSyncContext}.
@@ -45,6 +47,16 @@ import java.util.concurrent.TimeoutException;
  * to): a drain takes {@code count} nodes, waiting a few spins for a producer that reserved but has
  * not linked yet. It subtracts what it finished in one CAS when it runs dry, rather than per
  * callback, and publishes that progress in {@link #progress} so {@link #queueDepth()} stays right.
+ *
+ * <h2>Force-close without waiting</h2>
+ * {@link #closeNow()} never waits for the owner. Every node is claimed exactly once through its
+ * callback field ({@link QueuedCallback}): by the owner to run it, by closeNow() to abort it, or by its
+ * producer when it linked the node after closeNow() read the tail. closeNow() marks the context
+ * {@code ABORTED}, then walks the queue from the owner's head to the tail without owning the context
+ * ({@link CallbackQueue#visitQueued}) and subtracts what it aborted from the count. The owner claims
+ * tentatively, re-reads the state and backs off if {@code ABORTED} is set, so nothing starts once
+ * closeNow() may have returned; when it next looks it gives back what it finished and leaves the
+ * queue alone. Whoever brings the count to zero completes the termination.
  *
  * <h2>Ownership token</h2>
  * {@link #owner} holds the thread that runs a callback of this context (for a drain, for its whole
@@ -167,6 +179,9 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
             }
             if (STATE.compareAndSet(this, s, s + 1)) {
                 enqueue(node);
+                if ((state & ABORTED) != 0) {
+                    abortRacingCloseNow(node);
+                }
                 return node;
             }
         }
@@ -252,11 +267,13 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
             if ((s & COUNT_MASK) == 0) {
                 if (STATE.compareAndSet(this, s, s + 1 + SCHEDULED)) {
                     enqueue(node);
+                    rejectIfAbortedMeanwhile(node);
                     scheduleDrain();
                     return;
                 }
             } else if (STATE.compareAndSet(this, s, s + 1)) {
                 enqueue(node);
+                rejectIfAbortedMeanwhile(node);
                 return;
             }
         }
@@ -265,6 +282,31 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     @Override
     public void execute(Runnable callback) {
         post(callback);
+    }
+
+    /**
+     * A producer that linked its node after {@code closeNow()} marked the context force-closed: that
+     * closeNow() may have read the tail before this node was linked, and so not see it. Whoever claims
+     * the node decides: this thread rejects it (the caller learns at once), or closeNow() returned it.
+     */
+    private void rejectIfAbortedMeanwhile(QueuedCallback<?> node) {
+        if ((state & ABORTED) != 0 && abortRacingCloseNow(node)) {
+            throw new RejectedExecutionException("Context '" + name + "' was closed with closeNow() while this"
+                    + " callback was being queued; it did not run");
+        }
+    }
+
+    /** See {@link #rejectIfAbortedMeanwhile}; true if this thread claimed and aborted the node. */
+    private boolean abortRacingCloseNow(QueuedCallback<?> node) {
+        Object callback = node.claimForAbort();
+        if (callback == null) {
+            return false;
+        }
+        node.abort(callback, new CancellationException(
+                "Context '" + name + "' was closed with closeNow() before this callback started"));
+        observe(node instanceof QueuedSend ? TaskPath.SEND : TaskPath.QUEUED, TaskOutcome.CANCELLED);
+        terminateIfDone((int) STATE.getAndAdd(this, -1) - 1);
+        return true;
     }
 
     // ---------------------------------------------------------------- send
@@ -297,11 +339,20 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
             }
             if (STATE.compareAndSet(this, s, s + 1)) {
                 enqueue(node);
+                rejectIfAbortedMeanwhile(node);
                 break;
             }
         }
         switch (node.awaitTurn()) {
             case QueuedSend.HANDED_OFF:
+                if ((state & ABORTED) != 0) {
+                    // closeNow() came between the hand-off and this thread waking up: it returned, so
+                    // nothing may start now. This thread owns the context; it only gives it back.
+                    releaseFromCaller();
+                    observe(TaskPath.SEND, TaskOutcome.CANCELLED);
+                    throw new RejectedExecutionException("send to context '" + name + "' did not run: the"
+                            + " context was closed with closeNow() as its turn came");
+                }
                 runSendAsOwner(callback, caller);
                 return;
             case QueuedSend.FAILED:
@@ -385,16 +436,15 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         for (;;) {
             int s = state;
             int count = s & COUNT_MASK;
-            if (count == 1) {
+            if ((s & ABORTED) != 0) {
+                leaveAborted(1); // closeNow() aborts what is queued; never touch the queue now
+                return;
+            } else if (count == 1) {
                 int released = s - 1 - RUNNING;
                 if (STATE.compareAndSet(this, s, released)) {
                     terminateIfDone(released);
                     return;
                 }
-            } else if ((s & ABORTED) != 0) {
-                // closeNow() from another thread waits for the owner, which is us, to abort the rest.
-                abortQueued(count - 1, 1);
-                return;
             } else if (STATE.compareAndSet(this, s, s - 1 - RUNNING + SCHEDULED)) {
                 scheduleDrain();
                 return;
@@ -459,6 +509,17 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                 }
                 QueuedCallback<?> node = poll();
                 budget--;
+                Object callback = node.claimPending();
+                if (callback == null) {
+                    continue; // closeNow() (or the producer, racing it) aborted it: the next check leaves
+                }
+                if ((state & ABORTED) != 0) {
+                    // closeNow() has begun and may return any moment: nothing may start now. Leave the
+                    // node to it (it waits out the PENDING mark) and leave at the next check.
+                    node.unclaim(callback);
+                    continue;
+                }
+                node.settle();
                 if (node instanceof QueuedSend send) {
                     OWNER.setOpaque(this, null);
                     PROGRESS.setOpaque(this, 0);
@@ -472,7 +533,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                     OWNER.setOpaque(this, self); // the sender withdrew (interrupted): it counts as done
                     observe(TaskPath.SEND, TaskOutcome.CANCELLED);
                 } else {
-                    runQueued(node, frame);
+                    runQueued(node, callback, frame);
                 }
                 done++;
                 PROGRESS.setOpaque(this, done);
@@ -484,8 +545,9 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
 
     /**
      * The owning thread's step when it has taken every node it counted ({@code done} of them finished
-     * but still in the count), or the context was force-closed: aborts what is queued if ABORTED,
-     * otherwise gives ownership up. The token is cleared before the CAS that could give ownership away.
+     * but still in the count), or the context was force-closed: if force-closed, gives back what it
+     * finished and leaves (closeNow() aborts the queue itself), otherwise gives ownership up. The token
+     * is cleared before the CAS that could give ownership away.
      *
      * @return true if ownership is gone; false if the state moved meanwhile (a producer reserved or
      *     linked a node) and the owner must look again, token restored
@@ -494,7 +556,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
         if ((s & ABORTED) != 0) {
-            abortQueued((s & COUNT_MASK) - done, done);
+            leaveAborted(done);
             return true;
         }
         if (forgetTakenNodes()) {
@@ -528,22 +590,22 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         }
     }
 
-    private void runQueued(QueuedCallback<?> node, CallbackFrame frame) {
+    private void runQueued(QueuedCallback<?> node, Object callback, CallbackFrame frame) {
         frame.seq++;
         SyncContextObserver observer = settings.observer;
         if (observer == null) {
-            node.runQueued(this);
+            node.runQueued(this, callback);
             return;
         }
         int sampledAt = node.sampledAt;
         if (sampledAt == 0) {
-            observe(TaskPath.QUEUED, node.runQueued(this));
+            observe(TaskPath.QUEUED, node.runQueued(this, callback));
             return;
         }
         long waitNanos = SampleClock.nanosSince(sampledAt);
         long allocatedBefore = AllocationProbe.currentThreadAllocatedBytes();
         long start = System.nanoTime();
-        TaskOutcome outcome = node.runQueued(this);
+        TaskOutcome outcome = node.runQueued(this, callback);
         sampled(TaskPath.QUEUED, waitNanos, System.nanoTime() - start, allocatedBefore);
         observe(TaskPath.QUEUED, outcome);
     }
@@ -580,9 +642,13 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                     continue; // the state moved meanwhile
                 }
                 QueuedCallback<?> node = poll();
+                Object callback = node.claimForAbort();
+                if (callback == null) {
+                    continue; // closeNow() (or the producer, racing it) aborted it: the next check leaves
+                }
                 RejectedExecutionException rejection = new RejectedExecutionException("The executor of context '"
                         + name + "' refused to run its drain, so this queued callback cannot run: " + cause, cause);
-                Runnable post = node.abort(rejection);
+                Runnable post = node.abort(callback, rejection);
                 if (post != null) {
                     reportUnhandled(rejection);
                 }
@@ -610,78 +676,64 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     public List<Runnable> closeNow() {
         Termination t = termination();
         int previous = (int) STATE.getAndBitwiseOr(this, CLOSED | ABORTED);
-        if (t.aborting == Thread.currentThread()) {
+        Thread self = Thread.currentThread();
+        if (t.aborting == self) {
             // Re-entered from code the abort itself runs (an observer, a cancelled future's
             // dependent): that abort is under way on this very thread and returns the posts.
             return List.of();
         }
         if ((previous & COUNT_MASK) == 0) {
             t.terminated.complete(null);
-            return t.takeAbortedPosts();
+            return List.of();
         }
-        if (checkAccess()) {
-            abortFromInside();
-            return t.takeAbortedPosts();
+        // A drain handed to the executor but not started (maybe never, if the executor stalls) will
+        // find SCHEDULED gone and return at once. A running owner is not waited for: it leaves at its
+        // next step, after the callback it runs, if any, returns.
+        int s;
+        while (((s = state) & SCHEDULED) != 0 && !STATE.compareAndSet(this, s, s - SCHEDULED)) {
+            Thread.onSpinWait();
         }
-        for (;;) {
-            int s = state;
-            if ((s & COUNT_MASK) == 0 || (s & SCHEDULED) == 0) {
-                break; // terminated, or a thread owns the context and will abort at its next step
-            }
-            // A drain is scheduled but has not started (maybe never will, if the executor stalls):
-            // take the queue over from it; when it starts it will find SCHEDULED gone and return.
-            if (STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING)) {
-                abortQueued(s & COUNT_MASK, 0);
-                break;
-            }
-        }
-        t.terminated.join();
-        return t.takeAbortedPosts();
-    }
-
-    /** closeNow() called by a callback of this context: it owns the queue, so it aborts it now. */
-    private void abortFromInside() {
-        int s = state;
-        // The running callback, and what the running drain already finished, stay counted: their
-        // owner subtracts them when it regains control and then finds ABORTED.
-        int nodes = (s & COUNT_MASK) - 1 - (int) PROGRESS.getOpaque(this);
-        abortNodes(nodes);
-        STATE.getAndAdd(this, -nodes);
-    }
-
-    /**
-     * Called by the owner (RUNNING, token cleared) once the context is force-closed: aborts the
-     * {@code nodes} queued callbacks and gives up ownership, together with {@code finished}
-     * callbacks that already ran but are still counted.
-     */
-    private void abortQueued(int nodes, int finished) {
-        abortNodes(nodes);
-        int total = nodes + finished;
-        int released = (int) STATE.getAndAdd(this, -total - RUNNING) - total - RUNNING;
-        terminateIfDone(released);
-    }
-
-    private void abortNodes(int nodes) {
-        Termination t = termination();
-        Thread self = Thread.currentThread();
+        Abort abort = new Abort();
         t.aborting = self;
         try {
-            for (int i = 0; i < nodes; i++) {
-                abortOne(poll());
-            }
+            visitQueued(abort);
         } finally {
             t.aborting = null;
         }
+        if (abort.count > 0) {
+            terminateIfDone((int) STATE.getAndAdd(this, -abort.count) - abort.count);
+        }
+        return abort.posts;
     }
 
-    private void abortOne(QueuedCallback<?> node) {
-        CancellationException reason = new CancellationException(
-                "Context '" + name + "' was closed with closeNow() before this callback started");
-        Runnable post = node.abort(reason);
-        if (post != null) {
-            termination().addAbortedPost(post);
+    /** closeNow()'s visitor: claims and aborts each node no one else claimed; keeps the posts. */
+    private final class Abort implements Consumer<QueuedCallback<?>> {
+
+        final List<Runnable> posts = new ArrayList<>();
+        int count;
+
+        @Override
+        public void accept(QueuedCallback<?> node) {
+            Object callback = node.claimForAbort();
+            if (callback == null) {
+                return; // ran, runs, or was aborted by someone else
+            }
+            count++;
+            Runnable post = node.abort(callback, new CancellationException(
+                    "Context '" + name + "' was closed with closeNow() before this callback started"));
+            if (post != null) {
+                posts.add(post);
+            }
+            observe(node instanceof QueuedSend ? TaskPath.SEND : TaskPath.QUEUED, TaskOutcome.CANCELLED);
         }
-        observe(node instanceof QueuedSend ? TaskPath.SEND : TaskPath.QUEUED, TaskOutcome.CANCELLED);
+    }
+
+    /**
+     * The owner's exit from a force-closed context: gives back the {@code finished} callbacks still
+     * counted and its ownership, without touching the queue (closeNow() aborts that).
+     */
+    private void leaveAborted(int finished) {
+        terminateIfDone((int) STATE.getAndAdd(this, -finished - RUNNING) - finished - RUNNING);
     }
 
     private void terminateIfDone(int newState) {

@@ -4,18 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Rule 8: close rejects new work, lets queued work finish; closeNow aborts and hands posts back. */
+/**
+ * Rule 8: close rejects new work, lets queued work finish; closeNow aborts and hands posts back at once,
+ * never waiting for a callback that runs on another thread.
+ */
 class CloseTest {
 
     private final ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -77,18 +83,61 @@ class CloseTest {
             ctx.post(postA);
             pending = ctx.invokeAsync(() -> { });
             ctx.post(postB);
-            CompletableFuture<List<Runnable>> closing = CompletableFuture.supplyAsync(ctx::closeNow, pool);
-            // closeNow waits for the running callback (it never interrupts it), then aborts the rest.
-            while (!ctx.isClosed()) {
-                Thread.onSpinWait();
-            }
-            assertThat(closing).as("closeNow returned while a callback still ran").isNotDone();
-            occupier.release();
-            returned = closing.get(10, TimeUnit.SECONDS);
+            returned = ctx.closeNow(); // the occupier's callback still runs: closeNow does not wait for it
+            assertThat(pending.isCancelled()).as("pending future cancelled when closeNow returns").isTrue();
+            assertThat(ctx.awaitTermination(Duration.ZERO)).as("terminated while a callback runs").isFalse();
         }
         assertThat(returned).containsExactly(postA, postB);
-        assertThat(pending.isCancelled()).isTrue();
-        assertThat(ctx.awaitTermination(Duration.ZERO)).isTrue();
+        assertThat(ctx.awaitTermination(Duration.ofSeconds(10))).isTrue();
+    }
+
+    /**
+     * The issue's rule: a drain is held inside a callback with more work queued behind it in the same
+     * batch; closeNow() returns within 100 ms with the pending posts, the pending futures cancelled, and
+     * awaitTermination waits for the held callback. Nothing queued runs after closeNow() returned,
+     * not even the rest of the drain's batch.
+     */
+    @Test
+    void closeNowReturnsAtOnceWhileADrainIsHeldAndAwaitTerminationWaitsForTheHeldCallback() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.builder().name("held").executor(pool).build();
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger ranAfter = new AtomicInteger();
+        ctx.post(() -> {
+            inside.countDown();
+            Occupier.awaitUninterruptibly(release);
+        });
+        Occupier.awaitUninterruptibly(inside); // the drain on the pool runs the held callback now
+        List<Runnable> posts = new ArrayList<>();
+        List<CompletableFuture<Integer>> futures = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            Runnable post = ranAfter::incrementAndGet;
+            posts.add(post);
+            ctx.post(post);
+            futures.add(ctx.invokeAsync(ranAfter::incrementAndGet));
+        }
+        // Timed on a thread of its own, so a closeNow that waits fails here instead of hanging the build.
+        CompletableFuture<Long> closeNanos = new CompletableFuture<>();
+        List<Runnable> returned = new CopyOnWriteArrayList<>();
+        Thread closer = new Thread(() -> {
+            long start = System.nanoTime();
+            returned.addAll(ctx.closeNow());
+            closeNanos.complete(System.nanoTime() - start);
+        }, "closer");
+        closer.start();
+        try {
+            long nanos = closeNanos.get(10, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(nanos)).as("closeNow() took %s ms with a callback held", nanos / 1e6)
+                    .isLessThan(Duration.ofMillis(100));
+            assertThat(returned).containsExactlyElementsOf(posts);
+            assertThat(futures).allSatisfy(f -> assertThat(f).isCancelled());
+            assertThat(ctx.awaitTermination(Duration.ofMillis(20))).as("awaitTermination waits for the held callback")
+                    .isFalse();
+        } finally {
+            release.countDown();
+        }
+        assertThat(ctx.awaitTermination(Duration.ofSeconds(10))).isTrue();
+        assertThat(ranAfter).as("callbacks that started after closeNow() returned").hasValue(0);
     }
 
     @Test

@@ -11,11 +11,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.commons.logging.Log;
@@ -39,8 +37,10 @@ import org.jspecify.annotations.Nullable;
  * {@link #release} closes a context at once (it accepts nothing new) and lets its queued work finish
  * without blocking the caller; if some is still queued after {@code shutdownTimeout}, the context is
  * force-closed: pending futures are cancelled (and counted as {@code cancelled} by the metrics),
- * pending posts are dropped with a warning that counts them. {@link #close()} does the same for every
- * context, bounded by one {@code shutdownTimeout} for all of them, and does block.
+ * pending posts are dropped with a warning that counts them. A forced close never waits for a
+ * callback that is still running (it finishes by itself) and so never holds a thread, however many
+ * sessions expire with a hung callback. {@link #close()} does the same for every context, bounded by
+ * one {@code shutdownTimeout} for all of them, and does block for that long at most.
  *
  * <p>Thread-safe.
  */
@@ -160,7 +160,7 @@ public class RendererSyncContextRegistry implements AutoCloseable {
         }
         closing.add(context);
         long timeoutNanos = nanos(template.shutdownTimeout());
-        CompletableFuture.delayedExecutor(timeoutNanos, TimeUnit.NANOSECONDS).execute(() -> forceIfRunning(context));
+        ForcedCloses.after(timeoutNanos, () -> forceIfRunning(context));
     }
 
     /**

@@ -117,10 +117,11 @@ public final class SyncContextAutoConfiguration {
         @ConditionalOnClass(name = "org.springframework.messaging.simp.SimpAttributes")
         static class WebSocketScoped {
 
+            /** Deprecated setting: the STOMP session's own context (SyncContextWebSocketAutoConfiguration opens it). */
             @Bean(name = TARGET, autowireCandidate = false, destroyMethod = "")
             @Scope(scopeName = "websocket", proxyMode = ScopedProxyMode.NO)
-            RendererSyncContext webSocketRendererSyncContext(RendererSyncContextRegistry registry) {
-                return registry.create("websocket");
+            RendererSyncContext webSocketRendererSyncContext() {
+                return new CurrentWebSocketSessionContext().getObject();
             }
         }
     }

@@ -159,7 +159,11 @@ public class SyncContextProperties implements Validator {
         SESSION,
         /** One context per HTTP request (servlet web applications). */
         REQUEST,
-        /** One context per WebSocket session; needs STOMP messaging (@EnableWebSocketMessageBroker). */
+        /**
+         * One context per STOMP WebSocket session; needs @EnableWebSocketMessageBroker. Deprecated: WebSocket
+         * session contexts are available next to the HTTP ones (a RendererSyncContext parameter of
+         * {@code @MessageMapping} methods, or {@code @WebSocketSessionContext RendererSyncContext}).
+         */
         WEBSOCKET;
 
         /** The value of the metrics {@code scope} tag. */

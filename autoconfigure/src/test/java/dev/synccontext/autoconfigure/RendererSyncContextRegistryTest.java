@@ -115,12 +115,9 @@ class RendererSyncContextRegistryTest {
         CompletableFuture<Void> queued = context.invokeAsync(() -> { });
         context.post(() -> { });
         registry.release(context);
-        // closeNow() waits for the running callback, so let it go once the deadline has passed
-        // (the first look comes well after the 100 ms timeout, so the queued work cannot slip through).
-        await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(10)).until(() -> {
-            gate.countDown();
-            return registry.forcedCloses() == 1;
-        });
+        // The held callback is never released here: the forced close does not wait for it.
+        await().atMost(Duration.ofSeconds(10)).until(() -> registry.forcedCloses() == 1);
+        assertThat(gate.getCount()).as("the held callback still runs").isEqualTo(1);
         assertThat(queued).isCancelled();
         assertThat(registry.cancelledPosts()).isEqualTo(1);
         assertThat(statistics.tasks(TaskPath.QUEUED, TaskOutcome.CANCELLED)).isEqualTo(2);
@@ -136,11 +133,9 @@ class RendererSyncContextRegistryTest {
         CompletableFuture<Void> queued = busy.invokeAsync(() -> { });
         Thread closer = new Thread(registry::close, "closer");
         closer.start();
-        // Past the deadline, close() force-closes: closeNow() then waits (untimed) for the running
-        // callback, while before it close() waits with a timeout. Release the callback only then.
-        await().atMost(Duration.ofSeconds(10)).until(() -> closer.getState() == Thread.State.WAITING);
-        gate.countDown();
+        // Past the deadline, close() force-closes, which does not wait for the held callback.
         closer.join(10_000);
+        assertThat(gate.getCount()).as("the held callback still runs").isEqualTo(1);
         assertThat(closer.isAlive()).isFalse();
         assertThat(registry.forcedCloses()).isEqualTo(1);
         assertThat(idle.isClosed()).isTrue();
