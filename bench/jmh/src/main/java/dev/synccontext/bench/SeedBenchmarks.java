@@ -15,9 +15,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The seed's four scenarios (DESIGN §5), one JMH invocation = one scenario invocation (the whole
+ * The four reference scenarios (docs/DESIGN.md, "Scenarios"), one JMH invocation = one scenario invocation (the whole
  * loop); JMH reports per operation, one operation = one call on the context
- * ({@code @OperationsPerInvocation}), and run.sh multiplies back for the seed's per-invocation table.
+ * ({@code @OperationsPerInvocation}), and run.sh multiplies back for the reference table, which is per invocation.
  *
  * <p>Fork flags: a fixed 1 GB heap, and {@code ForkJoinPool.common.parallelism=2}. The latter
  * because on JDK 17 with one common-pool worker (what a 2-core machine gets) every

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The semantic contract of {@link RendererSyncContext} (DESIGN §3), run against any implementation:
+ * The semantic contract of {@link RendererSyncContext} (docs/DESIGN.md, "The contract"), run against any implementation:
  * subclasses say how to build a context. The real context and {@link BaselineSyncContext} must both
  * pass it. Blocking waits are bounded, so a broken implementation fails instead of hanging.
  */
