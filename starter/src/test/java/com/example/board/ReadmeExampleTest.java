@@ -2,11 +2,8 @@ package com.example.board;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.synccontext.testing.Browser;
 import java.io.IOException;
-import java.net.CookieManager;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,8 +58,8 @@ class ReadmeExampleTest {
 
     @Test
     void concurrentIncrementsOfOneSessionAllCount() throws Exception {
-        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
-        assertThat(send(browser, "POST", "/board/increment")).isEqualTo("1"); // opens the session
+        Browser browser = new Browser(port);
+        assertThat(ok(browser.post("/board/increment"))).isEqualTo("1"); // opens the session
         int threads = 8;
         int perThread = 50;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -71,7 +68,7 @@ class ReadmeExampleTest {
             for (int t = 0; t < threads; t++) {
                 clicks.add(pool.submit(() -> {
                     for (int i = 0; i < perThread; i++) {
-                        send(browser, "POST", "/board/increment");
+                        ok(browser.post("/board/increment"));
                     }
                     return null;
                 }));
@@ -82,16 +79,14 @@ class ReadmeExampleTest {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(send(browser, "GET", "/board/count")).as("increments of one session, none lost")
+        assertThat(ok(browser.get("/board/count"))).as("increments of one session, none lost")
                 .isEqualTo(String.valueOf(1 + threads * perThread));
-        HttpClient otherSession = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
-        assertThat(send(otherSession, "POST", "/board/increment")).as("another session's own board").isEqualTo("1");
+        Browser otherSession = new Browser(port);
+        assertThat(ok(otherSession.post("/board/increment"))).as("another session's own board").isEqualTo("1");
     }
 
-    private String send(HttpClient client, String method, String path) throws IOException, InterruptedException {
-        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as("%s %s: %s", method, path, response.body()).isEqualTo(200);
+    private static String ok(HttpResponse<String> response) {
+        assertThat(response.statusCode()).as("%s: %s", response.request().uri(), response.body()).isEqualTo(200);
         return response.body();
     }
 }
