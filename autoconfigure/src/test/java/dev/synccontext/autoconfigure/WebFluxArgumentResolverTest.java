@@ -3,6 +3,7 @@ package dev.synccontext.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.Browser;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
