@@ -1,13 +1,16 @@
 // The live board: renders the session's board from the server and sends every action to /api.
 // The server is the only source of truth: a click sends a request and the page shows the board that
-// comes back (and every later change, over Server-Sent Events). Snapshots carry a version, so an
-// older one arriving late (a slow response after a newer event) is ignored.
+// comes back (and every later change, over Server-Sent Events, or over a WebSocket with ?live=websocket,
+// where counter clicks travel as frames too). Snapshots carry a version, so an older one arriving late
+// (a slow response after a newer event) is ignored.
 (() => {
   'use strict';
 
   const $ = (id) => document.getElementById(id);
   let shownVersion = -1;
   let events = null;
+  let socket = null;
+  const channel = new URLSearchParams(location.search).get('live') === 'websocket' ? 'websocket' : 'sse';
   let ended = false;
   let toastTimer = null;
   let shownItems = '';
@@ -148,6 +151,10 @@
   }
 
   function connect() {
+    if (channel === 'websocket') {
+      connectSocket();
+      return;
+    }
     if (events) {
       events.close();
     }
@@ -169,10 +176,58 @@
     });
   }
 
+  // The WebSocket live channel (/api/live): the same board and ended messages as the event stream.
+  function connectSocket() {
+    if (socket) {
+      socket.close();
+    }
+    setStatus('connecting', 'Connecting…');
+    let opened = false;
+    const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/live');
+    socket = ws;
+    ws.addEventListener('open', () => {
+      opened = true;
+      setStatus('live', 'Live · WebSocket');
+    });
+    ws.addEventListener('message', (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === 'board') {
+        render(message.board);
+      } else if (message.type === 'ended') {
+        showEnded(message.reason);
+      } else if (message.type === 'error') {
+        toast(message.detail);
+      }
+    });
+    ws.addEventListener('close', () => {
+      if (ended || socket !== ws) {
+        return;
+      }
+      if (!opened) {
+        showEnded(); // the handshake was refused (410): the session this page belongs to is gone
+        return;
+      }
+      setStatus('connecting', 'Reconnecting…');
+      setTimeout(() => { if (!ended && socket === ws) connectSocket(); }, 1000);
+    });
+  }
+
+  // Counter clicks go over the socket on the WebSocket channel, as POSTs otherwise.
+  function counter(action, path) {
+    if (channel === 'websocket' && socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ action }));
+    } else {
+      api('POST', path);
+    }
+  }
+
   function showEnded(reason) {
     ended = true;
     if (events) {
       events.close();
+    }
+    if (socket) {
+      socket.close();
     }
     setStatus('ended', 'Session ended');
     document.body.classList.add('ended');
@@ -202,8 +257,10 @@
     toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
   }
 
-  $('increment').addEventListener('click', () => api('POST', '/api/counter/increment'));
-  $('reset').addEventListener('click', () => api('POST', '/api/counter/reset'));
+  $('increment').addEventListener('click', () => counter('increment', '/api/counter/increment'));
+  $('reset').addEventListener('click', () => counter('reset', '/api/counter/reset'));
+  $('channel').textContent = channel === 'websocket' ? 'Use Server-Sent Events' : 'Use a WebSocket';
+  $('channel').href = channel === 'websocket' ? '?' : '?live=websocket';
   $('end-session').addEventListener('click', () => api('DELETE', '/api/session'));
   $('restart').addEventListener('click', start);
   $('item-form').addEventListener('submit', (event) => {

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -20,7 +19,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The POST side of the endpoint without Spring: checks a request against the limits, runs one request
- * at a time through {@link ScenarioRunner}, and says what went wrong in words.
+ * at a time through {@link ScenarioRunner}, and says what went wrong in words. Needs
+ * {@code synccontext-scenarios}: only {@link SyncContextScenarioEndpoint} and its auto-configuration,
+ * which apply when that jar is present, refer to this class.
  */
 final class ScenarioRuns {
 
@@ -29,38 +30,56 @@ final class ScenarioRuns {
 
     static final int OK = 200;
     static final int BAD_REQUEST = 400;
-    static final int CONFLICT = 409;
+    /** A run is in progress: as Boot's {@code heapdump} answers while it is busy. */
+    static final int TOO_MANY_REQUESTS = 429;
     static final int FAILED = 500;
 
     private final ScenarioRunner runner;
+    private final String contexts;
     private final int maxIterations;
     private final Duration maxDuration;
     private final AtomicBoolean running = new AtomicBoolean();
 
     ScenarioRuns(Function<Mode, RendererSyncContext> contexts, int maxIterations, Duration maxDuration) {
+        this(contexts, "as the caller built them", maxIterations, maxDuration);
+    }
+
+    /** {@code description} says how {@code contexts} builds each mode's contexts (shown in every report). */
+    ScenarioRuns(Function<Mode, RendererSyncContext> contexts, String description, int maxIterations,
+            Duration maxDuration) {
         this.runner = new ScenarioRunner(contexts);
+        this.contexts = description;
         this.maxIterations = maxIterations;
         this.maxDuration = maxDuration;
     }
 
     /**
-     * Runs on fresh contexts built like the application's: {@code optimized} contexts come from the
-     * registry's template (untracked, statistics under the {@code benchmark} scope), {@code baseline}
-     * contexts drain on the same executor with the same queue limit.
+     * Runs on fresh contexts that compare like with like: both modes drain on the registry's executor with
+     * its queue limit, and <em>neither</em> gets the application's callback decorator (context
+     * propagation), which the baseline design has no place for; what propagation costs is measured on
+     * its own ({@code StarterContextBenchmark} in {@code bench/jmh}). {@code optimized} contexts keep the
+     * registry's other settings and report to the {@code benchmark} scope's statistics (so a run shows in
+     * the overview and the metrics); that observer is a cost only {@code optimized} pays.
      */
     static ScenarioRuns forRegistry(RendererSyncContextRegistry registry, int maxIterations, Duration maxDuration) {
         AtomicLong sequence = new AtomicLong();
-        ContextTemplate template = registry.template();
+        ContextTemplate t = registry.template();
+        ContextTemplate undecorated = new ContextTemplate(t.executor(), t.executorName(), t.maxBatch(),
+                t.maxQueueDepth(), t.blockedThreshold(), t.shutdownTimeout(), null, t.samplingInterval());
+        String description = "both modes: executor " + t.executorName() + ", max-queue-depth " + t.maxQueueDepth()
+                + ", no callback decorator (context propagation is left out of both; the baseline has none);"
+                + " optimized also: max-batch " + t.maxBatch() + ", the benchmark scope's statistics observer";
         return new ScenarioRuns(mode -> mode == Mode.OPTIMIZED
-                ? registry.createUntracked(RendererSyncContextRegistry.BENCHMARK_SCOPE, "benchmark-" + sequence.incrementAndGet())
-                : new BaselineSyncContext("baseline-" + sequence.incrementAndGet(), template.executor(),
-                        template.maxQueueDepth(), null),
-                maxIterations, maxDuration);
+                ? undecorated.newBuilder().observer(registry.statistics(RendererSyncContextRegistry.BENCHMARK_SCOPE))
+                        .name("benchmark-" + sequence.incrementAndGet()).build()
+                : new BaselineSyncContext("baseline-" + sequence.incrementAndGet(), t.executor(), t.maxQueueDepth(),
+                        null),
+                description, maxIterations, maxDuration);
     }
 
     /** What GET lists: the scenario names, which of them a POST runs by default, and the modes. */
-    static Available available() {
-        return new Available(Scenarios.names(), Scenarios.seed().stream().map(s -> s.name()).toList(),
+    static SyncContextEndpoint.ScenarioCatalog available() {
+        return new SyncContextEndpoint.ScenarioCatalog(Scenarios.names(), Scenarios.seed().stream().map(s -> s.name()).toList(),
                 Arrays.stream(Mode.values()).map(Mode::id).toList(), Mode.OPTIMIZED.id());
     }
 
@@ -72,8 +91,8 @@ final class ScenarioRuns {
     /**
      * Runs what the request fields ask for (each null means its default).
      *
-     * @return an HTTP status and its body: the report (200), or {@code {"error": ...}} (400 bad input,
-     *     409 a run in progress, 500 a scenario failed)
+     * @return an HTTP status and its body: the report (200), or a {@link ScenarioRunResponse.Refused}
+     *     (400 bad input, 429 a run in progress, 500 a scenario failed)
      */
     Result run(@Nullable String scenarios, @Nullable String modes, @Nullable Integer iterations,
             @Nullable Integer warmups) {
@@ -84,7 +103,7 @@ final class ScenarioRuns {
             return error(BAD_REQUEST, bad.getMessage());
         }
         if (!running.compareAndSet(false, true)) {
-            return error(CONFLICT, "A scenario run is already in progress; only one runs at a time. Try again"
+            return error(TOO_MANY_REQUESTS, "A scenario run is already in progress; only one runs at a time. Try again"
                     + " when it has finished (at most synccontext.benchmark.max-duration = " + maxDuration + ").");
         }
         try {
@@ -129,19 +148,20 @@ final class ScenarioRuns {
     }
 
     private static Result error(int status, String message) {
-        return new Result(status, Map.of("status", status, "error", message));
+        return new Result(status, new ScenarioRunResponse.Refused(status, message));
     }
 
-    private static Report response(BenchmarkReport report) {
-        List<Row> rows = new ArrayList<>();
+    private ScenarioRunResponse.Report response(BenchmarkReport report) {
+        List<ScenarioRunResponse.Row> rows = new ArrayList<>();
         for (BenchmarkRow r : report.rows()) {
             int ops = Scenarios.byName(r.method()).operationsPerInvocation();
-            rows.add(new Row(r.method(), r.mode(), number(r.meanMicros()), number(r.errorMicros()),
+            rows.add(new ScenarioRunResponse.Row(r.method(), r.mode(), number(r.meanMicros()), number(r.errorMicros()),
                     number(r.stdDevMicros()), number(r.medianMicros()),
                     r.allocatedBytes() < 0 ? null : r.allocatedBytes(), r.iterations(),
-                    new Units("us", "B", "invocation", ops)));
+                    new ScenarioRunResponse.Units("us", "B", "invocation", ops)));
         }
-        return new Report(rows, report.table(), report.truncated(), report.elapsed().toMillis());
+        return new ScenarioRunResponse.Report(rows, report.table(), report.truncated(), report.elapsed().toMillis(),
+                contexts);
     }
 
     private static @Nullable Double number(double value) {
@@ -149,31 +169,6 @@ final class ScenarioRuns {
     }
 
     /** An HTTP status and the JSON body that goes with it. */
-    record Result(int status, Object body) {
-    }
-
-    /** GET's {@code scenarios}. */
-    public record Available(List<String> names, List<String> defaults, List<String> modes, String defaultMode) {
-    }
-
-    /** POST's answer. */
-    public record Report(List<Row> rows, String table, boolean truncated, long elapsedMillis) {
-    }
-
-    /**
-     * One row of the seed's table. {@code error} and {@code stdDev} are null with a single iteration;
-     * {@code allocated} is null where the JVM cannot measure it.
-     */
-    public record Row(String method, String mode, @Nullable Double mean, @Nullable Double error,
-            @Nullable Double stdDev, @Nullable Double median, @Nullable Double allocated, int iterations,
-            Units units) {
-    }
-
-    /**
-     * What the numbers of a row are in: times in {@code time} per {@code per}, allocation in
-     * {@code allocated} per {@code per}; one invocation is the scenario's whole loop of
-     * {@code operationsPerInvocation} operations.
-     */
-    public record Units(String time, String allocated, String per, int operationsPerInvocation) {
+    record Result(int status, ScenarioRunResponse body) {
     }
 }

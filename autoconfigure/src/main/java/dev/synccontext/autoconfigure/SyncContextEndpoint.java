@@ -10,20 +10,25 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
-import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
-import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 /**
- * {@code /actuator/synccontext}. GET: what the application's contexts are doing (counts, queue depth,
- * blocked callbacks, settings, available scenarios). POST: runs built-in scenarios on fresh contexts
- * built like the application's and answers with the seed's table; one run at a time (409 otherwise),
- * bad input answers 400, limits come from {@code synccontext.benchmark.*}. POST is a write operation,
- * so {@code management.endpoint.synccontext.access=read-only} turns it off (405).
+ * {@code /actuator/synccontext}, GET: what the application's contexts are doing (counts, queue depth,
+ * blocked callbacks, settings, and the scenarios a POST could run). Cheap: one pass over the open
+ * contexts and the counters.
+ *
+ * <p>Read-only by default ({@link Access#READ_ONLY}), so exposing it for monitoring, even with
+ * {@code management.endpoints.web.exposure.include=*}, exposes no write operation. The POST that runs
+ * benchmark scenarios is {@link SyncContextScenarioEndpoint}, the class the auto-configuration uses
+ * instead of this one when {@code synccontext-scenarios} is on the class path; it answers only with
+ * {@code management.endpoint.synccontext.access=unrestricted}. This class refers to no scenario type,
+ * so an application without that jar loads it safely.
  */
-@Endpoint(id = "synccontext")
+@Endpoint(id = "synccontext", defaultAccess = Access.READ_ONLY)
 public class SyncContextEndpoint {
 
     /** Frames of a blocked callback's stack shown by GET. */
@@ -32,29 +37,29 @@ public class SyncContextEndpoint {
     private final RendererSyncContextRegistry registry;
     private final Map<String, Object> settings;
 
-    private final ScenarioRuns runs;
+    private volatile @Nullable SessionContexts sessions;
 
-    SyncContextEndpoint(RendererSyncContextRegistry registry, Map<String, Object> settings, ScenarioRuns runs) {
+    SyncContextEndpoint(RendererSyncContextRegistry registry, Map<String, Object> settings) {
         this.registry = registry;
         this.settings = settings;
-        this.runs = runs;
     }
 
-    /**
-     * Runs scenarios. Every field is optional.
-     *
-     * @param scenarios comma-separated scenario names; default: the seed's four
-     * @param modes comma-separated {@code baseline}, {@code optimized}; default {@code optimized}
-     * @param iterations measured iterations per scenario and mode
-     * @param warmups unmeasured iterations before them
-     */
-    @WriteOperation
-    public WebEndpointResponse<Object> run(@Nullable String scenarios, @Nullable String modes,
-            @Nullable Integer iterations, @Nullable Integer warmups) {
-        ScenarioRuns.Result result = runs.run(scenarios, modes, iterations, warmups);
-        return new WebEndpointResponse<>(result.body(), result.status());
+    /** Shows this node's session contexts ({@link Sessions}) in GET; called once, when the bean is made. */
+    void showSessions(@Nullable SessionContexts sessions) {
+        this.sessions = sessions;
     }
 
+    /** What GET lists under {@code scenarios}; {@code null} when this application cannot run them. */
+    @Nullable ScenarioCatalog scenarioCatalog() {
+        return null;
+    }
+
+    /** Whether a scenario run is in progress right now. */
+    boolean scenarioRunInProgress() {
+        return false;
+    }
+
+    /** The overview: contexts, queue depth, tasks, blocked callbacks, settings and scenarios. */
     @ReadOperation
     public Overview overview() {
         int contexts = 0;
@@ -83,8 +88,13 @@ public class SyncContextEndpoint {
                     b.topFrames(TOP_FRAMES).stream().map(StackTraceElement::toString).toList()));
         }
         return new Overview(contexts, queueDepth, tasks, blocked, unhandled, blockedTotal,
-                registry.closingContexts(), registry.forcedCloses(), scopes, settings, ScenarioRuns.available(),
-                runs.running());
+                registry.closingContexts(), registry.forcedCloses(), scopes, settings, scenarioCatalog(),
+                scenarioRunInProgress(), sessionsNow());
+    }
+
+    private @Nullable Sessions sessionsNow() {
+        SessionContexts s = sessions;
+        return s == null ? null : Sessions.of(s);
     }
 
     private static Map<String, Map<String, Long>> emptyTaskTable() {
@@ -132,12 +142,36 @@ public class SyncContextEndpoint {
 
     /**
      * GET's answer. {@code contexts}, {@code queueDepth}, {@code tasks} (by path, then outcome),
-     * {@code unhandled} and {@code blockedTotal} add up every scope but {@code benchmark}.
+     * {@code unhandled} and {@code blockedTotal} add up every scope but {@code benchmark};
+     * {@code scenarios} is {@code null} without {@code synccontext-scenarios}. An
+     * {@link OperationResponseBody}, so the actuator's own JSON settings apply, never the
+     * application's (a snake_case naming strategy does not rename these fields).
      */
     public record Overview(int contexts, long queueDepth, Map<String, Map<String, Long>> tasks,
             List<Blocked> blocked, long unhandled, long blockedTotal, int closing, long forcedCloses,
-            Map<String, ScopeOverview> scopes, Map<String, Object> settings, ScenarioRuns.Available scenarios,
-            boolean scenarioRunInProgress) {
+            Map<String, ScopeOverview> scopes, Map<String, Object> settings, @Nullable ScenarioCatalog scenarios,
+            boolean scenarioRunInProgress, @Nullable Sessions sessions) implements OperationResponseBody {
+    }
+
+    /**
+     * This node's HTTP-session contexts ({@code null} outside web applications): the node's name, open
+     * session contexts, sessions taken over from another node with no context here ({@code handoffs}:
+     * failovers), sessions that came from another node while their context here was still open
+     * ({@code splits}: no session affinity, callbacks can overlap across nodes), and contexts released
+     * because their session ended or because they were idle.
+     */
+    public record Sessions(String node, int contexts, long handoffs, long splits, long endedReleases,
+            long idleEvictions, String idleTimeout) {
+
+        static Sessions of(SessionContexts s) {
+            return new Sessions(s.nodeId(), s.size(), s.handoffs(), s.splits(), s.endedReleases(), s.idleEvictions(),
+                    s.idleTimeout().toString());
+        }
+    }
+
+    /** The scenario names, which of them a POST runs by default, and the modes. */
+    public record ScenarioCatalog(List<String> names, List<String> defaults, List<String> modes,
+            String defaultMode) {
     }
 
     /** The figures of one scope. */

@@ -2,14 +2,19 @@ package dev.synccontext.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.TaskOutcome;
+import dev.synccontext.TaskPath;
 import dev.synccontext.scenario.BaselineSyncContext;
 import dev.synccontext.scenario.Mode;
 import java.time.Duration;
-import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -21,15 +26,15 @@ class ScenarioRunsTest {
     private final ScenarioRuns runs = new ScenarioRuns(CONTEXTS, 10, Duration.ofSeconds(20));
 
     private static String error(ScenarioRuns.Result result) {
-        return String.valueOf(((Map<?, ?>) result.body()).get("error"));
+        return ((ScenarioRunResponse.Refused) result.body()).error();
     }
 
     @Test
     void runsTheRequestedScenariosAndModesAsRowsAndTheSeedTable() {
         ScenarioRuns.Result result = runs.run("InvokeAsyncReady, PostSerial", "baseline,optimized", 2, 0);
         assertThat(result.status()).isEqualTo(200);
-        ScenarioRuns.Report report = (ScenarioRuns.Report) result.body();
-        assertThat(report.rows()).extracting(ScenarioRuns.Row::method, ScenarioRuns.Row::mode).containsExactly(
+        ScenarioRunResponse.Report report = (ScenarioRunResponse.Report) result.body();
+        assertThat(report.rows()).extracting(ScenarioRunResponse.Row::method, ScenarioRunResponse.Row::mode).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("InvokeAsyncReady", "baseline"),
                 org.assertj.core.groups.Tuple.tuple("InvokeAsyncReady", "optimized"),
                 org.assertj.core.groups.Tuple.tuple("PostSerial", "baseline"),
@@ -46,10 +51,10 @@ class ScenarioRunsTest {
     @Test
     void defaultsAreTheSeedsFourScenariosInOptimizedMode() {
         ScenarioRuns.Result result = new ScenarioRuns(CONTEXTS, 1, Duration.ofSeconds(20)).run(null, null, null, null);
-        ScenarioRuns.Report report = (ScenarioRuns.Report) result.body();
-        assertThat(report.rows()).extracting(ScenarioRuns.Row::method)
+        ScenarioRunResponse.Report report = (ScenarioRunResponse.Report) result.body();
+        assertThat(report.rows()).extracting(ScenarioRunResponse.Row::method)
                 .containsExactly("InvokeAsyncReady", "InvokeAsyncBusy", "PostSerial", "PostConcurrent");
-        assertThat(report.rows()).extracting(ScenarioRuns.Row::mode).containsOnly("optimized");
+        assertThat(report.rows()).extracting(ScenarioRunResponse.Row::mode).containsOnly("optimized");
     }
 
     @Test
@@ -77,7 +82,7 @@ class ScenarioRunsTest {
     }
 
     @Test
-    void aSecondRunWhileOneIsInProgressIs409() throws Exception {
+    void aSecondRunWhileOneIsInProgressIs429LikeHeapdump() throws Exception {
         CountDownLatch asked = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         ScenarioRuns blocking = new ScenarioRuns(mode -> {
@@ -94,7 +99,7 @@ class ScenarioRunsTest {
         assertThat(asked.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(blocking.running()).isTrue();
         ScenarioRuns.Result second = blocking.run("InvokeAsyncReady", null, 1, 0);
-        assertThat(second.status()).isEqualTo(409);
+        assertThat(second.status()).isEqualTo(429);
         assertThat(error(second)).contains("already in progress");
         release.countDown();
         assertThat(first.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
@@ -110,5 +115,36 @@ class ScenarioRunsTest {
         assertThat(result.status()).isEqualTo(500);
         assertThat(error(result)).contains("no context today");
         assertThat(failing.running()).isFalse();
+    }
+    @Test
+    void forARegistryBothModesRunWithoutTheApplicationsDecoratorAndTheReportSaysSo() {
+        AtomicInteger decorated = new AtomicInteger();
+        CallbackDecorator counting = new CallbackDecorator() {
+            @Override
+            public Runnable decorate(Runnable callback) {
+                decorated.incrementAndGet();
+                return callback;
+            }
+
+            @Override
+            public <T> Callable<T> decorate(Callable<T> callback) {
+                decorated.incrementAndGet();
+                return callback;
+            }
+        };
+        ContextTemplate template = new ContextTemplate(ForkJoinPool.commonPool(), "common-pool", 64, 0,
+                Duration.ofSeconds(2), Duration.ofSeconds(30), counting);
+        try (RendererSyncContextRegistry registry = new RendererSyncContextRegistry(template)) {
+            ScenarioRuns.Result result = ScenarioRuns.forRegistry(registry, 5, Duration.ofSeconds(20))
+                    .run("PostSerial", "baseline,optimized", 1, 0);
+            assertThat(result.status()).isEqualTo(200);
+            ScenarioRunResponse.Report report = (ScenarioRunResponse.Report) result.body();
+            assertThat(decorated).as("queued callbacks the application's decorator wrapped").hasValue(0);
+            assertThat(report.contexts()).contains("both modes").contains("no callback decorator")
+                    .contains("common-pool");
+            var statistics = registry.statistics(RendererSyncContextRegistry.BENCHMARK_SCOPE);
+            assertThat(statistics.tasks(TaskPath.QUEUED, TaskOutcome.SUCCESS))
+                    .as("optimized runs counted under the benchmark scope").isGreaterThanOrEqualTo(1000);
+        }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.Browser;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @SpringBootTest(classes = SessionScopeHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
         "management.endpoints.web.exposure.include=synccontext,prometheus",
+        "management.endpoint.synccontext.access=unrestricted",
         "synccontext.benchmark.max-iterations=50", "synccontext.benchmark.max-duration=20s" })
 class SessionScopeHttpTest {
 
@@ -133,7 +135,7 @@ class SessionScopeHttpTest {
     }
 
     @Test
-    void endpointPostWhileARunIsInProgressIs409() throws Exception {
+    void endpointPostWhileARunIsInProgressIs429WithAMessage() throws Exception {
         Browser frank = new Browser(port);
         CompletableFuture<HttpResponse<String>> longRun = CompletableFuture.supplyAsync(() -> frank.postJson(
                 "/actuator/synccontext", "{\"scenarios\":\"PostConcurrent\",\"iterations\":40,\"warmups\":0}"));
@@ -141,7 +143,7 @@ class SessionScopeHttpTest {
                 || JSON.readTree(frank.get("/actuator/synccontext").body()).get("scenarioRunInProgress").asBoolean());
         assertThat(longRun).as("the long run must still be running for this test to mean anything").isNotDone();
         HttpResponse<String> second = frank.postJson("/actuator/synccontext", "{\"scenarios\":\"InvokeAsyncReady\"}");
-        assertThat(second.statusCode()).isEqualTo(409);
+        assertThat(second.statusCode()).isEqualTo(429);
         assertThat(second.body()).contains("already in progress");
         assertThat(longRun.get().statusCode()).isEqualTo(200);
     }
@@ -153,9 +155,9 @@ class SessionScopeHttpTest {
         grace.post("/increment");
         String scrape = grace.get("/actuator/prometheus").body();
         for (String name : List.of("synccontext_contexts{", "synccontext_queue_depth_tasks{",
-                "synccontext_tasks_total{", "synccontext_task_wait_seconds_count{",
-                "synccontext_task_duration_seconds_count{", "synccontext_allocated_bytes_total{",
-                "synccontext_allocated_per_task_bytes{", "synccontext_blocked_total{",
+                "synccontext_tasks_total{", "synccontext_task_wait_sampled_seconds_count{",
+                "synccontext_task_duration_sampled_seconds_count{", "synccontext_allocated_bytes_total{",
+                "synccontext_allocation_rate_bytes_per_second{", "synccontext_blocked_total{",
                 "synccontext_unhandled_total{")) {
             assertThat(scrape).as(name).contains(name);
         }

@@ -27,14 +27,15 @@ import java.util.concurrent.TimeUnit;
  *       <td>callbacks queued and not started, summed</td><td>{@code synccontext_queue_depth_tasks}</td></tr>
  *   <tr><td>{@code synccontext.tasks}</td><td>counter, tags {@code path}, {@code outcome}</td>
  *       <td>every callback, exact</td><td>{@code synccontext_tasks_total}</td></tr>
- *   <tr><td>{@code synccontext.task.wait}</td><td>timer</td><td>queue wait of sampled queued callbacks</td>
- *       <td>{@code synccontext_task_wait_seconds_*}</td></tr>
- *   <tr><td>{@code synccontext.task.duration}</td><td>timer</td><td>run time of sampled callbacks</td>
- *       <td>{@code synccontext_task_duration_seconds_*}</td></tr>
+ *   <tr><td>{@code synccontext.task.wait.sampled}</td><td>timer</td><td>queue wait of sampled queued
+ *       callbacks</td><td>{@code synccontext_task_wait_sampled_seconds_*}</td></tr>
+ *   <tr><td>{@code synccontext.task.duration.sampled}</td><td>timer</td><td>run time of sampled callbacks</td>
+ *       <td>{@code synccontext_task_duration_sampled_seconds_*}</td></tr>
  *   <tr><td>{@code synccontext.allocated}</td><td>counter (bytes)</td>
  *       <td>estimated bytes allocated by callbacks</td><td>{@code synccontext_allocated_bytes_total}</td></tr>
- *   <tr><td>{@code synccontext.allocated.per.task}</td><td>gauge (bytes)</td>
- *       <td>mean bytes per callback, recent window</td><td>{@code synccontext_allocated_per_task_bytes}</td></tr>
+ *   <tr><td>{@code synccontext.allocation.rate}</td><td>gauge (bytes/s)</td>
+ *       <td>estimated bytes per second allocated by callbacks, last 1-2 minutes</td>
+ *       <td>{@code synccontext_allocation_rate_bytes_per_second}</td></tr>
  *   <tr><td>{@code synccontext.blocked}</td><td>counter</td><td>callbacks reported blocked</td>
  *       <td>{@code synccontext_blocked_total}</td></tr>
  *   <tr><td>{@code synccontext.unhandled}</td><td>counter</td><td>failures that reached the handler</td>
@@ -42,14 +43,17 @@ import java.util.concurrent.TimeUnit;
  * </table>
  *
  * <h2>Sampling</h2>
- * Counters are exact. The two timers and the allocation meters see only the sampled callbacks (about
- * one in {@link SyncContextStatistics#samplingInterval()}, 256 by default): a timer's
- * <em>count</em> is the number of samples, not of tasks (use {@code synccontext.tasks} for that),
- * while its mean and max describe the sampled callbacks, an unbiased sample of all of them.
- * {@code synccontext.task.wait} records queued callbacks only (the others never wait).
- * {@code synccontext.allocated} multiplies the sampled bytes by the interval. Counters are
- * function counters over the statistics, so nothing counted before {@link #bindTo} is lost; timers
- * record only samples taken after it.
+ * Counts are exact and come only from {@code synccontext.tasks}. The two timers see only the sampled
+ * callbacks (about one in {@link SyncContextStatistics#samplingInterval()}, 256 by default), and their
+ * names end in {@code .sampled} so that no dashboard mistakes their {@code _count} for a task count: it
+ * is the number of samples, while their mean and max describe an unbiased sample of all callbacks.
+ * {@code synccontext.task.wait.sampled} records queued callbacks only (the others never wait).
+ * {@code synccontext.allocated} multiplies the sampled bytes by the interval (an estimate of all
+ * bytes), and {@code synccontext.allocation.rate} is its recent rate: both add up across instances.
+ * Bytes per callback is a ratio of two counters, {@code rate(synccontext_allocated_bytes_total) /
+ * rate(synccontext_tasks_total)}, computed where they are aggregated, never a gauge of a mean (which
+ * cannot be aggregated). Counters are function counters over the statistics, so nothing counted before
+ * {@link #bindTo} is lost; timers record only samples taken after it.
  */
 public final class SyncContextMetrics implements MeterBinder {
 
@@ -94,9 +98,10 @@ public final class SyncContextMetrics implements MeterBinder {
                 .baseUnit(BaseUnits.BYTES)
                 .tags(tags)
                 .register(registry);
-        Gauge.builder("synccontext.allocated.per.task", s, SyncContextStatistics::allocatedBytesPerTask)
-                .description("Mean bytes allocated per callback over the last one to two minutes (sampled)")
-                .baseUnit(BaseUnits.BYTES)
+        Gauge.builder("synccontext.allocation.rate", s, SyncContextStatistics::allocatedBytesPerSecond)
+                .description("Estimated bytes per second allocated by callbacks over the last one to two minutes"
+                        + " (sampled bytes times the sampling interval); sums across instances")
+                .baseUnit("bytes.per.second")
                 .tags(tags)
                 .register(registry);
         FunctionCounter.builder("synccontext.blocked", s, SyncContextStatistics::blocked)
@@ -107,14 +112,14 @@ public final class SyncContextMetrics implements MeterBinder {
                 .description("Callback failures that reached the unhandled-exception handler")
                 .tags(tags)
                 .register(registry);
-        Timer wait = Timer.builder("synccontext.task.wait")
+        Timer wait = Timer.builder("synccontext.task.wait.sampled")
                 .description("Time sampled queued callbacks waited before they started (about 1 in "
-                        + s.samplingInterval() + " callbacks)")
+                        + s.samplingInterval() + " callbacks; the count is of samples, not of callbacks)")
                 .tags(tags)
                 .register(registry);
-        Timer duration = Timer.builder("synccontext.task.duration")
+        Timer duration = Timer.builder("synccontext.task.duration.sampled")
                 .description("Run time of sampled callbacks, their synchronous part (about 1 in "
-                        + s.samplingInterval() + " callbacks)")
+                        + s.samplingInterval() + " callbacks; the count is of samples, not of callbacks)")
                 .tags(tags)
                 .register(registry);
         s.addSink((path, waitNanos, runNanos) -> {

@@ -7,7 +7,6 @@ import dev.synccontext.TaskOutcome;
 import dev.synccontext.TaskPath;
 import java.util.Collection;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -27,8 +26,10 @@ import java.util.function.Supplier;
  *       about one callback in {@link #samplingInterval()} (chosen by the context, see
  *       {@link SyncContextObserver}): reading the clock twice and the thread's allocation counter costs
  *       more than the idle path itself. {@link #allocatedBytes()} is therefore an <em>estimate</em>:
- *       the sampled bytes times the interval. {@link #allocatedBytesPerTask()} is the mean over the
- *       sampled callbacks of a recent window, an unbiased estimate of the per-task mean.</li>
+ *       the sampled bytes times the interval, and {@link #allocatedBytesPerSecond()} its recent rate.
+ *       Bytes per callback is best computed where the counters meet (a dashboard divides the rate of
+ *       {@code synccontext.allocated} by that of {@code synccontext.tasks}), which stays right when
+ *       summed over instances.</li>
  *   <li><b>Live</b>: {@link #contexts()} and {@link #queueDepth()} are read from the live contexts
  *       on demand (one pass over them), so nothing is maintained per submission.</li>
  * </ul>
@@ -49,9 +50,6 @@ public final class SyncContextStatistics implements SyncContextObserver {
      */
     public static final int DEFAULT_SAMPLING_INTERVAL = 256;
 
-    /** How long {@link #allocatedBytesPerTask()} looks back, at least (and at most twice this). */
-    static final long ALLOCATION_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(60);
-
     private static final TaskPath[] PATHS = TaskPath.values();
     private static final TaskOutcome[] OUTCOMES = TaskOutcome.values();
 
@@ -66,14 +64,13 @@ public final class SyncContextStatistics implements SyncContextObserver {
     private final Supplier<? extends Collection<? extends RendererSyncContext>> liveContexts;
     private final int samplingInterval;
     private static final int TASK_COUNTERS = PATHS.length * OUTCOMES.length;
-    private static final int SAMPLED_ALLOCATIONS = TASK_COUNTERS;
-    private static final int SAMPLED_ALLOCATED_BYTES = TASK_COUNTERS + 1;
+    private static final int SAMPLED_ALLOCATED_BYTES = TASK_COUNTERS;
 
-    /** Task counts by path and outcome, then the two sampled-allocation sums. */
-    private final ThreadCounters counters = new ThreadCounters(TASK_COUNTERS + 2);
+    /** Task counts by path and outcome, then the sampled callbacks' allocated bytes. */
+    private final ThreadCounters counters = new ThreadCounters(TASK_COUNTERS + 1);
     private final LongAdder blocked = new LongAdder();
     private final LongAdder unhandled = new LongAdder();
-    private final AllocationWindow window = new AllocationWindow();
+    private final AllocationRate allocationRate = new AllocationRate(System.nanoTime());
     private volatile SampleSink[] sinks = NO_SINKS;
 
     /**
@@ -115,7 +112,6 @@ public final class SyncContextStatistics implements SyncContextObserver {
     public void taskSampled(RendererSyncContext context, TaskPath path, long waitNanos, long runNanos,
             long allocatedBytes) {
         if (allocatedBytes >= 0) {
-            counters.increment(SAMPLED_ALLOCATIONS);
             counters.add(SAMPLED_ALLOCATED_BYTES, allocatedBytes);
         }
         for (SampleSink sink : sinks) {
@@ -192,12 +188,12 @@ public final class SyncContextStatistics implements SyncContextObserver {
     }
 
     /**
-     * Mean bytes allocated per callback over a recent window (between one and two minutes, or since
-     * the last sample when none arrived for longer), from the sampled callbacks. {@code NaN} before
-     * the first sample.
+     * Estimated bytes per second allocated by callbacks recently (over the last one to two minutes when
+     * read at least once a minute), from {@link #allocatedBytes()}. 0 when nothing was allocated, or
+     * sampling is off. Unlike a mean per callback, it adds up across instances.
      */
-    public double allocatedBytesPerTask() {
-        return window.perTask(counters.sum(SAMPLED_ALLOCATED_BYTES), counters.sum(SAMPLED_ALLOCATIONS), System.nanoTime());
+    public double allocatedBytesPerSecond() {
+        return allocationRate.perSecond(allocatedBytes(), System.nanoTime());
     }
 
     /** All paths, in a stable order (for exporters). */
@@ -215,31 +211,5 @@ public final class SyncContextStatistics implements SyncContextObserver {
         SampleSink[] grown = java.util.Arrays.copyOf(current, current.length + 1);
         grown[current.length] = sink;
         sinks = grown;
-    }
-
-    /**
-     * A sliding window over two cumulative counters, without resetting them (a reset would race with
-     * concurrent adds and lose them): it keeps two marks and reports the delta since the older one.
-     * The marks move on only when the newer window has samples, so a quiet period reports the last
-     * known mean instead of nothing.
-     */
-    private static final class AllocationWindow {
-        private long olderBytes;
-        private long olderCount;
-        private long newerBytes;
-        private long newerCount;
-        private long newerSinceNanos = System.nanoTime();
-
-        synchronized double perTask(long bytes, long count, long now) {
-            if (now - newerSinceNanos >= ALLOCATION_WINDOW_NANOS && count > newerCount) {
-                olderBytes = newerBytes;
-                olderCount = newerCount;
-                newerBytes = bytes;
-                newerCount = count;
-                newerSinceNanos = now;
-            }
-            long samples = count - olderCount;
-            return samples == 0 ? Double.NaN : (double) (bytes - olderBytes) / samples;
-        }
     }
 }

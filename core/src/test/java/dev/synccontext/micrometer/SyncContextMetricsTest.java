@@ -62,8 +62,8 @@ class SyncContextMetricsTest {
         statistics(32);
         Set<String> names = registry.getMeters().stream().map(m -> m.getId().getName()).collect(Collectors.toSet());
         assertThat(names).containsExactlyInAnyOrder("synccontext.contexts", "synccontext.queue.depth",
-                "synccontext.tasks", "synccontext.task.wait", "synccontext.task.duration",
-                "synccontext.allocated", "synccontext.allocated.per.task", "synccontext.blocked",
+                "synccontext.tasks", "synccontext.task.wait.sampled", "synccontext.task.duration.sampled",
+                "synccontext.allocated", "synccontext.allocation.rate", "synccontext.blocked",
                 "synccontext.unhandled");
         assertThat(registry.getMeters()).allSatisfy(m -> assertThat(m.getId().getTag("scope")).isEqualTo("session"));
         assertThat(registry.find("synccontext.tasks").meters()).as("4 paths x 4 outcomes").hasSize(16);
@@ -125,11 +125,12 @@ class SyncContextMetricsTest {
         for (int i = 0; i < 10; i++) {
             ctx.invokeAsync(() -> new byte[1024]).join();
         }
-        Timer duration = registry.get("synccontext.task.duration").timer();
+        Timer duration = registry.get("synccontext.task.duration.sampled").timer();
         assertThat(duration.count()).isEqualTo(10);
-        assertThat(registry.get("synccontext.task.wait").timer().count()).as("inline callbacks never wait").isZero();
+        assertThat(registry.get("synccontext.task.wait.sampled").timer().count()).as("inline callbacks never wait").isZero();
         assertThat(registry.get("synccontext.allocated").functionCounter().count()).isGreaterThanOrEqualTo(10 * 1024);
-        assertThat(registry.get("synccontext.allocated.per.task").gauge().value()).isGreaterThanOrEqualTo(1024);
+        assertThat(registry.get("synccontext.allocation.rate").gauge().value())
+                .as("bytes per second since the statistics were made").isPositive();
     }
 
     @Test
@@ -142,7 +143,7 @@ class SyncContextMetricsTest {
         ctx.invokeAsync(() -> { }).join();
         ctx.close();
         // The five posts queue; the invokeAsync queues too unless the drain already finished them.
-        assertThat(registry.get("synccontext.task.wait").timer().count()).isBetween(5L, 6L);
+        assertThat(registry.get("synccontext.task.wait.sampled").timer().count()).isBetween(5L, 6L);
     }
 
     @Test
@@ -152,7 +153,7 @@ class SyncContextMetricsTest {
         for (int i = 0; i < 32 * 100; i++) {
             ctx.invokeAsync(() -> { });
         }
-        assertThat(registry.get("synccontext.task.duration").timer().count()).isEqualTo(100);
+        assertThat(registry.get("synccontext.task.duration.sampled").timer().count()).isEqualTo(100);
     }
 
     @Test
@@ -181,10 +182,22 @@ class SyncContextMetricsTest {
     }
 
     @Test
-    void perTaskGaugeIsNaNBeforeTheFirstSample() {
+    void allocationRateGaugeIsZeroBeforeAnyAllocationSoItSumsAcrossInstances() {
         statistics(32);
-        Meter gauge = registry.get("synccontext.allocated.per.task").gauge();
-        assertThat(((io.micrometer.core.instrument.Gauge) gauge).value()).isNaN();
+        assertThat(registry.get("synccontext.allocation.rate").gauge().value()).isZero();
+    }
+
+    @Test
+    void noMeterIsAGaugeOfAMeanOrATimerWhoseNameHidesItsSampling() {
+        statistics(32);
+        for (Meter meter : registry.getMeters()) {
+            String name = meter.getId().getName();
+            if (meter instanceof Timer || meter instanceof io.micrometer.core.instrument.DistributionSummary) {
+                assertThat(name).as("a sampled distribution says so in its name").endsWith(".sampled");
+            }
+            assertThat(name).as("no per-task mean gauge (it cannot be summed across instances)")
+                    .doesNotContain("per.task");
+        }
     }
 
     private static void await(CountDownLatch latch) {

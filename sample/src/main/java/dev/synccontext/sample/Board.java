@@ -65,6 +65,7 @@ public final class Board {
     private long callbacksRun;
     private String lastThread = "";
     private final List<SseEmitter> subscribers = new ArrayList<>();
+    private final List<BoardSocket> sockets = new ArrayList<>(); // tabs on the WebSocket channel
     private boolean ended;
 
     /**
@@ -202,6 +203,24 @@ public final class Board {
         }
     }
 
+    /** Like {@link #subscribe(SseEmitter)}, for a tab on the WebSocket channel ({@link BoardSocketHandler}). */
+    void subscribe(BoardSocket socket) {
+        enter();
+        if (ended) {
+            socket.end(SESSION_ENDED);
+            return;
+        }
+        sockets.add(socket);
+        changed();
+    }
+
+    void unsubscribe(BoardSocket socket) {
+        enter();
+        if (sockets.remove(socket)) {
+            changed();
+        }
+    }
+
     /** Tells every open tab that the session ended, and closes their streams. */
     void end() {
         enter();
@@ -300,14 +319,15 @@ public final class Board {
                 each.remove();
             }
         }
+        sockets.removeIf(socket -> !socket.send(snapshot));
         return snapshot;
     }
 
     private BoardSnapshot snapshotNow() {
         ContextStats stats = new ContextStats(context.name(), context.queueDepth(), callbacksRun, lastThread,
                 context.unhandledExceptionCount(), context.blockedCallbackCount());
-        return new BoardSnapshot(version, counter, List.copyOf(items), tick, quote, stats, subscribers.size(),
-                liveBoards.size());
+        return new BoardSnapshot(version, counter, List.copyOf(items), tick, quote, stats,
+                subscribers.size() + sockets.size(), liveBoards.size());
     }
 
     private void endStreams(String reason) {
@@ -324,6 +344,8 @@ public final class Board {
             }
         }
         subscribers.clear();
+        sockets.forEach(socket -> socket.end(reason));
+        sockets.clear();
     }
 
     /** Sends one snapshot; {@code false} if that tab's stream is gone (closed, timed out, broken). */

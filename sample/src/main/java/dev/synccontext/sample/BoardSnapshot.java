@@ -14,7 +14,7 @@ import java.util.List;
  * @param tick the latest clock/price tick, or {@code null} before the first one
  * @param quote the state of the slow "load quote" action
  * @param context statistics of the session's own context
- * @param subscribers how many event streams (tabs) of this session are open
+ * @param subscribers how many live channels (tabs: event streams and WebSockets) of this session are open
  * @param liveSessions how many sessions have a live board in this server
  */
 public record BoardSnapshot(long version, long counter, List<Item> items, Tick tick, QuoteState quote,

@@ -57,7 +57,7 @@ class ActuatorTest {
                 "synccontext_contexts{application=\"synccontext-sample\",scope=\"session\"}",
                 "synccontext_queue_depth_tasks{application=\"synccontext-sample\"",
                 "synccontext_tasks_total{application=\"synccontext-sample\",outcome=\"success\",path=\"inline\"",
-                "synccontext_task_duration_seconds_count{application=\"synccontext-sample\"",
+                "synccontext_task_duration_sampled_seconds_count{application=\"synccontext-sample\"",
                 "synccontext_blocked_total{application=\"synccontext-sample\"",
                 "synccontext_unhandled_total{application=\"synccontext-sample\"",
                 "jvm_threads_live_threads{application=\"synccontext-sample\"");

@@ -28,7 +28,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * The page in a real browser: Debian's headless Chromium driven through Debian's chromedriver (the
  * local binaries, never a download). Two tabs of one session and a tab of another session; fast clicks
  * in both tabs of the first must converge on the same total there and leave the other at zero. Ending
- * the session shows every tab a clear "ended" state, from which a new session starts.
+ * the session shows every tab a clear "ended" state, from which a new session starts. The same holds over
+ * the WebSocket live channel.
  *
  * <p>Without the browser this test fails (it never skips) and says how to install it.
  */
@@ -124,6 +125,75 @@ class BoardBrowserTest {
                 awaitLive(alice);
                 waitFor(alice).until(ExpectedConditions.textToBe(By.id("counter"), "0"));
                 assertThat(text(alice, "session-name")).as("a new session").isNotEqualTo(aliceSession);
+                assertThat(text(bob, "counter")).as("the other session is unaffected").isEqualTo("0");
+            } finally {
+                bob.quit();
+            }
+        } finally {
+            alice.quit();
+        }
+    }
+
+    /**
+     * The same convergence over the WebSocket live channel ({@code ?live=websocket}): board updates arrive
+     * over the socket and counter clicks leave over it, each handled on the session's context in turn with
+     * what comes over HTTP (an item added by a form post reaches the other tab over its socket).
+     */
+    @Test
+    void twoTabsOfOneSessionConvergeOverTheWebSocketChannel() throws IOException {
+        String page = "http://127.0.0.1:" + port + "/?live=websocket";
+        ChromeDriver alice = chrome(profiles.resolve("alice-ws"));
+        try {
+            ChromeDriver bob = chrome(profiles.resolve("bob-ws"));
+            try {
+                alice.get(page);
+                String tab1 = alice.getWindowHandle();
+                awaitLive(alice);
+                alice.switchTo().newWindow(WindowType.TAB);
+                alice.get(page);
+                String tab2 = alice.getWindowHandle();
+                awaitLive(alice);
+                bob.get(page);
+                awaitLive(bob);
+
+                assertThat(text(alice, "status")).as("the tab's live channel").contains("WebSocket");
+                String aliceSession = text(alice, "session-name");
+                alice.switchTo().window(tab1);
+                assertThat(text(alice, "session-name")).isEqualTo(aliceSession);
+                assertThat(text(bob, "session-name")).isNotEqualTo(aliceSession);
+                waitFor(alice).until(ExpectedConditions.textToBe(By.id("stat-tabs"), "2"));
+
+                for (int round = 0; round < CLICKS_PER_TAB / BURST; round++) {
+                    for (String tab : List.of(tab1, tab2)) {
+                        alice.switchTo().window(tab);
+                        var increment = alice.findElement(By.id("increment"));
+                        for (int i = 0; i < BURST; i++) {
+                            increment.click();
+                        }
+                    }
+                }
+                String total = Integer.toString(2 * CLICKS_PER_TAB);
+                for (String tab : List.of(tab1, tab2)) {
+                    alice.switchTo().window(tab);
+                    waitFor(alice).until(ExpectedConditions.textToBe(By.id("counter"), total));
+                }
+
+                alice.switchTo().window(tab1);
+                alice.findElement(By.id("item-text")).sendKeys("Posted over HTTP, seen over the socket");
+                alice.findElement(By.cssSelector("#item-form button")).click();
+                alice.switchTo().window(tab2);
+                waitFor(alice).until(ExpectedConditions.textToBePresentInElementLocated(By.id("items"),
+                        "Posted over HTTP, seen over the socket"));
+                String bobClock = text(bob, "clock");
+                waitFor(bob).until(driver -> !text(driver, "clock").equals(bobClock)); // ticks arrive over the socket
+                assertThat(text(bob, "counter")).as("the other session's counter").isEqualTo("0");
+                saveScreenshot(alice, "board-websocket.png");
+
+                alice.findElement(By.id("end-session")).click();
+                for (String tab : List.of(tab1, tab2)) {
+                    alice.switchTo().window(tab);
+                    waitFor(alice).until(ExpectedConditions.attributeToBe(By.id("status"), "data-state", "ended"));
+                }
                 assertThat(text(bob, "counter")).as("the other session is unaffected").isEqualTo("0");
             } finally {
                 bob.quit();

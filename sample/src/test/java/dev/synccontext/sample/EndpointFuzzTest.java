@@ -30,7 +30,7 @@ import dev.synccontext.sample.BoardClient.Reply;
 /**
  * Issue 7's endpoint fuzzing: seeded random and malformed requests to {@code /actuator/synccontext}
  * (authenticated, anonymous, wrong password) and to the board API, from 4 client threads at once (so
- * benchmark runs overlap and meet 409). Every answer must be one the design names; never 5xx, never a
+ * benchmark runs overlap and meet 429). Every answer must be one the design names; never 5xx, never a
  * hang (each call has a deadline); every benchmark POST answers within
  * {@code synccontext.benchmark.max-duration} plus one scenario invocation (the runner checks its bound
  * between invocations).
@@ -88,7 +88,7 @@ class EndpointFuzzTest {
             Reply reply = client.send(request);
             long millis = Duration.ofNanos(System.nanoTime() - began).toMillis();
             Set<Integer> designed = auth == null || who == 1 ? Set.of(401)
-                    : method.equals("GET") ? Set.of(200, 400) : Set.of(200, 400, 405, 409, 415);
+                    : method.equals("GET") ? Set.of(200, 400) : Set.of(200, 400, 405, 415, 429);
             String input = method + " " + path + " [" + contentType + "] " + abbreviate(body);
             check("actuator", input, reply, designed);
             if (reply.status() == 200 && method.equals("POST")) {

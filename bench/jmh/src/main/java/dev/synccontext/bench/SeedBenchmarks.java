@@ -15,20 +15,21 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The seed's four scenarios (DESIGN §5), one JMH invocation = one scenario invocation (the whole
+ * The four reference scenarios (docs/DESIGN.md, "Scenarios"), one JMH invocation = one scenario invocation (the whole
  * loop); JMH reports per operation, one operation = one call on the context
- * ({@code @OperationsPerInvocation}), and run.sh multiplies back for the seed's per-invocation table.
+ * ({@code @OperationsPerInvocation}), and run.sh multiplies back for the reference table, which is per invocation.
  *
- * <p>Fork flags: a fixed 1 GB heap, and {@code ForkJoinPool.common.parallelism=2}. The latter
- * because on JDK 17 with one common-pool worker (what a 2-core machine gets) every
- * {@code CompletableFuture} async hop on the common pool can take milliseconds (measured: 1000
- * chained {@code thenRunAsync} 1.0-3.4 s; with parallelism 2, 1.8 ms; on JDK 25, 6.6 ms), which
- * would measure a JDK quirk instead of the baseline design. Every mode gets the same flags.
+ * <p>Fork flags: none, so the figures are what an application gets on this machine (on 2 CPUs that is one
+ * common-pool worker). {@code bench/run.sh} measures a second, labelled configuration with
+ * {@code -Djava.util.concurrent.ForkJoinPool.common.parallelism=2} added from the command line
+ * ({@code -jvmArgsAppend}): on JDK 17 with one common-pool worker a {@code CompletableFuture} async hop on
+ * the common pool can take milliseconds (measured: 1000 chained {@code thenRunAsync} 1.0-3.4 s; with
+ * parallelism 2, 1.8 ms; on JDK 25, 6.6 ms), which is what the {@code baseline} mode pays per queued item.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2"})
+@Fork(1)
 public class SeedBenchmarks {
 
     @Param({"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline"})

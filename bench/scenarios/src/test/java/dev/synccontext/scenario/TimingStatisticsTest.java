@@ -5,17 +5,17 @@ import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
-/** The statistics behind the seed's columns match published tables and JMH's definitions. */
-class StudentTTest {
+/** The statistics behind the reference table's columns match published tables and JMH's definitions. */
+class TimingStatisticsTest {
 
     @Test
-    void quantilesMatchPublishedTableValues() {
-        // t(0.9995, df), from standard two-sided 99.9% tables.
-        assertThat(StudentT.quantile(0.9995, 1)).isCloseTo(636.619, within(0.01));
-        assertThat(StudentT.quantile(0.9995, 4)).isCloseTo(8.610, within(0.001));
-        assertThat(StudentT.quantile(0.9995, 9)).isCloseTo(4.781, within(0.001));
-        assertThat(StudentT.quantile(0.9995, 30)).isCloseTo(3.646, within(0.001));
-        assertThat(StudentT.quantile(0.975, 10)).isCloseTo(2.228, within(0.001));
+    void errorUsesTheTQuantileOfPublishedTables() {
+        // t(0.9995, df) from standard two-sided 99.9% tables: 8.610 for df = 4, 4.781 for df = 9.
+        double[] five = {10, 12, 11, 13, 9};
+        assertThat(TimingStatistics.of(five).error()).isCloseTo(8.610 * Math.sqrt(2.5 / 5), within(1e-3));
+        double[] ten = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+        double s = Math.sqrt(55.0 / 6); // sample variance of 1..10 = 9.1667
+        assertThat(TimingStatistics.of(ten).error()).isCloseTo(4.781 * s / Math.sqrt(10), within(1e-3));
     }
 
     @Test

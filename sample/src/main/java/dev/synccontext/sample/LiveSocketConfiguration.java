@@ -1,0 +1,25 @@
+package dev.synccontext.sample;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.socket.config.annotation.EnableWebSocket;
+import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
+import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The board's WebSocket live channel at {@code /api/live} (same origin only, Spring's default). */
+@Configuration(proxyBeanMethods = false)
+@EnableWebSocket
+class LiveSocketConfiguration implements WebSocketConfigurer {
+
+    private final BoardSocketHandler handler;
+
+    LiveSocketConfiguration(ObjectProvider<Board> boards, JsonMapper json) {
+        this.handler = new BoardSocketHandler(boards, json);
+    }
+
+    @Override
+    public void registerWebSocketHandlers(WebSocketHandlerRegistry registry) {
+        registry.addHandler(handler, "/api/live").addInterceptors(handler);
+    }
+}
