@@ -197,6 +197,9 @@ final class ElasticExecutor implements Executor {
                 if (w.endTask()) {
                     awake.incrementAndGet(); // the monitor had stopped counting this worker
                 }
+                // A task that left its thread interrupted (catch InterruptedException, re-interrupt)
+                // must not leak that into the next task, nor make parking return at once and spin.
+                Thread.interrupted();
             }
         } finally {
             workers.remove(w);
@@ -285,6 +288,7 @@ final class ElasticExecutor implements Executor {
                 }
                 break; // woken at the last moment
             }
+            Thread.interrupted(); // nothing interrupts a parked worker but a stray interrupt: ignore it
             LockSupport.parkNanos(this, left);
         }
         return true; // the waker counted this worker as awake again
