@@ -37,6 +37,21 @@ if ! command -v prometheus >/dev/null 2>&1; then
   fi
 fi
 
+# The cluster tests (cluster-it) run two application nodes against Debian's redis-server, behind Debian's
+# nginx. Each test starts its own redis-server and nginx (own config, temp directory, free port on
+# 127.0.0.1) and stops them; services the packages may start on install do not matter to them.
+if [[ ! -x /usr/bin/redis-server || ! -x /usr/sbin/nginx ]]; then
+  if [[ "$(id -u)" -eq 0 ]]; then
+    echo "== installing redis-server and nginx (the cluster tests need them)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends redis-server nginx >/dev/null
+  else
+    echo "WARNING: /usr/bin/redis-server or /usr/sbin/nginx is missing and this is not root: the cluster" \
+      "tests will fail. Install them: sudo apt-get install -y --no-install-recommends redis-server nginx" >&2
+  fi
+fi
+
 echo "== mvn verify (default JDK: $(java -version 2>&1 | head -1))"
 "${MVN[@]}" verify
 

@@ -3,7 +3,6 @@ package dev.synccontext;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
@@ -18,7 +17,7 @@ final class ContextBuilder implements RendererSyncContext.Builder {
     private static final AtomicLong NEXT_ID = new AtomicLong();
 
     private String name;
-    private Executor executor = ForkJoinPool.commonPool();
+    private Executor executor = ElasticExecutor.shared();
     private int maxBatch = DEFAULT_MAX_BATCH;
     private int maxQueueDepth;
     private Duration blockedThreshold = DEFAULT_BLOCKED_THRESHOLD;

@@ -69,7 +69,7 @@ import java.util.function.BiConsumer;
  */
 public interface RendererSyncContext extends Executor, AutoCloseable {
 
-    /** A context with default settings that drains on {@link ForkJoinPool#commonPool()}. */
+    /** A context with default settings that drains on the {@linkplain #defaultExecutor() default executor}. */
     static RendererSyncContext create() {
         return builder().build();
     }
@@ -82,6 +82,30 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
     /** A builder for a context with custom settings. */
     static Builder builder() {
         return new ContextBuilder();
+    }
+
+    /**
+     * The executor that contexts drain on unless the builder is given another: one pool for the JVM
+     * that survives blocking callbacks. It runs as many drains at once as there are CPUs; when a drain
+     * has been stuck in one task for a few milliseconds (a callback blocked in JDBC or HTTP), it stops
+     * counting that thread and gives queued work another one (an idle thread, or a new daemon thread
+     * named {@code synccontext-N}, up to {@code max(256, 16 × CPUs)}); idle threads retire after 60 s.
+     * So one blocked context never delays the queued work of another, on a 2-CPU container as on a
+     * big host.
+     *
+     * <p>Why not {@link ForkJoinPool#commonPool()}: it has {@code CPUs - 1} workers (a single one on
+     * 2 CPUs) and a blocked callback holds one for as long as it blocks, so every other context's
+     * queued work waits behind it. Pass {@code ForkJoinPool.commonPool()} to the builder when every
+     * callback is CPU-only and you want no thread of this library's own. Why not a virtual thread per
+     * drain: Java 17 has none, a virtual thread pinned while it blocks (inside {@code synchronized} up
+     * to Java 23, in native code on every version) holds its carrier just like a pool thread, and each
+     * drain would pay a new thread and a carrier wake-up. This pool hands work over cheaply instead: a
+     * drain that resubmits itself after {@code maxBatch} callbacks runs next on the same thread unless
+     * other work waits, and an idle worker spins a few tens of microseconds before it parks, so a post
+     * to an idle context usually wakes no thread.
+     */
+    static Executor defaultExecutor() {
+        return ElasticExecutor.shared();
     }
 
     /**
@@ -225,7 +249,10 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
         /** A name for messages, logs and metrics. Default: {@code "synccontext-N"}. */
         Builder name(String name);
 
-        /** Where queued work is drained. Default: {@link ForkJoinPool#commonPool()}. */
+        /**
+         * Where queued work is drained. Default: {@link RendererSyncContext#defaultExecutor()}, which
+         * survives blocking callbacks; {@link ForkJoinPool#commonPool()} suits CPU-only callbacks.
+         */
         Builder executor(Executor executor);
 
         /** Maximum callbacks one drain runs before resubmitting itself (fairness). Default 64. */

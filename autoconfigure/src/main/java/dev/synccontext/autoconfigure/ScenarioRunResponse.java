@@ -11,8 +11,12 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
  */
 public sealed interface ScenarioRunResponse extends OperationResponseBody {
 
-    /** A finished run: one row per scenario and mode, and the same rows as the reference text table (BenchmarkDotNet's format). */
-    record Report(List<Row> rows, String table, boolean truncated, long elapsedMillis) implements ScenarioRunResponse {
+    /**
+     * A finished run: one row per scenario and mode, and the same rows as the reference text table (BenchmarkDotNet's format);
+     * {@code contexts} says how each mode's contexts were built (what they share, what only one has).
+     */
+    record Report(List<Row> rows, String table, boolean truncated, long elapsedMillis, String contexts)
+            implements ScenarioRunResponse {
     }
 
     /** A run that did not happen or failed: the HTTP status and what to do about it. */

@@ -1,6 +1,7 @@
 package dev.synccontext.autoconfigure;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
@@ -21,8 +22,8 @@ public class SyncContextProperties implements Validator {
     /** Lifecycle of the injected RendererSyncContext: one per HTTP session, per request, or per WebSocket session (needs STOMP messaging). */
     private Scope scope = Scope.SESSION;
 
-    /** Where queued callbacks are drained. */
-    private ExecutorKind executor = ExecutorKind.COMMON_POOL;
+    /** Where queued callbacks are drained. When not set: virtual-threads if spring.threads.virtual.enabled is on (Java 21+), otherwise elastic. */
+    private @Nullable ExecutorKind executor;
 
     /** Maximum number of callbacks one drain runs before it yields its pool thread to other work. */
     private int maxBatch = 64;
@@ -40,6 +41,10 @@ public class SyncContextProperties implements Validator {
 
     private final Benchmark benchmark = new Benchmark();
 
+    private final Session session = new Session();
+
+    private final Mvc mvc = new Mvc();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -56,11 +61,11 @@ public class SyncContextProperties implements Validator {
         this.scope = scope;
     }
 
-    public ExecutorKind getExecutor() {
+    public @Nullable ExecutorKind getExecutor() {
         return executor;
     }
 
-    public void setExecutor(ExecutorKind executor) {
+    public void setExecutor(@Nullable ExecutorKind executor) {
         this.executor = executor;
     }
 
@@ -104,10 +109,18 @@ public class SyncContextProperties implements Validator {
         return benchmark;
     }
 
+    public Session getSession() {
+        return session;
+    }
+
+    public Mvc getMvc() {
+        return mvc;
+    }
+
     @Override
     public boolean supports(Class<?> type) {
         return SyncContextProperties.class.isAssignableFrom(type) || Benchmark.class.isAssignableFrom(type)
-                || Metrics.class.isAssignableFrom(type);
+                || Metrics.class.isAssignableFrom(type) || Session.class.isAssignableFrom(type);
     }
 
     @Override
@@ -128,13 +141,18 @@ public class SyncContextProperties implements Validator {
             }
             return;
         }
+        if (target instanceof Session session) {
+            if (session.idleTimeout != null && (session.idleTimeout.isNegative() || session.idleTimeout.isZero())) {
+                errors.rejectValue("idleTimeout", "range", "must be positive (leave it unset for the session timeout plus a margin)");
+            }
+            if (session.nodeId != null && (session.nodeId.isBlank() || session.nodeId.indexOf('@') >= 0)) {
+                errors.rejectValue("nodeId", "format", "must be non-blank and contain no '@'");
+            }
+            return;
+        }
         SyncContextProperties p = (SyncContextProperties) target;
         if (p.scope == null) {
             errors.rejectValue("scope", "required", "must be one of session, request, websocket");
-        }
-        if (p.executor == null) {
-            errors.rejectValue("executor", "required",
-                    "must be one of common-pool, virtual-threads, application-task-executor");
         }
         if (p.maxBatch < 1) {
             errors.rejectValue("maxBatch", "range", "must be at least 1");
@@ -174,9 +192,14 @@ public class SyncContextProperties implements Validator {
 
     /** Where queued callbacks are drained. */
     public enum ExecutorKind {
-        /** ForkJoinPool.commonPool(). */
+        /**
+         * The core's default (RendererSyncContext.defaultExecutor()): a pool sized to the CPUs that adds
+         * threads when callbacks block, so one blocked session never delays another.
+         */
+        ELASTIC,
+        /** ForkJoinPool.commonPool(): for CPU-only callbacks; a blocked callback holds one of its few workers. */
         COMMON_POOL,
-        /** A new virtual thread per drain; needs Java 21 or later. */
+        /** A new virtual thread per drain (Spring's VirtualThreadTaskExecutor); needs Java 21 or later. */
         VIRTUAL_THREADS,
         /** The application's "applicationTaskExecutor" bean (Spring Boot's task execution auto-configuration). */
         APPLICATION_TASK_EXECUTOR;
@@ -213,6 +236,21 @@ public class SyncContextProperties implements Validator {
         }
     }
 
+    /** Spring MVC. */
+    public static class Mvc {
+
+        /** Whether a controller's CompletableFuture that is already complete when the method returns is written at once instead of through Servlet async processing. */
+        private boolean writeCompletedFutures = true;
+
+        public boolean isWriteCompletedFutures() {
+            return writeCompletedFutures;
+        }
+
+        public void setWriteCompletedFutures(boolean writeCompletedFutures) {
+            this.writeCompletedFutures = writeCompletedFutures;
+        }
+    }
+
     /** Limits of the scenario runs started with POST /actuator/synccontext. */
     public static class Benchmark {
 
@@ -236,6 +274,32 @@ public class SyncContextProperties implements Validator {
 
         public void setMaxDuration(Duration maxDuration) {
             this.maxDuration = maxDuration;
+        }
+    }
+
+    /** HTTP-session (and WebFlux WebSession) contexts, and running on several nodes. */
+    public static class Session {
+
+        /** Name of this node in session handles, logs and the endpoint; unset means the host name plus a random suffix, new at each start. */
+        private String nodeId;
+
+        /** How long a session's context may go without a request on this node before it is released; unset means the session timeout plus a tenth (at least 10 s more). */
+        private Duration idleTimeout;
+
+        public String getNodeId() {
+            return nodeId;
+        }
+
+        public void setNodeId(String nodeId) {
+            this.nodeId = nodeId;
+        }
+
+        public Duration getIdleTimeout() {
+            return idleTimeout;
+        }
+
+        public void setIdleTimeout(Duration idleTimeout) {
+            this.idleTimeout = idleTimeout;
         }
     }
 }

@@ -2,13 +2,19 @@ package dev.synccontext.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.TaskOutcome;
+import dev.synccontext.TaskPath;
 import dev.synccontext.scenario.BaselineSyncContext;
 import dev.synccontext.scenario.Mode;
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -109,5 +115,36 @@ class ScenarioRunsTest {
         assertThat(result.status()).isEqualTo(500);
         assertThat(error(result)).contains("no context today");
         assertThat(failing.running()).isFalse();
+    }
+    @Test
+    void forARegistryBothModesRunWithoutTheApplicationsDecoratorAndTheReportSaysSo() {
+        AtomicInteger decorated = new AtomicInteger();
+        CallbackDecorator counting = new CallbackDecorator() {
+            @Override
+            public Runnable decorate(Runnable callback) {
+                decorated.incrementAndGet();
+                return callback;
+            }
+
+            @Override
+            public <T> Callable<T> decorate(Callable<T> callback) {
+                decorated.incrementAndGet();
+                return callback;
+            }
+        };
+        ContextTemplate template = new ContextTemplate(ForkJoinPool.commonPool(), "common-pool", 64, 0,
+                Duration.ofSeconds(2), Duration.ofSeconds(30), counting);
+        try (RendererSyncContextRegistry registry = new RendererSyncContextRegistry(template)) {
+            ScenarioRuns.Result result = ScenarioRuns.forRegistry(registry, 5, Duration.ofSeconds(20))
+                    .run("PostSerial", "baseline,optimized", 1, 0);
+            assertThat(result.status()).isEqualTo(200);
+            ScenarioRunResponse.Report report = (ScenarioRunResponse.Report) result.body();
+            assertThat(decorated).as("queued callbacks the application's decorator wrapped").hasValue(0);
+            assertThat(report.contexts()).contains("both modes").contains("no callback decorator")
+                    .contains("common-pool");
+            var statistics = registry.statistics(RendererSyncContextRegistry.BENCHMARK_SCOPE);
+            assertThat(statistics.tasks(TaskPath.QUEUED, TaskOutcome.SUCCESS))
+                    .as("optimized runs counted under the benchmark scope").isGreaterThanOrEqualTo(1000);
+        }
     }
 }

@@ -42,8 +42,8 @@ class SyncContextAutoConfigurationTest {
             assertThat(context).hasSingleBean(RendererSyncContextRegistry.class);
             assertThat(context.containsBean("rendererSyncContext")).isFalse();
             ContextTemplate t = context.getBean(RendererSyncContextRegistry.class).template();
-            assertThat(t.executor()).isSameAs(ForkJoinPool.commonPool());
-            assertThat(t.executorName()).isEqualTo("common-pool");
+            assertThat(t.executor()).isSameAs(RendererSyncContext.defaultExecutor());
+            assertThat(t.executorName()).isEqualTo("elastic");
             assertThat(t.maxBatch()).isEqualTo(64);
             assertThat(t.maxQueueDepth()).isZero();
             assertThat(t.blockedThreshold()).isEqualTo(Duration.ofSeconds(2));
@@ -80,6 +80,14 @@ class SyncContextAutoConfigurationTest {
                     assertThat(context).doesNotHaveBean(SyncContextEndpoint.class);
                     assertThat(context).doesNotHaveBean(MeterBinder.class);
                 });
+    }
+
+    @Test
+    void completedFuturesAreWrittenDirectlyInServletAppsUnlessSwitchedOff() {
+        servlet.run(context -> assertThat(context).hasBean("syncContextCompletedFutureReturnValueHandler"));
+        servlet.withPropertyValues("synccontext.mvc.write-completed-futures=false").run(
+                context -> assertThat(context).doesNotHaveBean("syncContextCompletedFutureReturnValueHandler"));
+        plain.run(context -> assertThat(context).doesNotHaveBean("syncContextCompletedFutureReturnValueHandler"));
     }
 
     @Test
@@ -130,11 +138,14 @@ class SyncContextAutoConfigurationTest {
     // ---------------------------------------------------------------- scopes
 
     @Test
-    void servletApplicationGetsASessionScopedProxyInjectableByType() {
+    void servletApplicationGetsASessionProxyBackedByHandlesNotBySessionScopedBeans() {
         servlet.withUserConfiguration(NeedsContext.class).run(context -> {
             assertThat(context).hasNotFailed();
-            assertThat(context.getBeanFactory().getBeanDefinition("scopedTarget.rendererSyncContext").getScope())
-                    .isEqualTo("session");
+            assertThat(context.containsBean("scopedTarget.rendererSyncContext"))
+                    .as("no session-scoped context bean: the session holds a handle, the node holds the context")
+                    .isFalse();
+            assertThat(context).hasSingleBean(SessionContexts.class);
+            assertThat(context).hasSingleBean(jakarta.servlet.http.HttpSessionListener.class);
             assertThat(context.getBean(NeedsContext.class).context).isInstanceOf(RendererSyncContext.class);
             assertThat(context.getBean(RendererSyncContextRegistry.class).statistics())
                     .extracting(s -> s.scope()).containsExactly("session");
@@ -231,7 +242,40 @@ class SyncContextAutoConfigurationTest {
     @Test
     void virtualThreadsAreRefusedOnJava17EvenWhenAskedDirectly() {
         assertThat(org.assertj.core.api.Assertions.catchThrowable(
-                () -> SyncContextExecutors.virtualThreadPerTaskExecutor(17))).hasMessageContaining("Java 21");
+                () -> SyncContextExecutors.virtualThreads(17))).hasMessageContaining("Java 21");
+    }
+
+    @Test
+    void commonPoolStaysSelectable() {
+        plain.withPropertyValues("synccontext.executor=common-pool").run(context -> {
+            ContextTemplate t = context.getBean(RendererSyncContextRegistry.class).template();
+            assertThat(t.executor()).isSameAs(ForkJoinPool.commonPool());
+            assertThat(t.executorName()).isEqualTo("common-pool");
+        });
+    }
+
+    @Test
+    @EnabledForJreRange(min = JRE.JAVA_21)
+    void bootsVirtualThreadSwitchPicksVirtualThreadsWhenTheExecutorIsNotSet() {
+        plain.withPropertyValues("spring.threads.virtual.enabled=true").run(context -> {
+            ContextTemplate t = context.getBean(RendererSyncContextRegistry.class).template();
+            assertThat(t.executor()).isInstanceOf(org.springframework.core.task.VirtualThreadTaskExecutor.class);
+            assertThat(t.executorName()).isEqualTo("virtual-threads");
+        });
+    }
+
+    @Test
+    void anExplicitExecutorWinsOverBootsVirtualThreadSwitch() {
+        plain.withPropertyValues("spring.threads.virtual.enabled=true", "synccontext.executor=common-pool")
+                .run(context -> assertThat(context.getBean(RendererSyncContextRegistry.class).template()
+                        .executorName()).isEqualTo("common-pool"));
+    }
+
+    @Test
+    @EnabledForJreRange(max = JRE.JAVA_20)
+    void bootsVirtualThreadSwitchIsIgnoredBeforeJava21AsBootItselfDoes() {
+        plain.withPropertyValues("spring.threads.virtual.enabled=true").run(context -> assertThat(
+                context.getBean(RendererSyncContextRegistry.class).template().executorName()).isEqualTo("elastic"));
     }
 
     // ---------------------------------------------------------------- context propagation

@@ -3,6 +3,8 @@ package dev.synccontext.bench;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.scenario.BaselineSyncContext;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 
 /** The {@code mode} parameter of every benchmark: which context implementation a scenario runs on. */
 final class BenchModes {
@@ -15,16 +17,29 @@ final class BenchModes {
 
     static final List<String> ALL = List.of(BASELINE, OPTIMIZED, SINGLE_THREAD, GUAVA_SEQUENTIAL, LOCK_INLINE);
 
+    /** The {@code executor} parameter: the default executor ({@link RendererSyncContext#defaultExecutor()}). */
+    static final String ELASTIC = "elastic";
+    static final String COMMON_POOL = "common-pool";
+    static final String VIRTUAL = "virtual";
+
     private BenchModes() {
     }
 
-    /** A fresh context for {@code mode}; every one drains on the common pool except single-thread. */
+    /** A fresh context for {@code mode}, the optimized one on the default executor. */
     static RendererSyncContext create(String mode) {
+        return create(mode, ELASTIC);
+    }
+
+    /**
+     * A fresh context for {@code mode}; the optimized one drains on {@code executor}, the others on the
+     * common pool (except single-thread, which has its own thread).
+     */
+    static RendererSyncContext create(String mode, String executor) {
         switch (mode) {
             case BASELINE:
                 return new BaselineSyncContext();
             case OPTIMIZED:
-                return RendererSyncContext.create();
+                return RendererSyncContext.builder().executor(executor(executor)).build();
             case SINGLE_THREAD:
                 return ExecutorSerialContext.singleThread();
             case GUAVA_SEQUENTIAL:
@@ -33,6 +48,36 @@ final class BenchModes {
                 return new LockInlineContext();
             default:
                 throw new IllegalArgumentException("Unknown mode '" + mode + "'; valid: " + String.join(", ", ALL));
+        }
+    }
+
+    /** The executor named by the {@code executor} parameter. */
+    static Executor executor(String name) {
+        switch (name) {
+            case ELASTIC:
+                return RendererSyncContext.defaultExecutor();
+            case COMMON_POOL:
+                return ForkJoinPool.commonPool();
+            case VIRTUAL:
+                return VirtualThreads.SHARED;
+            default:
+                throw new IllegalArgumentException("Unknown executor '" + name + "'; valid: " + ELASTIC + ", "
+                        + COMMON_POOL + ", " + VIRTUAL);
+        }
+    }
+
+    /** One virtual-thread-per-task executor for every context, looked up reflectively (the bench compiles for 17). */
+    private static final class VirtualThreads {
+        static final Executor SHARED = perTaskExecutor();
+
+        private static Executor perTaskExecutor() {
+            try {
+                return (Executor) java.util.concurrent.Executors.class.getMethod("newVirtualThreadPerTaskExecutor")
+                        .invoke(null);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("virtual threads need Java 21+, this is Java "
+                        + Runtime.version().feature(), e);
+            }
         }
     }
 }

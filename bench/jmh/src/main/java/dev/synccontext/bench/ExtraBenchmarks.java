@@ -18,11 +18,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * The scenarios beyond the reference four: {@code Contended} (two threads calling {@code invokeAsync} on one
  * context at once; per op = per call) and {@code ManyContexts} (10,000 contexts, 10 posts each from
  * two producers; per op = per post). {@code single-thread} is left out of ManyContexts on purpose:
- * it would start 10,000 threads. Same fork flags as {@link SeedBenchmarks}, for the same reason.
+ * it would start 10,000 threads. Same fork flags as {@link SeedBenchmarks} (none).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2"})
+@Fork(1) // no JVM flags: see SeedBenchmarks
 public class ExtraBenchmarks {
 
     /** State for {@code Contended}: all five modes. */
@@ -31,11 +31,15 @@ public class ExtraBenchmarks {
         @Param({"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline"})
         public String mode;
 
+        /** Where the optimized context drains; see {@link BenchModes#executor}. */
+        @Param({BenchModes.ELASTIC})
+        public String executor;
+
         ScenarioState state;
 
         @Setup(Level.Trial)
         public void setUp() {
-            state = new ScenarioState("Contended", mode);
+            state = new ScenarioState("Contended", mode, executor);
         }
 
         @TearDown(Level.Trial)
@@ -50,11 +54,15 @@ public class ExtraBenchmarks {
         @Param({"baseline", "optimized", "guava-sequential", "lock-inline"})
         public String mode;
 
+        /** Where the optimized context drains; see {@link BenchModes#executor}. */
+        @Param({BenchModes.ELASTIC})
+        public String executor;
+
         ScenarioState state;
 
         @Setup(Level.Trial)
         public void setUp() {
-            state = new ScenarioState("ManyContexts", mode);
+            state = new ScenarioState("ManyContexts", mode, executor);
         }
 
         @TearDown(Level.Trial)

@@ -13,10 +13,14 @@ final class ScenarioState {
     final List<RendererSyncContext> contexts;
 
     ScenarioState(String scenarioName, String mode) {
+        this(scenarioName, mode, BenchModes.ELASTIC);
+    }
+
+    ScenarioState(String scenarioName, String mode, String executor) {
         scenario = Scenarios.byName(scenarioName);
         contexts = new ArrayList<>(scenario.contextsPerInvocation());
         for (int i = 0; i < scenario.contextsPerInvocation(); i++) {
-            contexts.add(BenchModes.create(mode));
+            contexts.add(BenchModes.create(mode, executor));
         }
     }
 

@@ -19,20 +19,28 @@ import org.openjdk.jmh.annotations.TearDown;
  * loop); JMH reports per operation, one operation = one call on the context
  * ({@code @OperationsPerInvocation}), and run.sh multiplies back for the reference table, which is per invocation.
  *
- * <p>Fork flags: a fixed 1 GB heap, and {@code ForkJoinPool.common.parallelism=2}. The latter
- * because on JDK 17 with one common-pool worker (what a 2-core machine gets) every
- * {@code CompletableFuture} async hop on the common pool can take milliseconds (measured: 1000
- * chained {@code thenRunAsync} 1.0-3.4 s; with parallelism 2, 1.8 ms; on JDK 25, 6.6 ms), which
- * would measure a JDK quirk instead of the baseline design. Every mode gets the same flags.
+ * <p>Fork flags: none, so the figures are what an application gets on this machine (on 2 CPUs that is one
+ * common-pool worker). {@code bench/run.sh} measures a second, labelled configuration with
+ * {@code -Djava.util.concurrent.ForkJoinPool.common.parallelism=2} added from the command line
+ * ({@code -jvmArgsAppend}): on JDK 17 with one common-pool worker a {@code CompletableFuture} async hop on
+ * the common pool can take milliseconds (measured: 1000 chained {@code thenRunAsync} 1.0-3.4 s; with
+ * parallelism 2, 1.8 ms; on JDK 25, 6.6 ms), which is what the {@code baseline} mode pays per queued item.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2"})
+@Fork(1)
 public class SeedBenchmarks {
 
     @Param({"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline"})
     public String mode;
+
+    /**
+     * Where the optimized context drains: {@code elastic} (the default executor), {@code common-pool},
+     * {@code virtual} (a virtual thread per drain, Java 21+). Other modes ignore it.
+     */
+    @Param({BenchModes.ELASTIC})
+    public String executor;
 
     private ScenarioState invokeAsyncReady;
     private ScenarioState invokeAsyncBusy;
@@ -41,10 +49,10 @@ public class SeedBenchmarks {
 
     @Setup(Level.Trial)
     public void setUp() {
-        invokeAsyncReady = new ScenarioState("InvokeAsyncReady", mode);
-        invokeAsyncBusy = new ScenarioState("InvokeAsyncBusy", mode);
-        postSerial = new ScenarioState("PostSerial", mode);
-        postConcurrent = new ScenarioState("PostConcurrent", mode);
+        invokeAsyncReady = new ScenarioState("InvokeAsyncReady", mode, executor);
+        invokeAsyncBusy = new ScenarioState("InvokeAsyncBusy", mode, executor);
+        postSerial = new ScenarioState("PostSerial", mode, executor);
+        postConcurrent = new ScenarioState("PostConcurrent", mode, executor);
     }
 
     @TearDown(Level.Trial)

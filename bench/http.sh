@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The macro benchmark: wrk against a plain Spring Boot app on the starter (bench/http), over loopback.
+# A per-session counter is incremented (a) through the session's injected RendererSyncContext,
+# (b) synchronized on the session mutex, (c) with no serialization; each at 64 connections over 256
+# sessions (bench/http-sessions.lua gives every request one of the sessions' cookies). Prints wrk's
+# output per run and a table of requests/s and p99 latency, then the app's audit (requests served vs
+# increments kept, per way).
+#
+#   bench/http.sh                 # 2 rounds × (a, b, c), 10 s warm-up + 20 s measured each: ~4 minutes
+#   ROUNDS=3 DURATION=30s bench/http.sh
+#
+# Needs wrk (Debian: apt-get install wrk). Environment: JAVA (default java on PATH), SKIP_BUILD=1 to
+# reuse bench/http/target/synccontext-bench-http.jar, JAVA_OPTS for the app's JVM (default: none),
+# CONNECTIONS (64), SESSIONS (256), THREADS (wrk threads, 2), WARMUP (10s), DURATION (20s), ROUNDS (2).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JAVA="${JAVA:-java}"
+CONNECTIONS="${CONNECTIONS:-64}"
+SESSIONS="${SESSIONS:-256}"
+THREADS="${THREADS:-2}"
+WARMUP="${WARMUP:-10s}"
+DURATION="${DURATION:-20s}"
+ROUNDS="${ROUNDS:-2}"
+WAYS=(context synchronized unserialized)
+
+command -v wrk >/dev/null || { echo "wrk is not installed (Debian: apt-get install wrk)" >&2; exit 2; }
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+  rm -f bench/http/target/synccontext-bench-http.jar # repackage skips a jar it thinks current, with stale libraries
+  mvn -B -ntp -q -DskipTests package -pl bench/http -am
+fi
+
+work="$(mktemp -d)"
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+base="http://127.0.0.1:$port"
+# shellcheck disable=SC2086
+"$JAVA" ${JAVA_OPTS:-} -jar bench/http/target/synccontext-bench-http.jar --server.port="$port" \
+  --server.address=127.0.0.1 >"$work/app.log" 2>&1 &
+app=$!
+stop() {
+  kill "$app" 2>/dev/null && wait "$app" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap stop EXIT
+
+for _ in $(seq 1 120); do
+  curl -fsS "$base/actuator/health" >/dev/null 2>&1 && break
+  kill -0 "$app" 2>/dev/null || { cat "$work/app.log" >&2; echo "the app did not start" >&2; exit 1; }
+  sleep 0.5 # polling a starting server: nothing else to wait on
+done
+curl -fsS "$base/actuator/health" >/dev/null || { echo "the app did not answer on $base" >&2; exit 1; }
+
+for _ in $(seq 1 "$SESSIONS"); do
+  curl -fsS -X POST "$base/counter/session"
+  echo
+done >"$work/sessions.txt"
+export SESSIONS_FILE="$work/sessions.txt"
+
+"$JAVA" -version 2>&1 | head -1
+echo "wrk -t$THREADS -c$CONNECTIONS over $(wc -l <"$SESSIONS_FILE") sessions; warm-up $WARMUP, measured $DURATION per run; app JVM flags: ${JAVA_OPTS:-none}"
+results="$work/results.tsv"
+for round in $(seq 1 "$ROUNDS"); do
+  for way in "${WAYS[@]}"; do
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" -s bench/http-sessions.lua "$base/counter/$way" >/dev/null
+    echo "== round $round: $way"
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s bench/http-sessions.lua "$base/counter/$way" \
+      | tee "$work/wrk.out"
+    if grep -q "Non-2xx" "$work/wrk.out"; then
+      echo "$way answered errors; see above" >&2
+      exit 1
+    fi
+    rps="$(awk '/^Requests\/sec:/ {print $2}' "$work/wrk.out")"
+    p99="$(awk '$1 == "99%" {print $2}' "$work/wrk.out")"
+    printf '%s\t%s\t%s\t%s\n' "$round" "$way" "$rps" "$p99" >>"$results"
+  done
+done
+
+echo
+echo "| round | way | requests/s | p99 |"
+echo "|---:|---|---:|---:|"
+awk -F'\t' '{printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4}' "$results"
+echo
+echo "audit (requests served, increments kept): $(curl -fsS "$base/counter/audit")"

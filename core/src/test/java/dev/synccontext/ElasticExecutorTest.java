@@ -1,0 +1,196 @@
+package dev.synccontext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+/** The default executor's rules: blocked tasks are compensated, nothing is lost, threads retire. */
+class ElasticExecutorTest {
+
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private static ElasticExecutor pool(int parallelism, int maxThreads, long keepAliveNanos) {
+        return new ElasticExecutor("elastic-test-", parallelism, maxThreads, keepAliveNanos, 2 * MS, 20_000);
+    }
+
+    @Test
+    void aTaskQueuedBehindBlockedTasksGetsAnotherThread() throws Exception {
+        ElasticExecutor pool = pool(1, 16, 10_000 * MS);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch blocked = new CountDownLatch(4);
+        try {
+            for (int i = 0; i < 4; i++) {
+                pool.execute(() -> {
+                    blocked.countDown();
+                    awaitQuietly(release);
+                });
+            }
+            assertThat(blocked.await(5, TimeUnit.SECONDS)).as("all four blocking tasks started: %s", pool).isTrue();
+            CountDownLatch ran = new CountDownLatch(1);
+            pool.execute(ran::countDown);
+            assertThat(ran.await(5, TimeUnit.SECONDS)).as("a task behind blocked ones ran: %s", pool).isTrue();
+            assertThat(pool.compensationCount()).as("stuck workers compensated").isGreaterThanOrEqualTo(1);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void maxThreadsBoundsTheThreadsAndTheRestWaitsItsTurn() throws Exception {
+        ElasticExecutor pool = pool(1, 3, 10_000 * MS);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger started = new AtomicInteger();
+        for (int i = 0; i < 5; i++) {
+            pool.execute(() -> {
+                started.incrementAndGet();
+                awaitQuietly(release);
+            });
+        }
+        awaitCondition(() -> started.get() == 3, "three tasks started");
+        // The monitor found all three stuck and wanted more threads for the two queued tasks.
+        awaitCondition(() -> pool.compensationCount() >= 3, "the monitor compensated for the three");
+        assertThat(pool.threadCount()).isEqualTo(3);
+        assertThat(started).hasValue(3);
+        release.countDown();
+        awaitCondition(() -> started.get() == 5, "the two waiting tasks ran after the others returned");
+    }
+
+    @Test
+    void aDrainThatResubmitsItselfRunsNextOnTheSameThreadWhenNothingElseWaits() throws Exception {
+        ElasticExecutor pool = pool(2, 16, 10_000 * MS);
+        Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        CountDownLatch done = new CountDownLatch(1);
+        Runnable task = new Runnable() {
+            int left = 1_000;
+
+            @Override
+            public void run() {
+                threads.add(Thread.currentThread());
+                if (--left > 0) {
+                    pool.execute(this);
+                } else {
+                    done.countDown();
+                }
+            }
+        };
+        pool.execute(task);
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(threads).as("threads that ran the self-resubmitting task").hasSize(1);
+    }
+
+    @Test
+    void aResubmittedTaskGoesBehindTasksThatWait() throws Exception {
+        ElasticExecutor pool = pool(1, 1, 10_000 * MS);
+        StringBuffer order = new StringBuffer();
+        CountDownLatch done = new CountDownLatch(2);
+        Runnable self = new Runnable() {
+            int runs;
+
+            @Override
+            public void run() {
+                order.append('s');
+                if (runs++ == 0) {
+                    pool.execute(() -> {
+                        order.append('o');
+                        done.countDown();
+                    });
+                    pool.execute(this); // resubmitted while 'o' waits: must not jump ahead of it
+                } else {
+                    done.countDown();
+                }
+            }
+        };
+        pool.execute(self);
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(order).hasToString("sos");
+    }
+
+    @Test
+    void idleThreadsRetireAndTheNextTaskStartsANewOne() throws Exception {
+        ElasticExecutor pool = pool(2, 16, 30 * MS);
+        CountDownLatch ran = new CountDownLatch(20);
+        for (int i = 0; i < 20; i++) {
+            pool.execute(ran::countDown);
+        }
+        assertThat(ran.await(5, TimeUnit.SECONDS)).isTrue();
+        awaitCondition(() -> pool.threadCount() == 0, "every idle thread retired");
+        CountDownLatch again = new CountDownLatch(1);
+        pool.execute(again::countDown);
+        assertThat(again.await(5, TimeUnit.SECONDS)).as("a task after every thread retired: %s", pool).isTrue();
+    }
+
+    @Test
+    void aThrowingTaskGoesToTheUncaughtHandlerAndTheWorkerGoesOn() throws Exception {
+        ElasticExecutor pool = pool(1, 1, 10_000 * MS);
+        pool.execute(() -> {
+            throw new IllegalStateException("a task fails (injected)");
+        });
+        CountDownLatch after = new CountDownLatch(1);
+        pool.execute(after::countDown);
+        assertThat(after.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThatThrownBy(() -> pool.execute(null)).isInstanceOf(NullPointerException.class);
+    }
+
+    /**
+     * Stress: four submitters and tasks that submit more, with threads retiring after 1 ms idle, so
+     * that submissions race parking, spinning, waking and retiring. Every task must run exactly once.
+     */
+    @RepeatedTest(5)
+    void noTaskIsLostWhileWorkersParkSpinWakeAndRetire() throws Exception {
+        ElasticExecutor pool = new ElasticExecutor("elastic-stress-", 2, 8, MS, MS, 2_000);
+        int perSubmitter = 20_000;
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch all = new CountDownLatch(4 * perSubmitter * 2);
+        Thread[] submitters = new Thread[4];
+        for (int t = 0; t < submitters.length; t++) {
+            submitters[t] = new Thread(() -> {
+                for (int i = 0; i < perSubmitter; i++) {
+                    pool.execute(() -> {
+                        runs.incrementAndGet();
+                        all.countDown();
+                        pool.execute(() -> {
+                            runs.incrementAndGet();
+                            all.countDown();
+                        });
+                    });
+                    if ((i & 1023) == 0) {
+                        LockSupport.parkNanos(2 * MS); // let workers go idle and retire now and then
+                    }
+                }
+            });
+            submitters[t].start();
+        }
+        for (Thread t : submitters) {
+            t.join();
+        }
+        assertThat(all.await(30, TimeUnit.SECONDS)).as("tasks left: %d; %s", all.getCount(), pool).isTrue();
+        assertThat(runs).hasValue(4 * perSubmitter * 2);
+    }
+
+    private static void awaitCondition(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            LockSupport.parkNanos(MS);
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
