@@ -160,7 +160,7 @@ def chart(path, note):
                 out.append(text(x2 + 5, y + BAR_H - 2, fmt_bytes(b), size=10, weight=bold))
             y += BAR_H + BAR_GAP
         y += GROUP_GAP
-    out.append(text(20, height - 12, "One operation = one call on a context (the seed's table is per invocation: "
+    out.append(text(20, height - 12, "One operation = one call on a context (the reference table is per invocation: "
                     "×1,000 calls, ×10,000 for PostConcurrent, ×2,000 Contended, ×100,000 ManyContexts). "
                     "Shorter is better.", size=10, fill="#666"))
     out.append("</svg>")

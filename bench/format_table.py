@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Prints JMH JSON results (from bench/run.sh) as the seed's table, then per operation.
+"""Prints JMH JSON results (from bench/run.sh) as the reference table, then per operation.
 
 JMH reports per operation (@OperationsPerInvocation = calls on the context per scenario invocation);
-the seed's table is per invocation, so time and allocation are multiplied back by that count. JMH's
+the reference table is per invocation, so time and allocation are multiplied back by that count. JMH's
 JSON does not record it, so OPS below must match the scenarios' operationsPerInvocation() (the bench
 smoke test checks the annotations against the scenarios; keep this dict in step with them).
 """
@@ -59,7 +59,7 @@ def main(path):
     for r in rs:
         if r["unit"] != "ns/op":
             sys.exit(f"expected ns/op from JMH, got {r['unit']}")
-    print("Per invocation (the seed's table; one invocation = the scenario's whole loop):")
+    print("Per invocation (the reference table; one invocation = the scenario's whole loop):")
     lines = []
     for r in rs:
         k = OPS[r["method"]]

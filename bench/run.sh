@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the bench and runs the whole scenario table with JMH -prof gc, then prints it in the seed's
-# format (µs per invocation, KB allocated) and per operation (ns/op, B/op).
+# Builds the bench and runs the whole scenario table with JMH -prof gc, then prints it in the reference
+# table's format (docs/DESIGN.md) (µs per invocation, KB allocated) and per operation (ns/op, B/op).
 #
 #   bench/run.sh quick   # 1 fork, 2×1 s warm-up, 3×1 s measurement: about 4 minutes on 2 cores
 #   bench/run.sh full    # 2 forks, 3×1 s warm-up, 5×1 s measurement (~10 min): what README's table comes from

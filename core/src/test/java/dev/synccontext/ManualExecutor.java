@@ -5,8 +5,12 @@ import java.util.Queue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
-/** An executor that only queues; the test decides when (and on which thread) tasks run. */
-final class ManualExecutor implements Executor {
+/**
+ * An executor that only queues; the test decides when (and on which thread) tasks run, so a test of
+ * what a context hands to its executor is deterministic. Shared with the other modules' tests through
+ * core's test jar. Thread-safe.
+ */
+public final class ManualExecutor implements Executor {
 
     private final Queue<Runnable> tasks = new ArrayDeque<>();
     private int submitted;
@@ -21,20 +25,23 @@ final class ManualExecutor implements Executor {
         tasks.add(task);
     }
 
-    synchronized void reject(boolean rejecting) {
+    /** While {@code rejecting}, {@link #execute} throws {@link RejectedExecutionException}. */
+    public synchronized void reject(boolean rejecting) {
         this.rejecting = rejecting;
     }
 
-    synchronized int pending() {
+    /** Tasks queued and not yet run. */
+    public synchronized int pending() {
         return tasks.size();
     }
 
-    synchronized int submitted() {
+    /** Tasks accepted since creation. */
+    public synchronized int submitted() {
         return submitted;
     }
 
     /** Runs queued tasks on the calling thread until none is left; returns how many ran. */
-    int runAll() {
+    public int runAll() {
         int ran = 0;
         for (Runnable task; (task = poll()) != null; ran++) {
             task.run();
@@ -43,7 +50,7 @@ final class ManualExecutor implements Executor {
     }
 
     /** Runs one queued task; false if there was none. */
-    boolean runOne() {
+    public boolean runOne() {
         Runnable task = poll();
         if (task == null) {
             return false;

@@ -6,12 +6,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Holds a context busy from a separate thread: its callback claims the idle context inline and waits
- * on a latch, so that every other submission is queued behind it, deterministically.
+ * on a latch, so that every other submission is queued behind it, deterministically. Works on any
+ * {@link RendererSyncContext} implementation; shared with the other modules' tests through core's
+ * test jar.
  */
-final class Occupier implements AutoCloseable {
+public final class Occupier implements AutoCloseable {
 
-    final Thread thread;
-    final CompletableFuture<Void> finished = new CompletableFuture<>();
+    /** The thread whose inline callback holds the context. */
+    public final Thread thread;
+    /** Completes when the occupying callback has returned. */
+    public final CompletableFuture<Void> finished = new CompletableFuture<>();
     private final CountDownLatch entered = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
 
@@ -27,14 +31,16 @@ final class Occupier implements AutoCloseable {
     }
 
     /** Returns once the context is busy with the occupier's callback. */
-    static Occupier occupy(RendererSyncContext ctx) {
+    public static Occupier occupy(RendererSyncContext ctx) {
         return new Occupier(ctx);
     }
 
-    void release() {
+    /** Lets the occupying callback return (the context then drains what queued behind it). */
+    public void release() {
         release.countDown();
     }
 
+    /** Releases the context and waits (up to 10 s) for the occupying thread to end. */
     @Override
     public void close() {
         release();
@@ -45,7 +51,8 @@ final class Occupier implements AutoCloseable {
         }
     }
 
-    static void awaitUninterruptibly(CountDownLatch latch) {
+    /** Waits up to 30 s for {@code latch}, failing the test if it is not released. */
+    public static void awaitUninterruptibly(CountDownLatch latch) {
         boolean interrupted = false;
         while (true) {
             try {

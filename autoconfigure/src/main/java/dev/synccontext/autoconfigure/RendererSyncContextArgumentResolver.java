@@ -27,6 +27,6 @@ final class RendererSyncContextArgumentResolver implements HandlerMethodArgument
     @Override
     public Mono<Object> resolveArgument(MethodParameter parameter, BindingContext bindingContext,
             ServerWebExchange exchange) {
-        return exchange.getSession().map(contexts::contextOf);
+        return contexts.contextOf(exchange).map(context -> context);
     }
 }

@@ -1,6 +1,7 @@
 package dev.synccontext.autoconfigure;
 
 import dev.synccontext.RendererSyncContext;
+import java.util.concurrent.RejectedExecutionException;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.WebSocketHandler;
 import org.springframework.web.socket.WebSocketMessage;
@@ -57,25 +58,39 @@ public class RendererSyncContextWebSocketHandler extends WebSocketHandlerDecorat
 
     @Override
     public void handleTransportError(WebSocketSession session, Throwable exception) throws Exception {
-        RendererSyncContext context = contexts.require(session.getAttributes());
-        if (context.isClosed()) {
-            getDelegate().handleTransportError(session, exception); // the session already ended; still report it
-            return;
-        }
-        runOn(context, () -> getDelegate().handleTransportError(session, exception));
+        runOnIfOpen(session, () -> getDelegate().handleTransportError(session, exception));
     }
 
     @Override
     public void afterConnectionClosed(WebSocketSession session, CloseStatus closeStatus) throws Exception {
         try {
-            RendererSyncContext context = contexts.require(session.getAttributes());
-            if (context.isClosed()) {
-                getDelegate().afterConnectionClosed(session, closeStatus); // application shutdown closed it first
-            } else {
-                runOn(context, () -> getDelegate().afterConnectionClosed(session, closeStatus));
-            }
+            runOnIfOpen(session, () -> getDelegate().afterConnectionClosed(session, closeStatus));
         } finally {
             contexts.release(session.getAttributes());
+        }
+    }
+
+    /**
+     * Runs an end-of-session callback on the session's context, or directly when there is none to run it on
+     * (opening failed, or application shutdown closed it first): such a callback is never skipped.
+     */
+    private void runOnIfOpen(WebSocketSession session, Step step) throws Exception {
+        RendererSyncContext context = contexts.find(session.getAttributes()).orElse(null);
+        if (context == null || context.isClosed()) {
+            step.run();
+            return;
+        }
+        boolean[] started = new boolean[1];
+        try {
+            runOn(context, () -> {
+                started[0] = true;
+                step.run();
+            });
+        } catch (RejectedExecutionException refused) {
+            if (started[0]) {
+                throw refused; // the delegate's own
+            }
+            step.run(); // refused before it ran: the context closed between the check and the call
         }
     }
 

@@ -12,7 +12,7 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 public sealed interface ScenarioRunResponse extends OperationResponseBody {
 
     /**
-     * A finished run: one row per scenario and mode, and the same rows as the seed's text table;
+     * A finished run: one row per scenario and mode, and the same rows as the reference text table (BenchmarkDotNet's format);
      * {@code contexts} says how each mode's contexts were built (what they share, what only one has).
      */
     record Report(List<Row> rows, String table, boolean truncated, long elapsedMillis, String contexts)
@@ -24,7 +24,7 @@ public sealed interface ScenarioRunResponse extends OperationResponseBody {
     }
 
     /**
-     * One row of the seed's table. {@code error} and {@code stdDev} are null with a single iteration;
+     * One row of the reference table. {@code error} and {@code stdDev} are null with a single iteration;
      * {@code allocated} is null where the JVM cannot measure it.
      */
     record Row(String method, String mode, @Nullable Double mean, @Nullable Double error,

@@ -20,7 +20,9 @@ import org.springframework.beans.factory.ObjectFactory;
  * {@code context.post(...)} or {@code context.assertAccess()} through the injected field. Here the
  * callback's own context answers (found with {@link RendererSyncContext#current()}, one thread-local
  * read), which is the only sensible meaning of "my context" inside a callback. Outside callbacks it
- * asks the scope, exactly like a scoped proxy (and fails the same way outside a request).
+ * asks the scope, exactly like a scoped proxy (and fails the same way outside a request); for the
+ * session scope, "the scope" is {@link HttpSessionContexts}: the session holds a handle, this node
+ * holds the context.
  */
 final class ScopedRendererSyncContext implements RendererSyncContext {
 

@@ -2,8 +2,10 @@ package dev.synccontext.autoconfigure;
 
 import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
+import jakarta.servlet.http.HttpSessionListener;
 import java.time.Duration;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -28,8 +30,10 @@ import org.springframework.web.reactive.config.WebFluxConfigurer;
 
 /**
  * Auto-configuration for {@link RendererSyncContext}: the {@link RendererSyncContextRegistry}, a
- * scoped {@code rendererSyncContext} bean (servlet web applications), a WebFlux argument resolver, and
- * context propagation for queued callbacks.
+ * scoped {@code rendererSyncContext} bean (servlet web applications), the node's
+ * {@link SessionContexts} (HTTP-session and {@code WebSession} contexts found by a small handle in the
+ * session) with their release paths, a WebFlux argument resolver, and context propagation for queued
+ * callbacks.
  *
  * <p>Ordered after {@link TaskExecutionAutoConfiguration}: a {@code RendererSyncContext} is an
  * {@code Executor}, and Boot's {@code applicationTaskExecutor} backs off when it sees one.
@@ -88,20 +92,13 @@ public final class SyncContextAutoConfiguration {
 
         @Bean(destroyMethod = "")
         RendererSyncContext rendererSyncContext(RendererSyncContextRegistry registry, SyncContextProperties properties,
-                BeanFactory beanFactory) {
-            return new ScopedRendererSyncContext(registry, properties.getScope().tag(),
-                    () -> beanFactory.getBean(TARGET, RendererSyncContext.class));
-        }
-
-        @Configuration(proxyBeanMethods = false)
-        @ConditionalOnProperty(name = "synccontext.scope", havingValue = "session", matchIfMissing = true)
-        static class SessionScoped {
-
-            @Bean(name = TARGET, autowireCandidate = false, destroyMethod = "")
-            @SessionScope(proxyMode = ScopedProxyMode.NO)
-            RendererSyncContext sessionRendererSyncContext(RendererSyncContextRegistry registry) {
-                return registry.create("session");
-            }
+                BeanFactory beanFactory, ObjectProvider<SessionContexts> sessionContexts) {
+            // Session scope: the session holds only a handle, the context is this node's (no session-scoped
+            // bean, so nothing un-serializable or any destruction callback ever enters the session).
+            ObjectFactory<RendererSyncContext> target = properties.getScope() == SyncContextProperties.Scope.SESSION
+                    ? new HttpSessionContexts(sessionContexts.getObject())::current
+                    : () -> beanFactory.getBean(TARGET, RendererSyncContext.class);
+            return new ScopedRendererSyncContext(registry, properties.getScope().tag(), target);
         }
 
         @Configuration(proxyBeanMethods = false)
@@ -129,6 +126,38 @@ public final class SyncContextAutoConfiguration {
         }
     }
 
+    /**
+     * HTTP-session and {@code WebSession} contexts: one per session per node, found by the handle the
+     * session holds, released when the session ends (listener or events), when idle, or at shutdown.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication
+    static class SessionContextsConfiguration {
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean
+        SessionContexts syncContextSessionContexts(RendererSyncContextRegistry registry,
+                SyncContextProperties properties, Environment environment) {
+            SessionContexts contexts = new SessionContexts(registry, SyncContextProperties.Scope.SESSION.tag(),
+                    SessionSettings.nodeId(properties.getSession().getNodeId()),
+                    SessionSettings.idleTimeout(properties.getSession().getIdleTimeout(), environment));
+            contexts.startIdleEviction();
+            return contexts;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = Type.SERVLET)
+    @ConditionalOnClass(name = "jakarta.servlet.http.HttpSessionListener")
+    static class ServletSessionListenerConfiguration {
+
+        /** Registered with the container by Boot, and handed Spring Session's destroyed events by Spring Session. */
+        @Bean
+        HttpSessionListener syncContextSessionListener(SessionContexts contexts) {
+            return new SessionContextReleasingListener(contexts);
+        }
+    }
+
     /** Completed futures from controllers are written at once (see {@link CompletedFutureReturnValueHandler}). */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication(type = Type.SERVLET)
@@ -149,8 +178,8 @@ public final class SyncContextAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        WebSessionContexts syncContextWebSessionContexts(RendererSyncContextRegistry registry) {
-            return new WebSessionContexts(registry, "session", Duration.ofSeconds(30));
+        WebSessionContexts syncContextWebSessionContexts(SessionContexts contexts) {
+            return new WebSessionContexts(contexts, Duration.ofSeconds(30));
         }
 
         @Bean
@@ -161,6 +190,12 @@ public final class SyncContextAutoConfiguration {
                     configurer.addCustomResolver(new RendererSyncContextArgumentResolver(contexts));
                 }
             };
+        }
+
+        @Bean
+        @ConditionalOnClass(name = "org.springframework.session.events.SessionDestroyedEvent")
+        SessionDestroyedEventReleaser syncContextSessionDestroyedEventReleaser(SessionContexts contexts) {
+            return new SessionDestroyedEventReleaser(contexts);
         }
     }
 }

@@ -37,9 +37,16 @@ public class SyncContextEndpoint {
     private final RendererSyncContextRegistry registry;
     private final Map<String, Object> settings;
 
+    private volatile @Nullable SessionContexts sessions;
+
     SyncContextEndpoint(RendererSyncContextRegistry registry, Map<String, Object> settings) {
         this.registry = registry;
         this.settings = settings;
+    }
+
+    /** Shows this node's session contexts ({@link Sessions}) in GET; called once, when the bean is made. */
+    void showSessions(@Nullable SessionContexts sessions) {
+        this.sessions = sessions;
     }
 
     /** What GET lists under {@code scenarios}; {@code null} when this application cannot run them. */
@@ -82,7 +89,12 @@ public class SyncContextEndpoint {
         }
         return new Overview(contexts, queueDepth, tasks, blocked, unhandled, blockedTotal,
                 registry.closingContexts(), registry.forcedCloses(), scopes, settings, scenarioCatalog(),
-                scenarioRunInProgress());
+                scenarioRunInProgress(), sessionsNow());
+    }
+
+    private @Nullable Sessions sessionsNow() {
+        SessionContexts s = sessions;
+        return s == null ? null : Sessions.of(s);
     }
 
     private static Map<String, Map<String, Long>> emptyTaskTable() {
@@ -138,7 +150,23 @@ public class SyncContextEndpoint {
     public record Overview(int contexts, long queueDepth, Map<String, Map<String, Long>> tasks,
             List<Blocked> blocked, long unhandled, long blockedTotal, int closing, long forcedCloses,
             Map<String, ScopeOverview> scopes, Map<String, Object> settings, @Nullable ScenarioCatalog scenarios,
-            boolean scenarioRunInProgress) implements OperationResponseBody {
+            boolean scenarioRunInProgress, @Nullable Sessions sessions) implements OperationResponseBody {
+    }
+
+    /**
+     * This node's HTTP-session contexts ({@code null} outside web applications): the node's name, open
+     * session contexts, sessions taken over from another node with no context here ({@code handoffs}:
+     * failovers), sessions that came from another node while their context here was still open
+     * ({@code splits}: no session affinity, callbacks can overlap across nodes), and contexts released
+     * because their session ended or because they were idle.
+     */
+    public record Sessions(String node, int contexts, long handoffs, long splits, long endedReleases,
+            long idleEvictions, String idleTimeout) {
+
+        static Sessions of(SessionContexts s) {
+            return new Sessions(s.nodeId(), s.size(), s.handoffs(), s.splits(), s.endedReleases(), s.idleEvictions(),
+                    s.idleTimeout().toString());
+        }
     }
 
     /** The scenario names, which of them a POST runs by default, and the modes. */

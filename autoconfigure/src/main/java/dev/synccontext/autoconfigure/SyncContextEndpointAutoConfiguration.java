@@ -1,5 +1,6 @@
 package dev.synccontext.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -34,11 +35,13 @@ public final class SyncContextEndpointAutoConfiguration {
         @ConditionalOnMissingBean(SyncContextEndpoint.class)
         @ConditionalOnAvailableEndpoint(SyncContextEndpoint.class)
         SyncContextScenarioEndpoint syncContextEndpoint(RendererSyncContextRegistry registry,
-                SyncContextProperties properties) {
-            return new SyncContextScenarioEndpoint(registry,
+                SyncContextProperties properties, ObjectProvider<SessionContexts> sessions) {
+            SyncContextScenarioEndpoint endpoint = new SyncContextScenarioEndpoint(registry,
                     SyncContextEndpoint.settings(properties, registry.template()),
                     ScenarioRuns.forRegistry(registry, properties.getBenchmark().getMaxIterations(),
                             properties.getBenchmark().getMaxDuration()));
+            endpoint.showSessions(sessions.getIfAvailable());
+            return endpoint;
         }
     }
 
@@ -50,8 +53,11 @@ public final class SyncContextEndpointAutoConfiguration {
         @ConditionalOnMissingBean(SyncContextEndpoint.class)
         @ConditionalOnAvailableEndpoint(SyncContextEndpoint.class)
         SyncContextEndpoint syncContextEndpoint(RendererSyncContextRegistry registry,
-                SyncContextProperties properties) {
-            return new SyncContextEndpoint(registry, SyncContextEndpoint.settings(properties, registry.template()));
+                SyncContextProperties properties, ObjectProvider<SessionContexts> sessions) {
+            SyncContextEndpoint endpoint = new SyncContextEndpoint(registry,
+                    SyncContextEndpoint.settings(properties, registry.template()));
+            endpoint.showSessions(sessions.getIfAvailable());
+            return endpoint;
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.synccontext.autoconfigure;
 import dev.synccontext.micrometer.SyncContextMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -21,7 +22,10 @@ import org.springframework.context.annotation.Bean;
 public final class SyncContextMetricsAutoConfiguration {
 
     @Bean
-    MeterBinder syncContextMeterBinder(RendererSyncContextRegistry registry) {
-        return meterRegistry -> registry.onEachScope(statistics -> new SyncContextMetrics(statistics).bindTo(meterRegistry));
+    MeterBinder syncContextMeterBinder(RendererSyncContextRegistry registry, ObjectProvider<SessionContexts> sessions) {
+        return meterRegistry -> {
+            registry.onEachScope(statistics -> new SyncContextMetrics(statistics).bindTo(meterRegistry));
+            sessions.ifAvailable(s -> new SessionContextsMetrics(s).bindTo(meterRegistry));
+        };
     }
 }

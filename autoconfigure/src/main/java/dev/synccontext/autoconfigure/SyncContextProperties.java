@@ -41,6 +41,8 @@ public class SyncContextProperties implements Validator {
 
     private final Benchmark benchmark = new Benchmark();
 
+    private final Session session = new Session();
+
     private final Mvc mvc = new Mvc();
 
     public boolean isEnabled() {
@@ -107,6 +109,10 @@ public class SyncContextProperties implements Validator {
         return benchmark;
     }
 
+    public Session getSession() {
+        return session;
+    }
+
     public Mvc getMvc() {
         return mvc;
     }
@@ -114,7 +120,7 @@ public class SyncContextProperties implements Validator {
     @Override
     public boolean supports(Class<?> type) {
         return SyncContextProperties.class.isAssignableFrom(type) || Benchmark.class.isAssignableFrom(type)
-                || Metrics.class.isAssignableFrom(type);
+                || Metrics.class.isAssignableFrom(type) || Session.class.isAssignableFrom(type);
     }
 
     @Override
@@ -132,6 +138,15 @@ public class SyncContextProperties implements Validator {
         if (target instanceof Metrics m) {
             if (m.samplingInterval < 0 || Integer.bitCount(m.samplingInterval) > 1) {
                 errors.rejectValue("samplingInterval", "range", "must be 0 (off) or a power of two, such as 64, 128 or 256");
+            }
+            return;
+        }
+        if (target instanceof Session session) {
+            if (session.idleTimeout != null && (session.idleTimeout.isNegative() || session.idleTimeout.isZero())) {
+                errors.rejectValue("idleTimeout", "range", "must be positive (leave it unset for the session timeout plus a margin)");
+            }
+            if (session.nodeId != null && (session.nodeId.isBlank() || session.nodeId.indexOf('@') >= 0)) {
+                errors.rejectValue("nodeId", "format", "must be non-blank and contain no '@'");
             }
             return;
         }
@@ -259,6 +274,32 @@ public class SyncContextProperties implements Validator {
 
         public void setMaxDuration(Duration maxDuration) {
             this.maxDuration = maxDuration;
+        }
+    }
+
+    /** HTTP-session (and WebFlux WebSession) contexts, and running on several nodes. */
+    public static class Session {
+
+        /** Name of this node in session handles, logs and the endpoint; unset means the host name plus a random suffix, new at each start. */
+        private String nodeId;
+
+        /** How long a session's context may go without a request on this node before it is released; unset means the session timeout plus a tenth (at least 10 s more). */
+        private Duration idleTimeout;
+
+        public String getNodeId() {
+            return nodeId;
+        }
+
+        public void setNodeId(String nodeId) {
+            this.nodeId = nodeId;
+        }
+
+        public Duration getIdleTimeout() {
+            return idleTimeout;
+        }
+
+        public void setIdleTimeout(Duration idleTimeout) {
+            this.idleTimeout = idleTimeout;
         }
     }
 }

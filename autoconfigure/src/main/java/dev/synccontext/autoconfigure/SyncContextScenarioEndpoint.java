@@ -9,7 +9,7 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 /**
  * {@code /actuator/synccontext} with its POST: everything {@link SyncContextEndpoint} shows, plus a run
  * of the built-in benchmark scenarios on fresh contexts built like the application's, answered with
- * the seed's table. Used instead of {@link SyncContextEndpoint} when {@code synccontext-scenarios} is on
+ * the reference table. Used instead of {@link SyncContextEndpoint} when {@code synccontext-scenarios} is on
  * the class path (the starter brings it); only this class and {@link ScenarioRuns} refer to it.
  *
  * <p>The POST is CPU-heavy, so it follows the rules of Boot's own costly endpoint, {@code heapdump}:
@@ -31,7 +31,7 @@ public class SyncContextScenarioEndpoint extends SyncContextEndpoint {
     /**
      * Runs scenarios. Every field is optional.
      *
-     * @param scenarios comma-separated scenario names; default: the seed's four
+     * @param scenarios comma-separated scenario names; default: the four reference scenarios
      * @param modes comma-separated {@code baseline}, {@code optimized}; default {@code optimized}
      * @param iterations measured iterations per scenario and mode
      * @param warmups unmeasured iterations before them

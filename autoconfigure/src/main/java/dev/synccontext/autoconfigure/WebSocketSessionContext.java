@@ -14,6 +14,8 @@ import org.springframework.beans.factory.annotation.Qualifier;
  * <pre>{@code
  * LiveController(RendererSyncContext page,                                  // the HTTP session's
  *                @WebSocketSessionContext RendererSyncContext channel) {    // the WebSocket session's
+ *     ...
+ * }
  * }</pre>
  *
  * <p>The proxy resolves, on each call, to the context of the STOMP session whose message is being

@@ -1,5 +1,6 @@
 package dev.synccontext.autoconfigure;
 
+import dev.synccontext.testing.Browser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;

@@ -2,6 +2,7 @@ package dev.synccontext.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.synccontext.testing.Browser;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;

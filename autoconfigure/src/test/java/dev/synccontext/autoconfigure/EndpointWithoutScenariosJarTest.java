@@ -3,6 +3,7 @@ package dev.synccontext.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.synccontext.testing.Browser;
 import java.io.File;
 import java.net.MalformedURLException;
 import java.net.URL;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.Browser;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.Browser;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -99,7 +100,7 @@ class SessionScopeHttpTest {
         assertThat(body.get("tasks").get("queued").has("rejected")).isTrue();
         assertThat(body.get("blocked").isArray()).isTrue();
         assertThat(body.get("settings").get("scope").asString()).isEqualTo("session");
-        assertThat(body.get("settings").get("executor").asString()).isEqualTo("common-pool");
+        assertThat(body.get("settings").get("executor").asString()).as("the default executor").isEqualTo("elastic");
         assertThat(body.get("scenarios").get("names").toString()).contains("InvokeAsyncReady", "PostConcurrent");
         assertThat(body.get("scenarios").get("modes").toString()).contains("baseline", "optimized");
     }

@@ -138,11 +138,14 @@ class SyncContextAutoConfigurationTest {
     // ---------------------------------------------------------------- scopes
 
     @Test
-    void servletApplicationGetsASessionScopedProxyInjectableByType() {
+    void servletApplicationGetsASessionProxyBackedByHandlesNotBySessionScopedBeans() {
         servlet.withUserConfiguration(NeedsContext.class).run(context -> {
             assertThat(context).hasNotFailed();
-            assertThat(context.getBeanFactory().getBeanDefinition("scopedTarget.rendererSyncContext").getScope())
-                    .isEqualTo("session");
+            assertThat(context.containsBean("scopedTarget.rendererSyncContext"))
+                    .as("no session-scoped context bean: the session holds a handle, the node holds the context")
+                    .isFalse();
+            assertThat(context).hasSingleBean(SessionContexts.class);
+            assertThat(context).hasSingleBean(jakarta.servlet.http.HttpSessionListener.class);
             assertThat(context.getBean(NeedsContext.class).context).isInstanceOf(RendererSyncContext.class);
             assertThat(context.getBean(RendererSyncContextRegistry.class).statistics())
                     .extracting(s -> s.scope()).containsExactly("session");

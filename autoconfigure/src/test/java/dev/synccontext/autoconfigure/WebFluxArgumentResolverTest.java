@@ -3,6 +3,7 @@ package dev.synccontext.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.Browser;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -41,7 +42,8 @@ class WebFluxArgumentResolverTest {
     void anInvalidatedWebSessionsContextIsReleasedByTheSweep() {
         RendererSyncContextRegistry registry = new RendererSyncContextRegistry(
                 ContextTemplate.defaults(java.util.concurrent.ForkJoinPool.commonPool(), "common-pool"));
-        WebSessionContexts perSession = new WebSessionContexts(registry, "session", java.time.Duration.ofHours(1));
+        WebSessionContexts perSession = new WebSessionContexts(
+                new SessionContexts(registry, "session", "node-a", java.time.Duration.ofHours(1)), java.time.Duration.ofHours(1));
         org.springframework.web.server.session.InMemoryWebSessionStore store =
                 new org.springframework.web.server.session.InMemoryWebSessionStore();
         org.springframework.web.server.WebSession session = store.createWebSession().block();

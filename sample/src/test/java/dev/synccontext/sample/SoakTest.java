@@ -31,6 +31,8 @@ import dev.synccontext.TaskOutcome;
 import dev.synccontext.TaskPath;
 import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
 import dev.synccontext.micrometer.SyncContextStatistics;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
 import org.apache.catalina.Context;
 import org.apache.catalina.Manager;
 import org.apache.catalina.session.ManagerBase;
@@ -104,7 +106,9 @@ class SoakTest {
     private final Map<String, LongAdder> answers = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<String> unexpected = new ConcurrentLinkedQueue<>();
     private final LongAdder serverErrors = new LongAdder();
-    private final Map<String, LatencyHistogram> latency = new ConcurrentHashMap<>();
+    /** Request latencies per call, in microseconds (HdrHistogram, on the class path through Micrometer). */
+    private final Map<String, Histogram> latency = new ConcurrentHashMap<>();
+    private static final long MAX_LATENCY_MICROS = 60_000_000;
 
     @Test
     void thousandSessionsUnderClicksAndStreamsLoseNothingAndLeaveNothingBehind() throws Exception {
@@ -113,7 +117,7 @@ class SoakTest {
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
         for (String op : List.of("increment", "board", "add-item", "toggle-item", "remove-item", "quote")) {
-            latency.put(op, new LatencyHistogram());
+            latency.put(op, newLatencyHistogram());
         }
         ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
         try {
@@ -204,7 +208,7 @@ class SoakTest {
             System.out.printf("SOAK RESULT seed=%d sessions=%d streams=%d clients=%d duration=%.1fs requests=%d"
                     + " rate=%.0f/s acknowledged-clicks=%d stream-events=%d%n", SEED, SESSIONS, streams, CLIENTS,
                     seconds, requests, requests / seconds, clicks, streamEvents);
-            latency.forEach((op, h) -> System.out.printf("SOAK LATENCY %-12s %s%n", op, h));
+            latency.forEach((op, h) -> System.out.printf("SOAK LATENCY %-12s %s%n", op, describe(h)));
             System.out.printf("SOAK ANSWERS %s%n", new TreeMap<>(answers));
             System.out.printf("SOAK MEMORY baseline=%.1f MB live=%.1f MB (%d live contexts) after=%.1f MB"
                     + " per-live-session=%d B (includes the test client's share and open streams)%n",
@@ -420,9 +424,9 @@ class SoakTest {
             Thread.currentThread().interrupt();
             return new Answer(-1, "interrupted");
         }
-        LatencyHistogram histogram = latency.get(op);
+        Histogram histogram = latency.get(op);
         if (histogram != null) {
-            histogram.record(System.nanoTime() - began);
+            histogram.recordValue(Math.min(MAX_LATENCY_MICROS, Math.max(1, (System.nanoTime() - began) / 1_000)));
         }
         answers.computeIfAbsent(op + " " + status, k -> new LongAdder()).increment();
         if (status >= 500) {
@@ -440,7 +444,22 @@ class SoakTest {
     }
 
     private void resetLatency() {
-        latency.replaceAll((op, h) -> new LatencyHistogram());
+        latency.replaceAll((op, h) -> newLatencyHistogram());
+    }
+
+    /**
+     * Microseconds from 1 µs to {@value #MAX_LATENCY_MICROS} µs, 3 significant digits; safe to record from
+     * many client threads. A fixed range, so it is allocated whole before the heap baseline and never
+     * grows during the soak (the heap figures would count its growth as per-session memory).
+     */
+    private static Histogram newLatencyHistogram() {
+        return new ConcurrentHistogram(1, MAX_LATENCY_MICROS, 3);
+    }
+
+    private static String describe(Histogram micros) {
+        return String.format("n=%d p50=%.2f ms p99=%.2f ms max=%.1f ms", micros.getTotalCount(),
+                micros.getValueAtPercentile(50) / 1_000.0, micros.getValueAtPercentile(99) / 1_000.0,
+                micros.getMaxValue() / 1_000.0);
     }
 
     private static long heapAfterGc() {

@@ -2,9 +2,7 @@ package dev.synccontext.starter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import dev.synccontext.testing.Browser;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -25,12 +23,9 @@ class StarterBenchmarkPostTest {
     int port;
 
     @Test
-    void withAccessUnrestrictedThePostRunsAScenario() throws Exception {
-        HttpResponse<String> run = HttpClient.newHttpClient().send(HttpRequest
-                .newBuilder(URI.create("http://localhost:" + port + "/actuator/synccontext"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"scenarios\":\"InvokeAsyncReady\",\"iterations\":1,\"warmups\":0}"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+    void withAccessUnrestrictedThePostRunsAScenario() {
+        HttpResponse<String> run = new Browser(port).postJson("/actuator/synccontext",
+                "{\"scenarios\":\"InvokeAsyncReady\",\"iterations\":1,\"warmups\":0}");
         assertThat(run.statusCode()).as(run.body()).isEqualTo(200);
         assertThat(run.body()).contains("\"rows\"").contains("\"method\":\"InvokeAsyncReady\"");
     }

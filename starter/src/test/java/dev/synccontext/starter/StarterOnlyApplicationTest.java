@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import dev.synccontext.testing.Browser;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,21 +37,16 @@ class StarterOnlyApplicationTest {
     void theStarterAloneGivesTheScopedContextRegistryMetricsAndEndpoint() throws Exception {
         assertThat(context.getBeanNamesForType(RendererSyncContextRegistry.class)).hasSize(1);
         assertThat(context.getBeanNamesForType(CallbackDecorator.class)).as("context propagation").hasSize(1);
-        HttpClient http = HttpClient.newBuilder().cookieHandler(new java.net.CookieManager()).build();
-        String first = get(http, "/hello").body();
+        Browser http = new Browser(port);
+        String first = http.get("/hello").body();
         assertThat(first).startsWith("session-");
-        assertThat(get(http, "/hello").body()).isEqualTo(first);
-        HttpResponse<String> endpoint = get(http, "/actuator/synccontext");
+        assertThat(http.get("/hello").body()).isEqualTo(first);
+        HttpResponse<String> endpoint = http.get("/actuator/synccontext");
         assertThat(endpoint.statusCode()).isEqualTo(200);
         assertThat(endpoint.body()).contains("\"contexts\":1").contains("InvokeAsyncReady");
-        HttpResponse<String> metric = get(http, "/actuator/metrics/synccontext.tasks");
+        HttpResponse<String> metric = http.get("/actuator/metrics/synccontext.tasks");
         assertThat(metric.statusCode()).isEqualTo(200);
         assertThat(metric.body()).contains("\"path\"").contains("\"outcome\"").contains("\"scope\"");
-    }
-
-    private HttpResponse<String> get(HttpClient http, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
     }
 
     @SpringBootApplication

@@ -59,16 +59,18 @@ final class BenchModes {
             case COMMON_POOL:
                 return ForkJoinPool.commonPool();
             case VIRTUAL:
-                return VirtualThreads.perTaskExecutor();
+                return VirtualThreads.SHARED;
             default:
                 throw new IllegalArgumentException("Unknown executor '" + name + "'; valid: " + ELASTIC + ", "
                         + COMMON_POOL + ", " + VIRTUAL);
         }
     }
 
-    /** A virtual thread per task, looked up reflectively because the bench compiles for Java 17. */
+    /** One virtual-thread-per-task executor for every context, looked up reflectively (the bench compiles for 17). */
     private static final class VirtualThreads {
-        static Executor perTaskExecutor() {
+        static final Executor SHARED = perTaskExecutor();
+
+        private static Executor perTaskExecutor() {
             try {
                 return (Executor) java.util.concurrent.Executors.class.getMethod("newVirtualThreadPerTaskExecutor")
                         .invoke(null);

@@ -15,7 +15,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The scenarios beyond the seed: {@code Contended} (two threads calling {@code invokeAsync} on one
+ * The scenarios beyond the reference four: {@code Contended} (two threads calling {@code invokeAsync} on one
  * context at once; per op = per call) and {@code ManyContexts} (10,000 contexts, 10 posts each from
  * two producers; per op = per post). {@code single-thread} is left out of ManyContexts on purpose:
  * it would start 10,000 threads. Same fork flags as {@link SeedBenchmarks} (none).

@@ -15,9 +15,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The seed's four scenarios (DESIGN §5), one JMH invocation = one scenario invocation (the whole
+ * The four reference scenarios (docs/DESIGN.md, "Scenarios"), one JMH invocation = one scenario invocation (the whole
  * loop); JMH reports per operation, one operation = one call on the context
- * ({@code @OperationsPerInvocation}), and run.sh multiplies back for the seed's per-invocation table.
+ * ({@code @OperationsPerInvocation}), and run.sh multiplies back for the reference table, which is per invocation.
  *
  * <p>Fork flags: none, so the figures are what an application gets on this machine (on 2 CPUs that is one
  * common-pool worker). {@code bench/run.sh} measures a second, labelled configuration with

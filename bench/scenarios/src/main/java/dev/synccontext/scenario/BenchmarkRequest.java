@@ -7,11 +7,15 @@ import java.util.Objects;
 /**
  * What {@link ScenarioRunner#run} should run: scenario names × modes, each for {@code warmups}
  * unmeasured then {@code iterations} measured iterations, the whole run bounded by
- * {@code maxDuration}.
+ * {@code maxDuration}. The constructor throws {@link IllegalArgumentException} if a list is empty or
+ * holds null, a scenario name is unknown, {@code warmups < 0}, {@code iterations < 1} or
+ * {@code maxDuration} is not positive.
  *
- * @throws IllegalArgumentException (from the constructor) if a list is empty or holds null, a
- *     scenario name is unknown, {@code warmups < 0}, {@code iterations < 1} or {@code maxDuration}
- *     is not positive
+ * @param scenarios scenario names, in the order to run them
+ * @param modes the designs to run each scenario on
+ * @param warmups unmeasured iterations before the measured ones
+ * @param iterations measured iterations
+ * @param maxDuration wall-clock bound of the whole run
  */
 public record BenchmarkRequest(List<String> scenarios, List<Mode> modes, int warmups, int iterations,
         Duration maxDuration) {

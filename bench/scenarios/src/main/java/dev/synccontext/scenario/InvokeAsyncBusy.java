@@ -10,7 +10,7 @@ import java.util.concurrent.CompletionStage;
  * {@code InvokeAsyncBusy}: 1000 × { {@code gate = new CompletableFuture<Void>()};
  * {@code f = ctx.invokeAsyncStage(() -> gate)}; {@code gate.complete(null)}; {@code f.join()} }: an
  * asynchronous callback whose stage completes outside the context. The gate is allocated per call,
- * as in the seed; the callable is one preallocated instance that reads the current gate. Verifies
+ * as in the reference benchmark (docs/DESIGN.md); the callable is one preallocated instance that reads the current gate. Verifies
  * per call that the synchronous part ran exactly once and the future completed normally.
  */
 final class InvokeAsyncBusy extends LoopScenario {

@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code InvokeAsyncReady}: 1000 × {@code ctx.invokeAsync(() -> {}).join()} on an idle context; the
- * idle path of DESIGN §4 (claim, run inline, release). The callback is one preallocated instance, so
+ * idle path of docs/DESIGN.md, "Performance rules" (claim, run inline, release). The callback is one preallocated instance, so
  * what the loop allocates is what the context allocates. Verifies after each join that the callback
  * ran, exactly once.
  */

@@ -3,7 +3,7 @@ package dev.synccontext.scenario;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** Which context a scenario runs against: the design the seed replaced, or the real one. */
+/** Which context a scenario runs against: the design Blazor's 2023 rework replaced, or the real one. */
 public enum Mode {
 
     /** {@link BaselineSyncContext}: lock-guarded tail future, one executor hop per queued item. */

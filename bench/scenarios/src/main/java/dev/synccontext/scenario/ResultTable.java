@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Formats rows as the seed's BenchmarkDotNet table: a Markdown-style table with left-aligned text
+ * Formats rows as the reference BenchmarkDotNet table (docs/DESIGN.md): a Markdown-style table with left-aligned text
  * columns and right-aligned figures, times in μs and allocation in KB (1 KB = 1024 bytes, as
  * BenchmarkDotNet), {@code NA} where a figure is unknown.
  */

@@ -20,7 +20,7 @@ import java.util.List;
  */
 public interface Scenario {
 
-    /** The scenario's name as in the seed's table, for example {@code InvokeAsyncReady}. */
+    /** The scenario's name as in the reference table, for example {@code InvokeAsyncReady}. */
     String name();
 
     /**
@@ -36,7 +36,7 @@ public interface Scenario {
     int operationsPerInvocation();
 
     /**
-     * How many distinct contexts one invocation uses; 1 for every seed scenario. Callers that honour
+     * How many distinct contexts one invocation uses; 1 for every reference scenario. Callers that honour
      * it create that many fresh contexts once and call {@link #runOnce(List)}.
      */
     default int contextsPerInvocation() {

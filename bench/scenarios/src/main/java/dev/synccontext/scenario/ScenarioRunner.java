@@ -11,7 +11,7 @@ import java.util.function.Function;
 
 /**
  * Runs built-in scenarios in this JVM (for the actuator endpoint, and for a quick look without JMH)
- * and reports the seed's columns.
+ * and reports the reference table's columns.
  *
  * <h2>What it measures, and how</h2>
  * For each scenario × mode, in request order, it takes fresh contexts from the factory (as many as

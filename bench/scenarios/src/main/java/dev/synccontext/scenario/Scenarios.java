@@ -18,12 +18,12 @@ public final class Scenarios {
     private Scenarios() {
     }
 
-    /** The seed's four, in DESIGN §5 order: InvokeAsyncReady, InvokeAsyncBusy, PostSerial, PostConcurrent. */
+    /** The four reference scenarios, in docs/DESIGN.md's order: InvokeAsyncReady, InvokeAsyncBusy, PostSerial, PostConcurrent. */
     public static List<Scenario> seed() {
         return SEED.stream().map(Scenarios::byName).collect(Collectors.toUnmodifiableList());
     }
 
-    /** The seed's four, then {@code ManyContexts} and {@code Contended}. */
+    /** The four reference scenarios, then {@code ManyContexts} and {@code Contended}. */
     public static List<Scenario> all() {
         return ALL.stream().map(Scenarios::byName).collect(Collectors.toUnmodifiableList());
     }

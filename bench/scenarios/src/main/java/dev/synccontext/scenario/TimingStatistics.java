@@ -4,7 +4,7 @@ import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 
 /**
- * The seed's columns over per-iteration means, computed as JMH computes them (with the same library,
+ * The reference table's columns over per-iteration means, computed as JMH computes them (with the same library,
  * Apache Commons Math): mean, sample standard deviation (n - 1), median, and Error = the half-width of
  * the 99.9% confidence interval of the mean, {@code t(0.9995, n - 1) · s / √n}. With a single sample,
  * StdDev and Error are {@code NaN} (as JMH).

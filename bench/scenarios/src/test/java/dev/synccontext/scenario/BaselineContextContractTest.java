@@ -2,6 +2,7 @@ package dev.synccontext.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.synccontext.ManualExecutor;
 import dev.synccontext.RendererSyncContext;
 import java.util.Optional;
 import java.util.concurrent.Executor;

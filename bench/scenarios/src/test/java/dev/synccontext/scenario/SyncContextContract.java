@@ -3,6 +3,8 @@ package dev.synccontext.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.synccontext.ManualExecutor;
+import dev.synccontext.Occupier;
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The semantic contract of {@link RendererSyncContext} (DESIGN §3), run against any implementation:
+ * The semantic contract of {@link RendererSyncContext} (docs/DESIGN.md, "The contract"), run against any implementation:
  * subclasses say how to build a context. The real context and {@link BaselineSyncContext} must both
  * pass it. Blocking waits are bounded, so a broken implementation fails instead of hanging.
  */
@@ -55,26 +57,6 @@ abstract class SyncContextContract {
     @AfterEach
     void stopPools() {
         pools.forEach(ExecutorService::shutdownNow);
-    }
-
-    /** Occupies the context from another thread with an inline callback until {@link #release}. */
-    final class Occupier {
-        final CountDownLatch inside = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-        final CompletableFuture<Void> done;
-
-        Occupier(RendererSyncContext ctx) throws InterruptedException {
-            done = CompletableFuture.runAsync(() -> ctx.invokeAsync(() -> {
-                inside.countDown();
-                await(release);
-            }).join(), pool(1));
-            assertThat(inside.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("occupier entered").isTrue();
-        }
-
-        void release() throws Exception {
-            release.countDown();
-            done.get(WAIT_SECONDS, TimeUnit.SECONDS);
-        }
     }
 
     static void await(CountDownLatch latch) {
@@ -128,7 +110,7 @@ abstract class SyncContextContract {
     @Test
     void queuedCallbacksRunInFifoOrderOnTheExecutor() throws Exception {
         RendererSyncContext ctx = newContext(pool(2));
-        Occupier occupier = new Occupier(ctx);
+        Occupier occupier = Occupier.occupy(ctx);
         List<Integer> order = Collections.synchronizedList(new ArrayList<>());
         List<Thread> threads = Collections.synchronizedList(new ArrayList<>());
         List<CompletableFuture<?>> futures = new ArrayList<>();
@@ -144,7 +126,7 @@ abstract class SyncContextContract {
             }
         }
         assertThat(futures).noneMatch(CompletableFuture::isDone);
-        occupier.release();
+        occupier.close();
         CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(WAIT_SECONDS, TimeUnit.SECONDS);
         ctx.invokeAsync(() -> { }).get(WAIT_SECONDS, TimeUnit.SECONDS);
         List<Integer> expected = new ArrayList<>();
@@ -262,7 +244,7 @@ abstract class SyncContextContract {
     @Test
     void sendWaitsForItsFifoTurnThenRunsOnTheCallersThread() throws Exception {
         RendererSyncContext ctx = newContext(pool(1));
-        Occupier occupier = new Occupier(ctx);
+        Occupier occupier = Occupier.occupy(ctx);
         List<String> order = Collections.synchronizedList(new ArrayList<>());
         ctx.post(() -> order.add("post-before"));
         AtomicReference<Thread> sendThread = new AtomicReference<>();
@@ -280,7 +262,7 @@ abstract class SyncContextContract {
         }
         ctx.post(() -> order.add("post-after"));
         assertThat(sent).isNotDone();
-        occupier.release();
+        occupier.close();
         sent.get(WAIT_SECONDS, TimeUnit.SECONDS);
         ctx.invokeAsync(() -> { }).get(WAIT_SECONDS, TimeUnit.SECONDS);
         assertThat(order).containsExactly("post-before", "send", "post-after");
@@ -324,7 +306,7 @@ abstract class SyncContextContract {
     @Test
     void closeRejectsNewWorkAndLetsQueuedWorkFinish() throws Exception {
         RendererSyncContext ctx = newContext(pool(1));
-        Occupier occupier = new Occupier(ctx);
+        Occupier occupier = Occupier.occupy(ctx);
         AtomicInteger ran = new AtomicInteger();
         ctx.post(ran::incrementAndGet);
         ctx.close();
@@ -333,7 +315,7 @@ abstract class SyncContextContract {
                 .hasMessageContaining("contract");
         assertThat(ctx.invokeAsync(() -> { })).isCompletedExceptionally();
         assertThat(ctx.awaitTermination(Duration.ofMillis(50))).as("terminated while occupied").isFalse();
-        occupier.release();
+        occupier.close();
         assertThat(ctx.awaitTermination(Duration.ofSeconds(WAIT_SECONDS))).isTrue();
         assertThat(ran).hasValue(1);
     }
@@ -341,7 +323,7 @@ abstract class SyncContextContract {
     @Test
     void closeNowCancelsPendingFuturesAndReturnsPendingPosts() throws Exception {
         RendererSyncContext ctx = newContext(pool(1));
-        Occupier occupier = new Occupier(ctx);
+        Occupier occupier = Occupier.occupy(ctx);
         Runnable post = () -> { };
         ctx.post(post);
         CompletableFuture<Void> pending = ctx.invokeAsync(() -> { });
@@ -351,7 +333,7 @@ abstract class SyncContextContract {
             Thread.onSpinWait();
         }
         // The running callback is never interrupted; closeNow may wait for it before aborting the rest.
-        occupier.release();
+        occupier.close();
         assertThat(closing.get(WAIT_SECONDS, TimeUnit.SECONDS)).containsExactly(post);
         assertThat(pending.isCancelled()).as("pending future cancelled").isTrue();
         assertThat(ctx.awaitTermination(Duration.ofSeconds(WAIT_SECONDS))).isTrue();
@@ -360,7 +342,7 @@ abstract class SyncContextContract {
     @Test
     void aFullQueueRejectsWithAMessageNamingTheLimit() throws Exception {
         RendererSyncContext ctx = newContext("bounded", pool(1), 2, null);
-        Occupier occupier = new Occupier(ctx);
+        Occupier occupier = Occupier.occupy(ctx);
         ctx.post(() -> { });
         ctx.post(() -> { });
         assertThat(ctx.queueDepth()).isEqualTo(2);
@@ -368,7 +350,7 @@ abstract class SyncContextContract {
                 .hasMessageContaining("bounded").hasMessageContaining("2");
         CompletableFuture<Void> refused = ctx.invokeAsync(() -> { });
         assertThatThrownBy(refused::join).hasCauseInstanceOf(RejectedExecutionException.class);
-        occupier.release();
+        occupier.close();
     }
 
     @Test

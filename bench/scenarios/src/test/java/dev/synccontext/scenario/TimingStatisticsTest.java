@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
-/** The statistics behind the seed's columns match published tables and JMH's definitions. */
+/** The statistics behind the reference table's columns match published tables and JMH's definitions. */
 class TimingStatisticsTest {
 
     @Test

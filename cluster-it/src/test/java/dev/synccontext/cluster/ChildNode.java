@@ -1,0 +1,47 @@
+package dev.synccontext.cluster;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A node in a JVM of its own ({@link ClusterApp#main} with this test's class path), so a test can kill
+ * it with SIGKILL as a crashed machine would be: no shutdown hook runs, no context is closed.
+ */
+final class ChildNode extends Daemon {
+
+    final int port;
+
+    private ChildNode(Path directory, List<String> command, int port) {
+        super("node", directory, command);
+        this.port = port;
+    }
+
+    static ChildNode start(String id, int redisPort, String repositoryType, String namespace, Map<String, String> extra) {
+        int port = FreePorts.next();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                ClusterApp.class.getName()));
+        command.addAll(Node.properties(id, port, redisPort, repositoryType, namespace, extra));
+        ChildNode node = new ChildNode(temporaryDirectory(id), command, port);
+        HttpClient http = HttpClient.newHttpClient();
+        node.awaitReady(Duration.ofSeconds(120), () -> {
+            try {
+                return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health"))
+                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            } catch (java.io.IOException notYet) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        });
+        return node;
+    }
+}

@@ -1,0 +1,92 @@
+package com.example.board;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.synccontext.testing.Browser;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * The README's "Use it" example cannot rot: the files it shows are this package's sources (compiled by
+ * this build), the README must show them verbatim, and the application they make works as the README
+ * says: one session's concurrent increments all count, with no lock in {@link Board}.
+ */
+@SpringBootTest(classes = BoardApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+class ReadmeExampleTest {
+
+    private static final Pattern FILE_BLOCK = Pattern.compile("<!-- file: (\\S+) -->\\n```java\\n(.*?)```", Pattern.DOTALL);
+    private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void theReadmeShowsThisExampleVerbatim() throws IOException {
+        String readme = Files.readString(REPOSITORY.resolve("README.md"));
+        Map<String, String> shown = new LinkedHashMap<>();
+        Matcher matcher = FILE_BLOCK.matcher(readme);
+        while (matcher.find()) {
+            shown.put(matcher.group(1), matcher.group(2));
+        }
+        String here = "starter/src/test/java/com/example/board/";
+        assertThat(shown).as("files the README shows").containsOnlyKeys(here + "Board.java",
+                here + "BoardController.java", here + "BoardApplication.java");
+        shown.forEach((file, code) -> {
+            try {
+                assertThat(code).as("README's copy of %s (update the README when the file changes)", file)
+                        .isEqualTo(Files.readString(REPOSITORY.resolve(file)));
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+        });
+    }
+
+    @Test
+    void concurrentIncrementsOfOneSessionAllCount() throws Exception {
+        Browser browser = new Browser(port);
+        assertThat(ok(browser.post("/board/increment"))).isEqualTo("1"); // opens the session
+        int threads = 8;
+        int perThread = 50;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> clicks = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                clicks.add(pool.submit(() -> {
+                    for (int i = 0; i < perThread; i++) {
+                        ok(browser.post("/board/increment"));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> click : clicks) {
+                click.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(ok(browser.get("/board/count"))).as("increments of one session, none lost")
+                .isEqualTo(String.valueOf(1 + threads * perThread));
+        Browser otherSession = new Browser(port);
+        assertThat(ok(otherSession.post("/board/increment"))).as("another session's own board").isEqualTo("1");
+    }
+
+    private static String ok(HttpResponse<String> response) {
+        assertThat(response.statusCode()).as("%s: %s", response.request().uri(), response.body()).isEqualTo(200);
+        return response.body();
+    }
+}
