@@ -73,9 +73,11 @@ echo "reproducible: two builds of ${core_jar} are byte-identical"
 # tests run only there). JAVA25_HOME wins; otherwise the first JDK 25 under /usr/lib/jvm. Required
 # under CI=true; elsewhere a missing JDK 25 skips the leg and says so.
 find_java25() {
-  local candidate
+  local candidate version
   for candidate in /usr/lib/jvm/*; do
-    if [[ -x "${candidate}/bin/java" ]] && "${candidate}/bin/java" -version 2>&1 | head -1 | grep -q 'version "25'; then
+    [[ -x "${candidate}/bin/java" ]] || continue
+    version="$("${candidate}/bin/java" -version 2>&1 || true)"
+    if [[ "${version}" == *'version "25'* ]]; then
       echo "${candidate}"
       return
     fi

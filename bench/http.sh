@@ -6,7 +6,7 @@
 # output per run and a table of requests/s and p99 latency, then the app's audit (requests served vs
 # increments kept, per way).
 #
-#   bench/http.sh                 # 2 rounds × (a, b, c), 10 s warm-up + 20 s measured each: ~4 minutes
+#   bench/http.sh                 # every way warmed 10 s, then 2 rounds × (a, b, c), 10 s warm-up + 20 s measured each: ~5 minutes
 #   ROUNDS=3 DURATION=30s bench/http.sh
 #
 # Needs wrk (Debian: apt-get install wrk). Environment: JAVA (default java on PATH), SKIP_BUILD=1 to
@@ -58,6 +58,11 @@ export SESSIONS_FILE="$work/sessions.txt"
 "$JAVA" -version 2>&1 | head -1
 echo "wrk -t$THREADS -c$CONNECTIONS over $(wc -l <"$SESSIONS_FILE") sessions; warm-up $WARMUP, measured $DURATION per run; app JVM flags: ${JAVA_OPTS:-none}"
 results="$work/results.tsv"
+# The whole app is cold at first (Tomcat, Spring MVC, the three handlers): warm every way once before
+# round 1, so that round 1 does not measure the JIT for whichever way comes first.
+for way in "${WAYS[@]}"; do
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" -s bench/http-sessions.lua "$base/counter/$way" >/dev/null
+done
 for round in $(seq 1 "$ROUNDS"); do
   for way in "${WAYS[@]}"; do
     wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" -s bench/http-sessions.lua "$base/counter/$way" >/dev/null

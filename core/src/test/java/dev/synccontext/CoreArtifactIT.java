@@ -26,6 +26,7 @@ class CoreArtifactIT {
     private static final Path JAR = Path.of(System.getProperty("core.jar", "target/missing.jar"));
     private static final Path POM = Path.of(System.getProperty("core.pom", "pom.xml"));
     private static final Path PARENT_POM = Path.of(System.getProperty("parent.pom", "../pom.xml"));
+    private static final Path TREE = Path.of(System.getProperty("core.dependency.tree", "target/missing.txt"));
 
     @Test
     void theJarHoldsTheRuntimeAndNoScenarioClass() throws IOException {
@@ -57,6 +58,17 @@ class CoreArtifactIT {
                     .as("%s in %s must be test, provided or optional (scope %s)", id, POM, scope).isTrue();
         }
         assertThat(dependencies(PARENT_POM)).as("dependencies every module inherits from %s", PARENT_POM).isEmpty();
+    }
+
+    @Test
+    void theResolvedRuntimeTreeHoldsOnlyOptionalDependencies() throws IOException {
+        // mvn dependency:tree -Dscope=runtime, written at package time: the artifact, then one line per
+        // dependency; a user's build skips every "(optional)" one and everything below it.
+        List<String> lines = Files.readAllLines(TREE);
+        assertThat(lines.get(0)).startsWith("dev.synccontext:synccontext-core:jar:");
+        assertThat(lines.subList(1, lines.size())).as("runtime dependency tree %s", TREE)
+                .allMatch(line -> line.endsWith("(optional)"))
+                .anyMatch(line -> line.contains("io.micrometer:micrometer-core:"));
     }
 
     /** The {@code <dependency>} elements of the project's own {@code <dependencies>}, not its management. */

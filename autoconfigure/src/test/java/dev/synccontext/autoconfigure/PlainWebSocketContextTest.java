@@ -53,16 +53,24 @@ class PlainWebSocketContextTest {
 
     static final int SENDERS = 4;
     static final int FRAMES = 500;
-    static final Duration WAIT = Duration.ofSeconds(60);
+    static final Duration WAIT = Duration.ofSeconds(Long.getLong("ws.wait.seconds", 60));
 
     @LocalServerPort
     int port;
+
+    private static final java.util.concurrent.atomic.AtomicInteger RUNS = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** Prefix of this test's labels, so state of an earlier test (or repetition) never counts. */
+    private final String run = "run" + RUNS.incrementAndGet() + "-";
 
     @Autowired
     CountingHandler handler;
 
     @Autowired
     MeterRegistry meters;
+
+    @Autowired
+    RendererSyncContextRegistry registry;
 
     @BeforeEach
     void nothingOpen() {
@@ -75,10 +83,10 @@ class PlainWebSocketContextTest {
         try {
             StompSessionContextTest.runConcurrently(SENDERS, sender -> {
                 for (int i = 0; i < FRAMES; i++) {
-                    socket.send("shared");
+                    socket.send(run + "shared");
                 }
             });
-            Tally tally = awaitHandled("shared", SENDERS * FRAMES);
+            Tally tally = awaitHandled(run + "shared", SENDERS * FRAMES);
             RendererSyncContext context = tally.onlyContext();
             assertThat(context.name()).startsWith("websocket-");
             assertThat(tally.countOn(context)).as("two increments per frame, %d frames", SENDERS * FRAMES)
@@ -101,12 +109,12 @@ class PlainWebSocketContextTest {
         try {
             StompSessionContextTest.runConcurrently(SENDERS, s -> {
                 for (int i = 0; i < FRAMES; i++) {
-                    sockets.get(s).send("socket-" + s);
+                    sockets.get(s).send(run + "socket-" + s);
                 }
             });
             Set<RendererSyncContext> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
             for (int s = 0; s < SENDERS; s++) {
-                Tally tally = awaitHandled("socket-" + s, FRAMES);
+                Tally tally = awaitHandled(run + "socket-" + s, FRAMES);
                 RendererSyncContext context = tally.onlyContext();
                 assertThat(tally.countOn(context)).as("socket %d's count", s).isEqualTo(2 * FRAMES);
                 assertThat(tally.overlaps).hasValue(0);
@@ -124,9 +132,9 @@ class PlainWebSocketContextTest {
     void aCleanCloseRunsTheHandlerInsideTheContextThenReleasesIt() throws Exception {
         Client socket = Client.connect(port);
         for (int i = 0; i < FRAMES; i++) {
-            socket.send("clean");
+            socket.send(run + "clean");
         }
-        Tally tally = awaitHandled("clean", FRAMES);
+        Tally tally = awaitHandled(run + "clean", FRAMES);
         RendererSyncContext context = tally.onlyContext();
         socket.close();
         awaitWebSocketContexts(0);
@@ -141,12 +149,12 @@ class PlainWebSocketContextTest {
     void aKilledSocketReleasesTheContext() throws Exception {
         Client socket = Client.connect(port);
         for (int i = 0; i < FRAMES; i++) {
-            socket.send("killed");
+            socket.send(run + "killed");
         }
-        await().atMost(WAIT).until(() -> handler.tallies.containsKey("killed"));
+        await().atMost(WAIT).until(() -> handler.tallies.containsKey(run + "killed"));
         socket.kill(); // no close frame: the TCP connection just goes away
         awaitWebSocketContexts(0);
-        RendererSyncContext context = handler.tallies.get("killed").onlyContext();
+        RendererSyncContext context = handler.tallies.get(run + "killed").onlyContext();
         assertThat(context.isClosed()).isTrue();
     }
 
@@ -161,7 +169,16 @@ class PlainWebSocketContextTest {
     }
 
     private void awaitWebSocketContexts(int expected) {
-        await().atMost(WAIT).until(() -> webSocketContexts() == expected);
+        try {
+            await().atMost(WAIT).until(() -> webSocketContexts() == expected);
+        } catch (org.awaitility.core.ConditionTimeoutException timedOut) {
+            throw new AssertionError("expected " + expected + " open websocket contexts, gauge says "
+                    + webSocketContexts() + "; open: " + registry.contexts().stream()
+                            .filter(c -> c.name().startsWith("websocket-")).map(c -> c.name() + "(queued "
+                                    + c.queueDepth() + ")").toList()
+                    + "; sessions established " + handler.established.get() + ", closed "
+                    + (handler.closedInsideContext.get() + handler.closedOutsideContext.get()), timedOut);
+        }
     }
 
     /** The JDK's WebSocket client; it allows one outstanding send, so senders take turns. */
@@ -213,6 +230,7 @@ class PlainWebSocketContextTest {
     static class CountingHandler extends TextWebSocketHandler implements AutoCloseable {
 
         final Map<String, Tally> tallies = new ConcurrentHashMap<>();
+        final AtomicInteger established = new AtomicInteger();
         final AtomicInteger establishedOutsideContext = new AtomicInteger();
         final AtomicInteger closedInsideContext = new AtomicInteger();
         final AtomicInteger closedOutsideContext = new AtomicInteger();
@@ -225,6 +243,7 @@ class PlainWebSocketContextTest {
 
         @Override
         public void afterConnectionEstablished(WebSocketSession session) {
+            established.incrementAndGet();
             if (!contexts.require(session.getAttributes()).checkAccess()) {
                 establishedOutsideContext.incrementAndGet();
             }

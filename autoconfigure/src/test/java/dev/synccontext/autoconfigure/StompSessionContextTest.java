@@ -71,6 +71,11 @@ class StompSessionContextTest {
     @LocalServerPort
     int port;
 
+    private static final java.util.concurrent.atomic.AtomicInteger RUNS = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** Prefix of this test's labels, so state of an earlier test (or repetition) never counts. */
+    private final String run = "run" + RUNS.incrementAndGet() + "-";
+
     @Autowired
     Counting counting;
 
@@ -102,10 +107,10 @@ class StompSessionContextTest {
     void framesOfOneStompSessionAreHandledConcurrentlyBySpring() throws Exception {
         StompSession session = connect();
         try {
-            session.send("/app/meet/premise", "x");
-            session.send("/app/meet/premise", "x");
-            await().atMost(WAIT).until(() -> counting.meetings.get("premise").finished.get() == 2);
-            assertThat(counting.meetings.get("premise").met.get())
+            session.send("/app/meet/" + run + "premise", "x");
+            session.send("/app/meet/" + run + "premise", "x");
+            await().atMost(WAIT).until(() -> counting.meetings.get(run + "premise").finished.get() == 2);
+            assertThat(counting.meetings.get(run + "premise").met.get())
                     .as("two frames of one STOMP session were inside their handlers at the same time (else the"
                             + " barrier timed out): without a context, their state would race")
                     .isEqualTo(2);
@@ -117,15 +122,16 @@ class StompSessionContextTest {
     @Test
     void fourThreadsSendingFiveHundredFramesEachOverOneStompSessionCountExactly() throws Exception {
         StompSession session = connect();
+        double queuedBefore = queuedWebSocketTasks();
         try {
             runConcurrently(SENDERS, sender -> {
                 for (int i = 0; i < FRAMES; i++) {
                     synchronized (session) { // a WebSocket client socket takes one frame at a time
-                        session.send("/app/count/shared", "x");
+                        session.send("/app/count/" + run + "shared", "x");
                     }
                 }
             });
-            Tally tally = awaitHandled("shared", SENDERS * FRAMES);
+            Tally tally = awaitHandled(run + "shared", SENDERS * FRAMES);
             RendererSyncContext context = tally.onlyContext();
             assertThat(context.name()).startsWith("websocket-");
             assertThat(tally.countOn(context)).as("a plain int incremented by %d frames of one STOMP session",
@@ -133,8 +139,8 @@ class StompSessionContextTest {
             assertThat(tally.overlaps).as("increments that overlapped another").hasValue(0);
             assertThat(tally.offContext).as("increments outside the session's context").hasValue(0);
             assertThat(webSocketContexts()).as("open websocket contexts while one session is connected").isEqualTo(1);
-            System.out.printf("[stomp] one session, %d frames: %s queued behind a busy context%n", SENDERS * FRAMES,
-                    queuedWebSocketTasks());
+            System.out.printf("[stomp] one session, %d frames: %.0f increments queued behind a busy context%n",
+                    SENDERS * FRAMES, queuedWebSocketTasks() - queuedBefore);
         } finally {
             session.disconnect();
         }
@@ -150,12 +156,12 @@ class StompSessionContextTest {
         try {
             runConcurrently(SENDERS, s -> {
                 for (int i = 0; i < FRAMES; i++) {
-                    sessions.get(s).send("/app/count/session-" + s, "x");
+                    sessions.get(s).send("/app/count/" + run + "session-" + s, "x");
                 }
             });
             Set<RendererSyncContext> distinct = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
             for (int s = 0; s < SENDERS; s++) {
-                Tally tally = awaitHandled("session-" + s, FRAMES);
+                Tally tally = awaitHandled(run + "session-" + s, FRAMES);
                 RendererSyncContext context = tally.onlyContext();
                 assertThat(tally.countOn(context)).as("session %d's count", s).isEqualTo(FRAMES);
                 assertThat(tally.overlaps).hasValue(0);
@@ -175,9 +181,9 @@ class StompSessionContextTest {
     void aCleanDisconnectReleasesTheSessionsContext() throws Exception {
         StompSession session = connect();
         for (int i = 0; i < FRAMES; i++) {
-            session.send("/app/count/clean", "x");
+            session.send("/app/count/" + run + "clean", "x");
         }
-        Tally tally = awaitHandled("clean", FRAMES);
+        Tally tally = awaitHandled(run + "clean", FRAMES);
         RendererSyncContext context = tally.onlyContext();
         assertThat(tally.countOn(context)).isEqualTo(FRAMES);
         assertThat(webSocketContexts()).isEqualTo(1);
@@ -193,9 +199,9 @@ class StompSessionContextTest {
     void aKilledSocketReleasesTheContextAndFramesStillInFlightDoNotOpenAnother() throws Exception {
         RawStomp raw = RawStomp.connect(port);
         for (int i = 0; i < FRAMES; i++) {
-            raw.send("/app/count/killed");
+            raw.send("/app/count/" + run + "killed");
         }
-        await().atMost(WAIT).until(() -> counting.tallies.containsKey("killed"));
+        await().atMost(WAIT).until(() -> counting.tallies.containsKey(run + "killed"));
         raw.kill(); // no DISCONNECT frame, no WebSocket close frame: the TCP connection just goes away
 
         awaitWebSocketContexts(0);
@@ -203,7 +209,7 @@ class StompSessionContextTest {
         await().atMost(WAIT).until(() -> inbound.getActiveCount() == 0
                 && inbound.getThreadPoolExecutor().getQueue().isEmpty());
         assertThat(webSocketContexts()).as("late frames of the dropped session opened no new context").isZero();
-        RendererSyncContext context = counting.tallies.get("killed").onlyContext();
+        RendererSyncContext context = counting.tallies.get(run + "killed").onlyContext();
         assertThat(context.isClosed()).isTrue();
     }
 

@@ -159,8 +159,8 @@ abstract class TwoNodeClusterTest {
             long[] lastUseOnB = new long[sessions];
             for (int i = 0; i < sessions; i++) {
                 Client client = new Client();
+                lastUseOnB[i] = System.nanoTime(); // before the request: its bind on B, the last use, comes after
                 assertThat(client.post(nodeB.port, "/increment").ok()).isTrue();
-                lastUseOnB[i] = System.nanoTime();
                 String handle = handleIn(redisClient.hash(sessionKey(client)));
                 RendererSyncContext context = nodeB.sessions().find(handle)
                         .orElseThrow(() -> new AssertionError("node-b has no context for " + handle));
@@ -182,7 +182,7 @@ abstract class TwoNodeClusterTest {
         }
         System.out.printf("[figure] %s repository: close latency on node-b, %s: %s%n", repositoryType(),
                 sessionsEndByEvents() ? "after the session ended on node-a (SessionDeletedEvent)"
-                        : "after the session's last request on node-b (idle eviction, idle timeout "
+                        : "after the session's last request on node-b was sent (idle eviction, idle timeout "
                                 + nodeB.sessions().idleTimeout().toMillis() + " ms)", latencies.summary());
         long idleMillis = nodeB.sessions().idleTimeout().toMillis();
         if (sessionsEndByEvents()) {
@@ -190,7 +190,7 @@ abstract class TwoNodeClusterTest {
                     .isLessThan(idleMillis);
         } else {
             assertThat(latencies.percentileMillis(0)).as("idle eviction never closes a context before its idle timeout")
-                    .isGreaterThanOrEqualTo(idleMillis * 0.9);
+                    .isGreaterThanOrEqualTo((double) idleMillis);
             assertThat(latencies.percentileMillis(99)).as("and closes it within a few eviction ticks after it")
                     .isLessThan(idleMillis + 5_000.0);
         }
