@@ -197,6 +197,9 @@ final class ElasticExecutor implements Executor {
                 if (w.endTask()) {
                     awake.incrementAndGet(); // the monitor had stopped counting this worker
                 }
+                // A task that left its thread interrupted (catch InterruptedException, re-interrupt)
+                // must not leak that into the next task, nor make parking return at once and spin.
+                Thread.interrupted();
             }
         } finally {
             workers.remove(w);
@@ -285,6 +288,7 @@ final class ElasticExecutor implements Executor {
                 }
                 break; // woken at the last moment
             }
+            Thread.interrupted(); // nothing interrupts a parked worker but a stray interrupt: ignore it
             LockSupport.parkNanos(this, left);
         }
         return true; // the waker counted this worker as awake again
@@ -315,10 +319,11 @@ final class ElasticExecutor implements Executor {
             if (!queue.isEmpty()) {
                 emptyLooks = 0;
             }
-            // Having just found stuck workers, look again soon: the workers woken for them may take
-            // more blocked drains, and each look can only confirm what the previous one saw.
-            LockSupport.parkNanos(this, streak > 0 ? tickNanos / FAST_TICK_DIVISOR : tickNanos);
+            // Look first (woken by a submitter that found every awake worker busy, the busy ones may
+            // have been stuck for long), then sleep; having just found stuck workers, look again soon:
+            // the workers woken for them may take more blocked drains.
             streak = compensateBlocked() ? streak + 1 : 0;
+            LockSupport.parkNanos(this, streak > 0 ? tickNanos / FAST_TICK_DIVISOR : tickNanos);
         }
     }
 
@@ -333,9 +338,13 @@ final class ElasticExecutor implements Executor {
      */
     private boolean compensateBlocked() {
         int found = 0;
+        long now = System.nanoTime();
+        long stuckAfter = tickNanos / FAST_TICK_DIVISOR;
         for (Worker w : workers) {
             int seq = w.taskSeqOpaque();
-            if (w.currentOpaque() != null && seq == w.seenSeq && w.markBlocked()) {
+            // In one task since the last look, or (one look is enough) for longer than a fast tick.
+            if (w.currentOpaque() != null && (seq == w.seenSeq || now - w.startedAtOpaque() > stuckAfter)
+                    && w.markBlocked()) {
                 awake.decrementAndGet();
                 compensations.incrementAndGet();
                 found++;
@@ -390,6 +399,9 @@ final class ElasticExecutor implements Executor {
         Runnable current;
         /** Incremented as each task starts. Written by this worker only. */
         private int taskSeq;
+        /** {@link System#nanoTime()} as the current task started. Written by this worker only. */
+        @SuppressWarnings("unused") // Accessed through STARTED_AT.
+        private long startedAt;
         /** Monitor-owned: the sequence number seen at the last tick. */
         int seenSeq = -1;
         /** A drain this worker resubmitted from inside itself; runs next. Worker-owned. */
@@ -406,8 +418,13 @@ final class ElasticExecutor implements Executor {
         }
 
         void startTask(Runnable task) {
-            CURRENT.setRelease(this, task);
+            STARTED_AT.setOpaque(this, System.nanoTime());
             TASK_SEQ.setOpaque(this, taskSeq + 1);
+            CURRENT.setRelease(this, task);
+        }
+
+        long startedAtOpaque() {
+            return (long) STARTED_AT.getOpaque(this);
         }
 
         /** Clears the task; true if the monitor had marked this worker blocked (now unmarked). */
@@ -450,6 +467,7 @@ final class ElasticExecutor implements Executor {
     private static final VarHandle BLOCKED;
     private static final VarHandle CURRENT;
     private static final VarHandle TASK_SEQ;
+    private static final VarHandle STARTED_AT;
 
     static {
         try {
@@ -458,6 +476,7 @@ final class ElasticExecutor implements Executor {
             BLOCKED = lookup.findVarHandle(Worker.class, "blocked", int.class);
             CURRENT = lookup.findVarHandle(Worker.class, "current", Runnable.class);
             TASK_SEQ = lookup.findVarHandle(Worker.class, "taskSeq", int.class);
+            STARTED_AT = lookup.findVarHandle(Worker.class, "startedAt", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

@@ -141,6 +141,27 @@ class ElasticExecutorTest {
     }
 
     /**
+     * A task that leaves its thread interrupted (the usual catch-and-re-interrupt) must not leave the
+     * worker interrupted: parking would then return at once and the idle worker would spin for its
+     * whole keep-alive, and the next task would start interrupted.
+     */
+    @Test
+    void aTaskThatLeavesItsThreadInterruptedDoesNotLeaveTheWorkerSpinning() throws Exception {
+        ElasticExecutor pool = pool(1, 1, 10_000 * MS);
+        java.util.concurrent.CompletableFuture<Thread> worker = new java.util.concurrent.CompletableFuture<>();
+        pool.execute(() -> {
+            Thread.currentThread().interrupt();
+            worker.complete(Thread.currentThread());
+        });
+        Thread thread = worker.get(5, TimeUnit.SECONDS);
+        awaitCondition(() -> thread.getState() == Thread.State.TIMED_WAITING && !thread.isInterrupted(),
+                "the worker parks, not interrupted");
+        java.util.concurrent.CompletableFuture<Boolean> interruptedAtStart = new java.util.concurrent.CompletableFuture<>();
+        pool.execute(() -> interruptedAtStart.complete(Thread.currentThread().isInterrupted()));
+        assertThat(interruptedAtStart.get(5, TimeUnit.SECONDS)).as("next task starts interrupted").isFalse();
+    }
+
+    /**
      * Stress: four submitters and tasks that submit more, with threads retiring after 1 ms idle, so
      * that submissions race parking, spinning, waking and retiring. Every task must run exactly once.
      */
