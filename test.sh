@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's one test command (README: "Run the tests"). CI's .ci/run calls exactly this.
 # It installs what the tests need on a fresh machine (Chromium for the sample's browser test, Prometheus for
-# the Grafana dashboard test), runs the whole build on the default JDK (17), then core, autoconfigure and
-# starter again on Java 25 (where the virtual-thread executor tests run).
+# the Grafana dashboard test, redis-server and nginx for cluster-it), runs the whole build on the default JDK
+# (17), checks that core's jar rebuilds byte for byte, then core, autoconfigure and starter again on Java 25
+# (where the virtual-thread executor tests run).
 set -euo pipefail
 cd "$(dirname "$0")"
 
