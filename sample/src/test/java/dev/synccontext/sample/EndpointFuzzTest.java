@@ -25,15 +25,26 @@ import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import tools.jackson.databind.JsonNode;
+
 import dev.synccontext.sample.BoardClient.Reply;
 
 /**
  * Issue 7's endpoint fuzzing: seeded random and malformed requests to {@code /actuator/synccontext}
  * (authenticated, anonymous, wrong password) and to the board API, from 4 client threads at once (so
  * benchmark runs overlap and meet 429). Every answer must be one the design names; never 5xx, never a
- * hang (each call has a deadline); every benchmark POST answers within
- * {@code synccontext.benchmark.max-duration} plus one scenario invocation (the runner checks its bound
- * between invocations).
+ * hang (each call has a deadline); every benchmark run keeps {@code synccontext.benchmark.max-duration}
+ * by its own figures (see {@link #maxDurationBroken}).
+ *
+ * <p>The bound is relative, not a wall-clock ceiling on the client's time: on a loaded 2-core machine
+ * runs with a 1 s bound took 2.5 to 6 s at the client (HTTP, JSON, descheduling), so any fixed slack
+ * flakes. What the runner guarantees is that it starts no invocation after the deadline (it checks
+ * between invocations), so only the last measured iteration can end after it. Hence, from the report
+ * alone: its rows' samples (each a measured iteration's time per invocation) less the largest add up to
+ * at most max-duration; this holds however slow the machine is, and fails when the runner keeps
+ * measuring past its bound. The client's time only has to be at least the server's reported
+ * {@code elapsedMillis}. A run that asks for far more than the bound goes first, so that a runner
+ * ignoring its bound fails whatever the seed draws.
  *
  * <p>Replay: {@code -Dfuzz.seed=N}; sizes: {@code -Dfuzz.actuator-inputs=N} (default 1000),
  * {@code -Dfuzz.api-inputs=N} (default 2000).
@@ -46,8 +57,6 @@ class EndpointFuzzTest {
     static final int ACTUATOR_INPUTS = Integer.getInteger("fuzz.actuator-inputs", 1_000);
     static final int API_INPUTS = Integer.getInteger("fuzz.api-inputs", 2_000);
     static final int THREADS = 4;
-    /** What the runner may overrun its bound by: one invocation (ManyContexts baseline, ~0.1 s here) plus HTTP. */
-    static final long RUN_SLACK_MILLIS = 1_500;
     static final Duration CALL_DEADLINE = Duration.ofSeconds(20);
 
     private static final String ENDPOINT = "/actuator/synccontext";
@@ -59,10 +68,13 @@ class EndpointFuzzTest {
 
     private final Map<String, LongAdder> answers = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<String> wrong = new ConcurrentLinkedQueue<>();
+    /** The most measured time a run reported beyond its largest sample: what must fit in max-duration. */
+    private final AtomicLong mostMeasuredMicros = new AtomicLong();
 
     @Test
     void actuatorEndpointAnswersEveryMalformedRunWithAClientErrorAndKeepsItsTimeBound() throws Exception {
         System.out.printf("FUZZ actuator seed=%d inputs=%d (replay: -Dfuzz.seed=%d)%n", SEED, ACTUATOR_INPUTS, SEED);
+        outlastingRunStopsAtItsBound();
         AtomicLong longestRun = new AtomicLong();
         LongAdder runs = new LongAdder();
         fuzz(SEED, ACTUATOR_INPUTS, (random, client) -> {
@@ -94,16 +106,36 @@ class EndpointFuzzTest {
             if (reply.status() == 200 && method.equals("POST")) {
                 runs.increment();
                 longestRun.accumulateAndGet(millis, Math::max);
-                long elapsed = reply.json().path("elapsedMillis").asLong(-1);
-                if (elapsed < 0 || millis > ReliabilityServerTest.BENCHMARK_MAX_DURATION_MILLIS + RUN_SLACK_MILLIS) {
-                    wrong.add("run took " + millis + " ms (reported " + elapsed + " ms) for " + input);
+                String broken = maxDurationBroken(reply.json(), millis);
+                if (broken != null) {
+                    wrong.add(broken + " for " + input);
                 }
             }
         });
-        System.out.printf("FUZZ actuator answers=%s benchmark-runs=%d longest-run=%d ms (bound %d ms)%n",
-                new TreeMap<>(answers), runs.sum(), longestRun.get(), ReliabilityServerTest.BENCHMARK_MAX_DURATION_MILLIS);
+        System.out.printf("FUZZ actuator answers=%s benchmark-runs=%d longest-run=%d ms at the client,"
+                + " most measured less largest sample=%d us (bound %d ms)%n", new TreeMap<>(answers), runs.sum(),
+                longestRun.get(), mostMeasuredMicros.get(), ReliabilityServerTest.BENCHMARK_MAX_DURATION_MILLIS);
         assertThat(wrong).as("fuzz seed %d: answers outside the design (replay with -Dfuzz.seed=%d)", SEED, SEED)
                 .isEmpty();
+    }
+
+    /**
+     * One run, alone, that asks for far more than max-duration (300 measured ManyContexts invocations of
+     * 100,000 operations, 25 ms or more each), so that a runner ignoring its bound fails this test whatever
+     * the seed draws.
+     */
+    private void outlastingRunStopsAtItsBound() {
+        BoardClient client = new BoardClient(port);
+        String body = "{\"scenarios\":\"ManyContexts,ManyContexts,ManyContexts\",\"modes\":\"baseline,optimized\","
+                + "\"iterations\":50,\"warmups\":0}";
+        long began = System.nanoTime();
+        Reply reply = client.send(client.request(ENDPOINT).timeout(CALL_DEADLINE)
+                .header("Authorization", BoardClient.basic(BoardClient.ACTUATOR_USER, BoardClient.ACTUATOR_PASSWORD))
+                .header("Content-Type", "application/json").header("Accept", "application/json")
+                .POST(BodyPublishers.ofString(body)));
+        long millis = Duration.ofNanos(System.nanoTime() - began).toMillis();
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(maxDurationBroken(reply.json(), millis)).as("an outlasting run " + body).isNull();
     }
 
     @Test
@@ -177,6 +209,47 @@ class EndpointFuzzTest {
         if (!designed.contains(reply.status())) {
             wrong.add(reply.status() + " for " + input + " -> " + abbreviate(reply.body()));
         }
+    }
+
+    /**
+     * Null if a 200 run report keeps {@code max-duration} by its own figures, else what it broke. Each
+     * row is {@code iterations} samples, a sample being one measured iteration's time divided by its
+     * invocations (so at most that iteration's time); the row's mean times its iterations is their sum.
+     * The runner starts no invocation after its deadline, so every measured iteration but the last ends
+     * before it: all samples less the largest add up to at most max-duration. The largest sample of a
+     * row is at most {@code mean + stdDev (n - 1) / sqrt(n)} (Samuelson's inequality, sample standard
+     * deviation). The report must also be consistent with itself and the client: the samples add up to
+     * at most {@code elapsedMillis}, which is at most the client's time.
+     */
+    String maxDurationBroken(JsonNode report, long clientMillis) {
+        long elapsed = report.path("elapsedMillis").asLong(-1);
+        if (elapsed < 0 || !report.path("rows").isArray()) {
+            return "report without elapsedMillis or rows: " + abbreviate(report.toString());
+        }
+        double measuredMicros = 0;
+        double largestSampleMicros = 0;
+        for (JsonNode row : report.path("rows")) {
+            int n = row.path("iterations").asInt();
+            double mean = row.path("mean").asDouble();
+            double stdDev = n > 1 ? row.path("stdDev").asDouble() : 0;
+            measuredMicros += mean * n;
+            largestSampleMicros = Math.max(largestSampleMicros, mean + stdDev * (n - 1) / Math.sqrt(n));
+        }
+        long bound = ReliabilityServerTest.BENCHMARK_MAX_DURATION_MILLIS;
+        mostMeasuredMicros.accumulateAndGet((long) (measuredMicros - largestSampleMicros), Math::max);
+        String figures = String.format("(client %d ms, reported elapsed %d ms, measured %.0f us, largest sample %.0f us,"
+                + " max-duration %d ms)", clientMillis, elapsed, measuredMicros, largestSampleMicros, bound);
+        if (clientMillis < elapsed) {
+            return "the server reported more time than the client saw " + figures;
+        }
+        // elapsedMillis is rounded down; 1 us covers the doubles' rounding
+        if (measuredMicros > (elapsed + 1) * 1_000.0 + 1) {
+            return "the rows add up to more than the reported elapsed time " + figures;
+        }
+        if (measuredMicros - largestSampleMicros > bound * 1_000.0 + 1) {
+            return "the run kept measuring past max-duration " + figures;
+        }
+        return null;
     }
 
     /** The visitor's {@code XSRF-TOKEN} cookie, as the page reads it. */
