@@ -12,9 +12,9 @@ import java.util.function.Consumer;
  *
  * <h2>Rules of use</h2>
  * <ul>
- *   <li>{@link #enqueue} may be called by any thread, and costs one atomic exchange: the producer
- *       swaps itself in as the tail, then links the previous tail to its node (or, when the queue was
- *       empty, publishes its node as the head).</li>
+ *   <li>{@link #swapTail} and {@link #link} may be called by any thread, and cost one atomic
+ *       exchange: the producer swaps its node in as the tail, then links the previous tail to it (or,
+ *       when the queue was empty, publishes it as the head).</li>
  *   <li>{@link #poll} and {@link #forgetTakenNodes} belong to the context's owner alone, and {@code
  *       poll} is only called for a node whose reservation the owner has counted: so it never returns
  *       null, and instead waits the few instructions between a producer's exchange and its link.</li>
@@ -53,8 +53,18 @@ abstract class CallbackQueue {
     @SuppressWarnings("unused") // Accessed through TAIL.
     private QueuedCallback<?> tail;
 
-    final void enqueue(QueuedCallback<?> node) {
-        QueuedCallback<?> previous = (QueuedCallback<?>) TAIL.getAndSet(this, node);
+    /**
+     * A producer's first step: swaps {@code node} in as the tail. The node is in the queue's order from
+     * here on, but nobody can reach it until {@link #link} publishes it.
+     *
+     * @return the previous tail, to hand to {@link #link}; null if the queue was empty
+     */
+    final QueuedCallback<?> swapTail(QueuedCallback<?> node) {
+        return (QueuedCallback<?>) TAIL.getAndSet(this, node);
+    }
+
+    /** A producer's second step: links {@code node} after {@code previous} (or publishes it as the head). */
+    final void link(QueuedCallback<?> previous, QueuedCallback<?> node) {
         if (previous == null) {
             HEAD.setRelease(this, node);
         } else {
@@ -115,9 +125,9 @@ abstract class CallbackQueue {
      * every node from the owner's current position up to the tail as it is on entry, while the owner
      * may still be taking nodes. The visitor claims each node (see {@link QueuedCallback}), so a node
      * seen by both is decided once. Nodes linked after the tail was read here are not visited: their
-     * producers linked them after the context was force-closed and check for that themselves (the
-     * caller of this method marks the context force-closed first, and the tail exchange and that mark
-     * are both sequentially consistent, so one of the two sides sees the other).
+     * producers swapped them in after the context was force-closed, and see that before they link them
+     * (the caller of this method marks the context force-closed first, and the tail exchange and that
+     * mark are both sequentially consistent, so one of the two sides sees the other).
      *
      * <p>Where the walk finds no link it either waits for a producer that swapped the tail but has not
      * linked yet (a few instructions), or finds that the owner took the node and cleared its link, in

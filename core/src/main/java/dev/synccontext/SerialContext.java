@@ -49,14 +49,16 @@ import java.util.function.Consumer;
  * callback, and publishes that progress in {@link #progress} so {@link #queueDepth()} stays right.
  *
  * <h2>Force-close without waiting</h2>
- * {@link #closeNow()} never waits for the owner. Every node is claimed exactly once through its
- * callback field ({@link QueuedCallback}): by the owner to run it, by closeNow() to abort it, or by its
- * producer when it linked the node after closeNow() read the tail. closeNow() marks the context
- * {@code ABORTED}, then walks the queue from the owner's head to the tail without owning the context
- * ({@link CallbackQueue#visitQueued}) and subtracts what it aborted from the count. The owner claims
- * tentatively, re-reads the state and backs off if {@code ABORTED} is set, so nothing starts once
- * closeNow() may have returned; when it next looks it gives back what it finished and leaves the
- * queue alone. Whoever brings the count to zero completes the termination.
+ * {@link #closeNow()} never waits for the owner. Every node is claimed exactly once, by one atomic
+ * exchange on its callback field ({@link QueuedCallback#claim}): by the owner to run it, by closeNow()
+ * to abort it. closeNow() marks the context {@code ABORTED}, then walks the queue from the owner's head
+ * to the tail without owning the context ({@link CallbackQueue#visitQueued}) and subtracts what it
+ * aborted from the count. A producer that swaps its node in after closeNow() read the tail sees the
+ * mark before it links the node and aborts the node itself ({@link #enqueueUnlessForceClosed}), so
+ * every node the owner can still claim is one closeNow() visits: once closeNow() has returned, the
+ * owner finds every node claimed, and nothing starts but the callback it had already claimed. When
+ * the owner next looks at the state it gives back what it finished and leaves the queue alone.
+ * Whoever brings the count to zero completes the termination.
  *
  * <h2>Ownership token</h2>
  * {@link #owner} holds the thread that runs a callback of this context (for a drain, for its whole
@@ -178,10 +180,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                 }
             }
             if (STATE.compareAndSet(this, s, s + 1)) {
-                enqueue(node);
-                if ((state & ABORTED) != 0) {
-                    abortRacingCloseNow(node);
-                }
+                enqueueUnlessForceClosed(node); // if closeNow() began meanwhile, the node comes back cancelled
                 return node;
             }
         }
@@ -266,14 +265,16 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
             }
             if ((s & COUNT_MASK) == 0) {
                 if (STATE.compareAndSet(this, s, s + 1 + SCHEDULED)) {
-                    enqueue(node);
-                    rejectIfAbortedMeanwhile(node);
+                    if (!enqueueUnlessForceClosed(node)) {
+                        throw rejectedAsForceClosed();
+                    }
                     scheduleDrain();
                     return;
                 }
             } else if (STATE.compareAndSet(this, s, s + 1)) {
-                enqueue(node);
-                rejectIfAbortedMeanwhile(node);
+                if (!enqueueUnlessForceClosed(node)) {
+                    throw rejectedAsForceClosed();
+                }
                 return;
             }
         }
@@ -285,28 +286,36 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     }
 
     /**
-     * A producer that linked its node after {@code closeNow()} marked the context force-closed: that
-     * closeNow() may have read the tail before this node was linked, and so not see it. Whoever claims
-     * the node decides: this thread rejects it (the caller learns at once), or closeNow() returned it.
+     * Queues a node whose reservation is counted: swaps it in as the tail and links it, unless
+     * {@code closeNow()} began in between. A closeNow() that read the tail before the swap walks up
+     * to this node and claims it there (or finds it claimed by the owner). One that read the tail
+     * after the swap had marked the context force-closed before, and as both the swap and that mark
+     * are sequentially consistent, this thread sees the mark: it then takes the callback before
+     * linking the node (nobody else can reach it yet), links the node empty so that the queue stays
+     * whole, and aborts it. So the owner never needs to look at the state before it runs a node: a
+     * node it can claim was either linked before closeNow() began or is one closeNow() visits.
+     *
+     * @return true if queued; false if force-closed meanwhile (the node's future or sender has
+     *     learned why, and its reservation is given back)
      */
-    private void rejectIfAbortedMeanwhile(QueuedCallback<?> node) {
-        if ((state & ABORTED) != 0 && abortRacingCloseNow(node)) {
-            throw new RejectedExecutionException("Context '" + name + "' was closed with closeNow() while this"
-                    + " callback was being queued; it did not run");
+    private boolean enqueueUnlessForceClosed(QueuedCallback<?> node) {
+        QueuedCallback<?> previous = swapTail(node);
+        if ((state & ABORTED) == 0) {
+            link(previous, node);
+            return true;
         }
-    }
-
-    /** See {@link #rejectIfAbortedMeanwhile}; true if this thread claimed and aborted the node. */
-    private boolean abortRacingCloseNow(QueuedCallback<?> node) {
-        Object callback = node.claimForAbort();
-        if (callback == null) {
-            return false;
-        }
+        Object callback = node.takeUnlinked();
+        link(previous, node);
         node.abort(callback, new CancellationException(
                 "Context '" + name + "' was closed with closeNow() before this callback started"));
         observe(node instanceof QueuedSend ? TaskPath.SEND : TaskPath.QUEUED, TaskOutcome.CANCELLED);
         terminateIfDone((int) STATE.getAndAdd(this, -1) - 1);
-        return true;
+        return false;
+    }
+
+    private RejectedExecutionException rejectedAsForceClosed() {
+        return new RejectedExecutionException("Context '" + name + "' was closed with closeNow() while this"
+                + " callback was being queued; it did not run");
     }
 
     // ---------------------------------------------------------------- send
@@ -338,8 +347,9 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                 node = new QueuedSend(callback, caller);
             }
             if (STATE.compareAndSet(this, s, s + 1)) {
-                enqueue(node);
-                rejectIfAbortedMeanwhile(node);
+                if (!enqueueUnlessForceClosed(node)) {
+                    throw rejectedAsForceClosed();
+                }
                 break;
             }
         }
@@ -509,17 +519,10 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                 }
                 QueuedCallback<?> node = poll();
                 budget--;
-                Object callback = node.claimPending();
+                Object callback = node.claim();
                 if (callback == null) {
-                    continue; // closeNow() (or the producer, racing it) aborted it: the next check leaves
+                    continue; // closeNow() (or its producer, racing it) aborted it: the next check leaves
                 }
-                if ((state & ABORTED) != 0) {
-                    // closeNow() has begun and may return any moment: nothing may start now. Leave the
-                    // node to it (it waits out the PENDING mark) and leave at the next check.
-                    node.unclaim(callback);
-                    continue;
-                }
-                node.settle();
                 if (node instanceof QueuedSend send) {
                     OWNER.setOpaque(this, null);
                     PROGRESS.setOpaque(this, 0);
@@ -642,7 +645,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                     continue; // the state moved meanwhile
                 }
                 QueuedCallback<?> node = poll();
-                Object callback = node.claimForAbort();
+                Object callback = node.claim();
                 if (callback == null) {
                     continue; // closeNow() (or the producer, racing it) aborted it: the next check leaves
                 }
@@ -714,7 +717,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
 
         @Override
         public void accept(QueuedCallback<?> node) {
-            Object callback = node.claimForAbort();
+            Object callback = node.claim();
             if (callback == null) {
                 return; // ran, runs, or was aborted by someone else
             }
