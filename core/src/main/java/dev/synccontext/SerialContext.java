@@ -483,6 +483,13 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         drain();
     }
 
+    /**
+     * Runs the queue as its owner. It reads the state once per run of the nodes it counted there (at
+     * most {@code maxBatch}), and takes those nodes with a local cursor, publishing its position before
+     * it reads the state again: while producers keep changing the state, a run of callbacks does not
+     * touch the context's fields but for the progress count. Whether closeNow() began needs no look
+     * per callback: each node is claimed, and closeNow() claims every node it may return.
+     */
     private void drain() {
         Thread self = Thread.currentThread();
         CallbackFrame frame = CallbackFrame.get();
@@ -491,39 +498,52 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         OWNER.setOpaque(this, self);
         int budget = settings.maxBatch;
         int done = 0;
+        QueuedCallback<?> cursor = lastTaken();
+        int counted = 0; // nodes counted in the last state read and not yet taken
         try {
             for (;;) {
-                int s = state;
-                if ((s & ABORTED) != 0 || (s & COUNT_MASK) == done) {
-                    if (abortOrRelease(s, done, self)) {
-                        return;
+                if (counted == 0) {
+                    publishTaken(cursor);
+                    int s = state;
+                    if ((s & ABORTED) != 0 || (s & COUNT_MASK) == done) {
+                        if (abortOrRelease(s, done, self)) {
+                            return;
+                        }
+                        cursor = lastTaken(); // it may have dropped the dummy and a producer published a new head
+                        continue; // the state moved meanwhile
                     }
-                    continue; // the state moved meanwhile
-                }
-                if (budget == 0) {
-                    // Fairness: give the pool thread back and queue the rest of the work behind others.
-                    OWNER.setOpaque(this, null);
-                    PROGRESS.setOpaque(this, 0);
-                    if (!STATE.compareAndSet(this, s, s - done - RUNNING + SCHEDULED)) {
+                    if (budget == 0) {
+                        // Fairness: give the pool thread back and queue the rest of the work behind others.
+                        OWNER.setOpaque(this, null);
+                        PROGRESS.setOpaque(this, 0);
+                        if (!STATE.compareAndSet(this, s, s - done - RUNNING + SCHEDULED)) {
+                            OWNER.setOpaque(this, self);
+                            PROGRESS.setOpaque(this, done);
+                            continue;
+                        }
+                        done = 0;
+                        if (resubmitOrReclaim()) {
+                            return;
+                        }
                         OWNER.setOpaque(this, self);
-                        PROGRESS.setOpaque(this, done);
+                        budget = settings.maxBatch;
                         continue;
                     }
-                    done = 0;
-                    if (resubmitOrReclaim()) {
-                        return;
-                    }
-                    OWNER.setOpaque(this, self);
-                    budget = settings.maxBatch;
-                    continue;
+                    // The count is what this drain finished plus what is queued: nodes it may take now.
+                    counted = Math.min((s & COUNT_MASK) - done, budget);
                 }
-                QueuedCallback<?> node = poll();
+                QueuedCallback<?> node = takeAfter(cursor);
+                cursor = node;
+                counted--;
                 budget--;
                 Object callback = node.claim();
                 if (callback == null) {
-                    continue; // closeNow() (or its producer, racing it) aborted it: the next check leaves
+                    counted = 0; // closeNow() (or its producer, racing it) aborted it: the next check leaves
+                    continue;
                 }
                 if (node instanceof QueuedSend send) {
+                    publishTaken(cursor);
+                    counted = 0;
                     OWNER.setOpaque(this, null);
                     PROGRESS.setOpaque(this, 0);
                     if (done > 0) {
