@@ -12,12 +12,13 @@ import java.util.function.Consumer;
  *
  * <h2>Rules of use</h2>
  * <ul>
- *   <li>{@link #enqueue} may be called by any thread, and costs one atomic exchange: the producer
- *       swaps itself in as the tail, then links the previous tail to its node (or, when the queue was
- *       empty, publishes its node as the head).</li>
- *   <li>{@link #poll} and {@link #forgetTakenNodes} belong to the context's owner alone, and {@code
- *       poll} is only called for a node whose reservation the owner has counted: so it never returns
- *       null, and instead waits the few instructions between a producer's exchange and its link.</li>
+ *   <li>{@link #swapTail} and {@link #link} may be called by any thread, and cost one atomic
+ *       exchange: the producer swaps its node in as the tail, then links the previous tail to it (or,
+ *       when the queue was empty, publishes it as the head).</li>
+ *   <li>{@link #takeAfter}, {@link #publishTaken}, {@link #poll} and {@link #forgetTakenNodes} belong
+ *       to the context's owner alone, and a node is only taken when its reservation is counted: so
+ *       taking never returns null, and instead waits the few instructions between a producer's
+ *       exchange and its link. Every node taken is published before ownership can pass on.</li>
  *   <li>The owner takes nodes without any atomic: the node it took last stays behind as the dummy the
  *       next one links to. When a drain runs dry it drops that dummy with one CAS on the tail, so an
  *       idle context keeps no node (and never had a stub).</li>
@@ -53,8 +54,18 @@ abstract class CallbackQueue {
     @SuppressWarnings("unused") // Accessed through TAIL.
     private QueuedCallback<?> tail;
 
-    final void enqueue(QueuedCallback<?> node) {
-        QueuedCallback<?> previous = (QueuedCallback<?>) TAIL.getAndSet(this, node);
+    /**
+     * A producer's first step: swaps {@code node} in as the tail. The node is in the queue's order from
+     * here on, but nobody can reach it until {@link #link} publishes it.
+     *
+     * @return the previous tail, to hand to {@link #link}; null if the queue was empty
+     */
+    final QueuedCallback<?> swapTail(QueuedCallback<?> node) {
+        return (QueuedCallback<?>) TAIL.getAndSet(this, node);
+    }
+
+    /** A producer's second step: links {@code node} after {@code previous} (or publishes it as the head). */
+    final void link(QueuedCallback<?> previous, QueuedCallback<?> node) {
         if (previous == null) {
             HEAD.setRelease(this, node);
         } else {
@@ -63,29 +74,66 @@ abstract class CallbackQueue {
     }
 
     /**
-     * Takes the next node. Only the owner calls it, and only when the count says a node was reserved,
-     * so it waits (briefly) for a producer that reserved but has not linked yet, rather than return
-     * null. The node taken stays behind as the dummy that the next node links to, so taking needs no
-     * atomic (Vyukov's non-intrusive trick, applied to intrusive nodes).
+     * Where the owner takes from: the node it took last (still the queue's dummy), or null if it took
+     * none since the queue was last empty. Owner-only.
      */
-    final QueuedCallback<?> poll() {
-        if (!headTaken) {
-            QueuedCallback<?> first;
-            for (int spins = 0; (first = (QueuedCallback<?>) HEAD.getAcquire(this)) == null; spins++) {
+    final QueuedCallback<?> lastTaken() {
+        return headTaken ? head : null;
+    }
+
+    /**
+     * Takes the node after {@code lastTaken} (after null: the first node) and writes nothing: the owner
+     * keeps its position in a local variable while it works through the nodes it has counted, and
+     * publishes it with {@link #publishTaken} before it looks at the state again, so a run of callbacks
+     * does not write to the context's own fields, which producers keep changing, once per callback. Only
+     * called for a node whose reservation the owner has counted, so it waits (briefly) for a producer
+     * that reserved but has not linked yet, rather than return null. The nodes taken stay linked until
+     * then, the last one as the dummy that the next node links to, so taking needs no atomic (Vyukov's
+     * non-intrusive trick, applied to intrusive nodes).
+     */
+    final QueuedCallback<?> takeAfter(QueuedCallback<?> lastTaken) {
+        QueuedCallback<?> next;
+        if (lastTaken == null) {
+            for (int spins = 0; (next = (QueuedCallback<?>) HEAD.getAcquire(this)) == null; spins++) {
                 backOff(spins);
             }
-            headTaken = true;
-            return first;
+        } else {
+            for (int spins = 0; (next = lastTaken.nextAcquire()) == null; spins++) {
+                backOff(spins);
+            }
         }
-        QueuedCallback<?> taken = head;
-        QueuedCallback<?> next;
-        for (int spins = 0; (next = taken.nextAcquire()) == null; spins++) {
-            backOff(spins);
-        }
-        // Head first, then the link: a closeNow() walk that finds the link gone finds the new head.
-        HEAD.setRelease(this, next);
-        taken.clearNextRelease(); // a future the user keeps must not retain the nodes behind it
         return next;
+    }
+
+    /**
+     * The owner took every node up to {@code lastTaken} (null: none): that node becomes the head (the
+     * dummy), and the links of the nodes before it are cleared, so that a future the user keeps does not
+     * retain the nodes behind it. Head first, then the links: a {@code closeNow()} walk that finds a link
+     * gone finds the new head (and a walk that starts from the head before this call finds the links
+     * intact up to it).
+     */
+    final void publishTaken(QueuedCallback<?> lastTaken) {
+        if (lastTaken == null) {
+            return;
+        }
+        QueuedCallback<?> from = head; // the old dummy, or the first node, taken in this run
+        if (headTaken && from == lastTaken) {
+            return;
+        }
+        HEAD.setRelease(this, lastTaken);
+        headTaken = true;
+        for (QueuedCallback<?> node = from; node != lastTaken;) {
+            QueuedCallback<?> next = node.nextAcquire();
+            node.clearNextRelease();
+            node = next;
+        }
+    }
+
+    /** Takes the next node and publishes it at once: {@link #takeAfter} and {@link #publishTaken} in one. */
+    final QueuedCallback<?> poll() {
+        QueuedCallback<?> node = takeAfter(lastTaken());
+        publishTaken(node);
+        return node;
     }
 
     /**
@@ -115,9 +163,9 @@ abstract class CallbackQueue {
      * every node from the owner's current position up to the tail as it is on entry, while the owner
      * may still be taking nodes. The visitor claims each node (see {@link QueuedCallback}), so a node
      * seen by both is decided once. Nodes linked after the tail was read here are not visited: their
-     * producers linked them after the context was force-closed and check for that themselves (the
-     * caller of this method marks the context force-closed first, and the tail exchange and that mark
-     * are both sequentially consistent, so one of the two sides sees the other).
+     * producers swapped them in after the context was force-closed, and see that before they link them
+     * (the caller of this method marks the context force-closed first, and the tail exchange and that
+     * mark are both sequentially consistent, so one of the two sides sees the other).
      *
      * <p>Where the walk finds no link it either waits for a producer that swapped the tail but has not
      * linked yet (a few instructions), or finds that the owner took the node and cleared its link, in

@@ -10,20 +10,15 @@ import java.util.concurrent.CompletableFuture;
  * call, as Blazor reuses the returned task as its queue entry.
  *
  * <h2>Claiming</h2>
- * Whoever takes the callback out of {@link #callback} decides its fate, exactly once: the context's
- * owner (to run it), {@code closeNow()} (to abort it) or, when it raced a {@code closeNow()}, the
- * thread that queued it (to reject it). The owner claims in two steps, because it may run the callback
- * only if the context was not force-closed: it parks {@link #PENDING} in the field, reads the context's
- * state, and then either {@linkplain #settle() settles} (runs) or {@linkplain #unclaim puts the callback
- * back} for the aborter. An aborter that finds {@code PENDING} waits those few instructions out, so a
- * node is never aborted and run, and never lost between the two.
+ * Whoever takes the callback out of {@link #callback} decides its fate, exactly once, with one atomic
+ * exchange: the context's owner (to run it), {@code closeNow()} (to abort it) or the drain of a context
+ * whose executor refused it (to reject it). The thread that queues a node may also take it, to reject
+ * it, but only before it links the node, when no one else can reach it (see
+ * {@code SerialContext.enqueueUnlessForceClosed}).
  *
  * <p>Subclasses are never shared between contexts.
  */
 abstract class QueuedCallback<T> extends CompletableFuture<T> {
-
-    /** In {@link #callback} while the owner checks whether it may run it. */
-    static final Object PENDING = new Object();
 
     private static final VarHandle NEXT;
     private static final VarHandle CALLBACK;
@@ -41,7 +36,7 @@ abstract class QueuedCallback<T> extends CompletableFuture<T> {
     @SuppressWarnings("unused") // Accessed through NEXT.
     private QueuedCallback<?> next;
 
-    /** The callback until claimed; {@link #PENDING} while the owner decides; null once claimed. */
+    /** The callback until claimed; null once claimed. */
     @SuppressWarnings("unused") // Accessed through CALLBACK.
     private Object callback;
 
@@ -68,41 +63,25 @@ abstract class QueuedCallback<T> extends CompletableFuture<T> {
         NEXT.setRelease(this, null);
     }
 
-    /** The owner's first step: the callback, now {@link #PENDING}; or null if someone else claimed it. */
-    final Object claimPending() {
-        Object c = CALLBACK.getAcquire(this);
-        if (c == null || !CALLBACK.compareAndSet(this, c, PENDING)) {
-            return null;
-        }
+    /**
+     * Takes the callback to run or abort it: the callback, or null if someone else took it first.
+     * One atomic exchange, so two threads that race for a node never both get it.
+     */
+    final Object claim() {
+        return CALLBACK.getAndSet(this, null);
+    }
+
+    /**
+     * Takes the callback of a node that is not linked yet: only its producer can reach it, so a plain
+     * store does; the release store that links the node publishes it.
+     */
+    final Object takeUnlinked() {
+        Object c = CALLBACK.get(this);
+        CALLBACK.set(this, null);
         return c;
     }
 
-    /** The owner may run it: the claim is final. */
-    final void settle() {
-        CALLBACK.setRelease(this, null);
-    }
-
-    /** The owner may not run it (the context was force-closed): leaves it to the aborter. */
-    final void unclaim(Object c) {
-        CALLBACK.setRelease(this, c);
-    }
-
-    /** An aborter's claim: the callback, or null if it was claimed by someone else. Waits out {@code PENDING}. */
-    final Object claimForAbort() {
-        for (int spins = 0;; spins++) {
-            Object c = CALLBACK.getAcquire(this);
-            if (c == null) {
-                return null;
-            }
-            if (c == PENDING) {
-                CallbackQueue.backOff(spins);
-            } else if (CALLBACK.compareAndSet(this, c, null)) {
-                return c;
-            }
-        }
-    }
-
-    /** Whether the callback is not yet claimed (or only tentatively). Exact when read by the owner. */
+    /** Whether the callback is not yet claimed. Exact when read by the owner. */
     final boolean unclaimed() {
         return CALLBACK.getOpaque(this) != null;
     }

@@ -49,14 +49,16 @@ import java.util.function.Consumer;
  * callback, and publishes that progress in {@link #progress} so {@link #queueDepth()} stays right.
  *
  * <h2>Force-close without waiting</h2>
- * {@link #closeNow()} never waits for the owner. Every node is claimed exactly once through its
- * callback field ({@link QueuedCallback}): by the owner to run it, by closeNow() to abort it, or by its
- * producer when it linked the node after closeNow() read the tail. closeNow() marks the context
- * {@code ABORTED}, then walks the queue from the owner's head to the tail without owning the context
- * ({@link CallbackQueue#visitQueued}) and subtracts what it aborted from the count. The owner claims
- * tentatively, re-reads the state and backs off if {@code ABORTED} is set, so nothing starts once
- * closeNow() may have returned; when it next looks it gives back what it finished and leaves the
- * queue alone. Whoever brings the count to zero completes the termination.
+ * {@link #closeNow()} never waits for the owner. Every node is claimed exactly once, by one atomic
+ * exchange on its callback field ({@link QueuedCallback#claim}): by the owner to run it, by closeNow()
+ * to abort it. closeNow() marks the context {@code ABORTED}, then walks the queue from the owner's head
+ * to the tail without owning the context ({@link CallbackQueue#visitQueued}) and subtracts what it
+ * aborted from the count. A producer that swaps its node in after closeNow() read the tail sees the
+ * mark before it links the node and aborts the node itself ({@link #enqueueUnlessForceClosed}), so
+ * every node the owner can still claim is one closeNow() visits: once closeNow() has returned, the
+ * owner finds every node claimed, and nothing starts but the callback it had already claimed. When
+ * the owner next looks at the state it gives back what it finished and leaves the queue alone.
+ * Whoever brings the count to zero completes the termination.
  *
  * <h2>Ownership token</h2>
  * {@link #owner} holds the thread that runs a callback of this context (for a drain, for its whole
@@ -79,11 +81,19 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     static final int CLOSED = 1 << 30;
     static final int ABORTED = 1 << 31;
 
+    /** {@link #drainCredit} while no drain owns the context. */
+    static final int NOT_DRAINING = 0;
+    /** {@link #drainCredit} of a drain that holds no reservation in advance. */
+    static final int NO_CREDIT = 1;
+    /** How many reservations a drain takes at once for posts from its own callbacks. */
+    static final int CREDIT_BATCH = 64;
+
     private static final System.Logger LOG = System.getLogger(RendererSyncContext.class.getName());
 
     private static final VarHandle STATE;
     private static final VarHandle OWNER;
     private static final VarHandle PROGRESS;
+    private static final VarHandle CREDIT;
     private static final VarHandle TERMINATION;
     private static final VarHandle UNHANDLED;
     private static final VarHandle BLOCKED;
@@ -94,6 +104,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
             STATE = lookup.findVarHandle(SerialContext.class, "state", int.class);
             OWNER = lookup.findVarHandle(SerialContext.class, "owner", Thread.class);
             PROGRESS = lookup.findVarHandle(SerialContext.class, "progress", int.class);
+            CREDIT = lookup.findVarHandle(SerialContext.class, "drainCredit", int.class);
             TERMINATION = lookup.findVarHandle(SerialContext.class, "termination", Termination.class);
             UNHANDLED = lookup.findVarHandle(SerialContext.class, "unhandledCount", long.class);
             BLOCKED = lookup.findVarHandle(SerialContext.class, "blockedCount", long.class);
@@ -109,6 +120,13 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     private Thread owner;
     /** Callbacks the running drain finished but has not yet subtracted from the count. */
     private int progress;
+    /**
+     * 0 while no drain owns the context; while one does, 1 + the reservations it took in advance for
+     * posts from its own callbacks (counted in the state, not yet used by a post). 0 is "not a drain"
+     * so that a context seen through a racy publication can never look like one. Written by the owner
+     * only; others read it (opaque) to tell the queue depth.
+     */
+    private int drainCredit;
     @SuppressWarnings("unused") // Accessed through TERMINATION.
     private Termination termination;
     @SuppressWarnings("unused") // Accessed through UNHANDLED.
@@ -178,10 +196,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                 }
             }
             if (STATE.compareAndSet(this, s, s + 1)) {
-                enqueue(node);
-                if ((state & ABORTED) != 0) {
-                    abortRacingCloseNow(node);
-                }
+                enqueueUnlessForceClosed(node); // if closeNow() began meanwhile, the node comes back cancelled
                 return node;
             }
         }
@@ -257,6 +272,9 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         CallbackDecorator decorator = settings.decorator;
         QueuedPost node = new QueuedPost(decorator == null ? callback : decorator.decorate(callback));
         markSample(node);
+        if (OWNER.getOpaque(this) == Thread.currentThread() && postFromOwnDrain(node)) {
+            return;
+        }
         for (;;) {
             int s = state;
             String refusal = refusal(s);
@@ -266,14 +284,16 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
             }
             if ((s & COUNT_MASK) == 0) {
                 if (STATE.compareAndSet(this, s, s + 1 + SCHEDULED)) {
-                    enqueue(node);
-                    rejectIfAbortedMeanwhile(node);
+                    if (!enqueueUnlessForceClosed(node)) {
+                        throw rejectedAsForceClosed();
+                    }
                     scheduleDrain();
                     return;
                 }
             } else if (STATE.compareAndSet(this, s, s + 1)) {
-                enqueue(node);
-                rejectIfAbortedMeanwhile(node);
+                if (!enqueueUnlessForceClosed(node)) {
+                    throw rejectedAsForceClosed();
+                }
                 return;
             }
         }
@@ -285,28 +305,62 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     }
 
     /**
-     * A producer that linked its node after {@code closeNow()} marked the context force-closed: that
-     * closeNow() may have read the tail before this node was linked, and so not see it. Whoever claims
-     * the node decides: this thread rejects it (the caller learns at once), or closeNow() returned it.
+     * A callback run by this context's drain posts to the same context (a continuation that yields,
+     * say): rather than reserve with a CAS per post, the drain reserves {@link #CREDIT_BATCH} at once
+     * with one atomic add and each post spends one, with a plain write. The drain subtracts what is left
+     * whenever it gives the context up. Not with a queue bound: reservations taken in advance would
+     * count as queued callbacks for a moment.
+     *
+     * @return false if this path does not apply (the owner is not a drain, the context is closed or
+     *     bounded); the caller then takes the usual path, which also tells why a post is refused
      */
-    private void rejectIfAbortedMeanwhile(QueuedCallback<?> node) {
-        if ((state & ABORTED) != 0 && abortRacingCloseNow(node)) {
-            throw new RejectedExecutionException("Context '" + name + "' was closed with closeNow() while this"
-                    + " callback was being queued; it did not run");
-        }
-    }
-
-    /** See {@link #rejectIfAbortedMeanwhile}; true if this thread claimed and aborted the node. */
-    private boolean abortRacingCloseNow(QueuedCallback<?> node) {
-        Object callback = node.claimForAbort();
-        if (callback == null) {
+    private boolean postFromOwnDrain(QueuedPost node) {
+        int c = drainCredit;
+        if (c == NOT_DRAINING || settings.maxQueueDepth != 0 || (state & CLOSED) != 0) {
             return false;
         }
+        if (c == NO_CREDIT) {
+            STATE.getAndAdd(this, CREDIT_BATCH);
+            c += CREDIT_BATCH;
+        }
+        CREDIT.setOpaque(this, c - 1);
+        if (!enqueueUnlessForceClosed(node)) {
+            throw rejectedAsForceClosed();
+        }
+        return true;
+    }
+
+    /**
+     * Queues a node whose reservation is counted: swaps it in as the tail and links it, unless
+     * {@code closeNow()} began in between. A closeNow() that read the tail before the swap walks up
+     * to this node and claims it there (or finds it claimed by the owner). One that read the tail
+     * after the swap had marked the context force-closed before, and as both the swap and that mark
+     * are sequentially consistent, this thread sees the mark: it then takes the callback before
+     * linking the node (nobody else can reach it yet), links the node empty so that the queue stays
+     * whole, and aborts it. So the owner never needs to look at the state before it runs a node: a
+     * node it can claim was either linked before closeNow() began or is one closeNow() visits.
+     *
+     * @return true if queued; false if force-closed meanwhile (the node's future or sender has
+     *     learned why, and its reservation is given back)
+     */
+    private boolean enqueueUnlessForceClosed(QueuedCallback<?> node) {
+        QueuedCallback<?> previous = swapTail(node);
+        if ((state & ABORTED) == 0) {
+            link(previous, node);
+            return true;
+        }
+        Object callback = node.takeUnlinked();
+        link(previous, node);
         node.abort(callback, new CancellationException(
                 "Context '" + name + "' was closed with closeNow() before this callback started"));
         observe(node instanceof QueuedSend ? TaskPath.SEND : TaskPath.QUEUED, TaskOutcome.CANCELLED);
         terminateIfDone((int) STATE.getAndAdd(this, -1) - 1);
-        return true;
+        return false;
+    }
+
+    private RejectedExecutionException rejectedAsForceClosed() {
+        return new RejectedExecutionException("Context '" + name + "' was closed with closeNow() while this"
+                + " callback was being queued; it did not run");
     }
 
     // ---------------------------------------------------------------- send
@@ -338,8 +392,9 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                 node = new QueuedSend(callback, caller);
             }
             if (STATE.compareAndSet(this, s, s + 1)) {
-                enqueue(node);
-                rejectIfAbortedMeanwhile(node);
+                if (!enqueueUnlessForceClosed(node)) {
+                    throw rejectedAsForceClosed();
+                }
                 break;
             }
         }
@@ -473,64 +528,86 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         drain();
     }
 
+    /**
+     * Runs the queue as its owner. It reads the state once per run of the nodes it counted there (at
+     * most {@code maxBatch}), and takes those nodes with a local cursor, publishing its position before
+     * it reads the state again: while producers keep changing the state, a run of callbacks does not
+     * touch the context's fields but for the progress count. Whether closeNow() began needs no look
+     * per callback: each node is claimed, and closeNow() claims every node it may return.
+     */
     private void drain() {
         Thread self = Thread.currentThread();
         CallbackFrame frame = CallbackFrame.get();
         SerialContext outer = frame.context;
         frame.context = this;
         OWNER.setOpaque(this, self);
+        CREDIT.setOpaque(this, NO_CREDIT);
         int budget = settings.maxBatch;
         int done = 0;
+        QueuedCallback<?> cursor = lastTaken();
+        int counted = 0; // nodes counted in the last state read and not yet taken
         try {
             for (;;) {
-                int s = state;
-                if ((s & ABORTED) != 0 || (s & COUNT_MASK) == done) {
-                    if (abortOrRelease(s, done, self)) {
-                        return;
+                if (counted == 0) {
+                    publishTaken(cursor);
+                    int s = state;
+                    int unused = drainCredit - NO_CREDIT;
+                    if ((s & ABORTED) != 0 || (s & COUNT_MASK) - unused == done) {
+                        if (abortOrRelease(s, done, self)) {
+                            return;
+                        }
+                        cursor = lastTaken(); // it may have dropped the dummy and a producer published a new head
+                        continue; // the state moved meanwhile
                     }
-                    continue; // the state moved meanwhile
-                }
-                if (budget == 0) {
-                    // Fairness: give the pool thread back and queue the rest of the work behind others.
-                    OWNER.setOpaque(this, null);
-                    PROGRESS.setOpaque(this, 0);
-                    if (!STATE.compareAndSet(this, s, s - done - RUNNING + SCHEDULED)) {
+                    if (budget == 0) {
+                        // Fairness: give the pool thread back and queue the rest of the work behind others.
+                        OWNER.setOpaque(this, null);
+                        PROGRESS.setOpaque(this, 0);
+                        CREDIT.setOpaque(this, NOT_DRAINING);
+                        if (!STATE.compareAndSet(this, s, s - done - unused - RUNNING + SCHEDULED)) {
+                            OWNER.setOpaque(this, self);
+                            PROGRESS.setOpaque(this, done);
+                            CREDIT.setOpaque(this, NO_CREDIT + unused);
+                            continue;
+                        }
+                        done = 0;
+                        if (resubmitOrReclaim()) {
+                            return;
+                        }
                         OWNER.setOpaque(this, self);
-                        PROGRESS.setOpaque(this, done);
+                        CREDIT.setOpaque(this, NO_CREDIT);
+                        budget = settings.maxBatch;
                         continue;
                     }
-                    done = 0;
-                    if (resubmitOrReclaim()) {
-                        return;
-                    }
-                    OWNER.setOpaque(this, self);
-                    budget = settings.maxBatch;
-                    continue;
+                    // The count is what this drain finished, what is queued (nodes it may take now) and
+                    // the reservations it holds for its own callbacks' posts.
+                    counted = Math.min((s & COUNT_MASK) - unused - done, budget);
                 }
-                QueuedCallback<?> node = poll();
+                QueuedCallback<?> node = takeAfter(cursor);
+                cursor = node;
+                counted--;
                 budget--;
-                Object callback = node.claimPending();
+                Object callback = node.claim();
                 if (callback == null) {
-                    continue; // closeNow() (or the producer, racing it) aborted it: the next check leaves
-                }
-                if ((state & ABORTED) != 0) {
-                    // closeNow() has begun and may return any moment: nothing may start now. Leave the
-                    // node to it (it waits out the PENDING mark) and leave at the next check.
-                    node.unclaim(callback);
+                    counted = 0; // closeNow() (or its producer, racing it) aborted it: the next check leaves
                     continue;
                 }
-                node.settle();
                 if (node instanceof QueuedSend send) {
+                    publishTaken(cursor);
+                    counted = 0;
                     OWNER.setOpaque(this, null);
                     PROGRESS.setOpaque(this, 0);
-                    if (done > 0) {
-                        STATE.getAndAdd(this, -done);
+                    int unused = drainCredit - NO_CREDIT;
+                    CREDIT.setOpaque(this, NOT_DRAINING);
+                    if (done + unused > 0) {
+                        STATE.getAndAdd(this, -done - unused);
                         done = 0;
                     }
                     if (send.handOff()) {
                         return; // the sender owns the context now, its own callback still counted
                     }
                     OWNER.setOpaque(this, self); // the sender withdrew (interrupted): it counts as done
+                    CREDIT.setOpaque(this, NO_CREDIT);
                     observe(TaskPath.SEND, TaskOutcome.CANCELLED);
                 } else {
                     runQueued(node, callback, frame);
@@ -555,12 +632,15 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     private boolean abortOrRelease(int s, int done, Thread self) {
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
+        int credit = drainCredit;
+        int unused = credit == NOT_DRAINING ? 0 : credit - NO_CREDIT; // the refused-drain path holds none
+        CREDIT.setOpaque(this, NOT_DRAINING);
         if ((s & ABORTED) != 0) {
-            leaveAborted(done);
+            leaveAborted(done + unused);
             return true;
         }
         if (forgetTakenNodes()) {
-            int released = s - done - RUNNING;
+            int released = s - done - unused - RUNNING;
             if (STATE.compareAndSet(this, s, released)) {
                 terminateIfDone(released);
                 return true;
@@ -568,6 +648,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         }
         OWNER.setOpaque(this, self);
         PROGRESS.setOpaque(this, done);
+        CREDIT.setOpaque(this, credit);
         return false;
     }
 
@@ -642,7 +723,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                     continue; // the state moved meanwhile
                 }
                 QueuedCallback<?> node = poll();
-                Object callback = node.claimForAbort();
+                Object callback = node.claim();
                 if (callback == null) {
                     continue; // closeNow() (or the producer, racing it) aborted it: the next check leaves
                 }
@@ -714,7 +795,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
 
         @Override
         public void accept(QueuedCallback<?> node) {
-            Object callback = node.claimForAbort();
+            Object callback = node.claim();
             if (callback == null) {
                 return; // ran, runs, or was aborted by someone else
             }
@@ -798,7 +879,8 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
 
     private int queued(int s) {
         int running = (s & RUNNING) != 0 ? 1 : 0;
-        return (s & COUNT_MASK) - running - (int) PROGRESS.getOpaque(this);
+        int unused = Math.max(0, (int) CREDIT.getOpaque(this) - NO_CREDIT);
+        return (s & COUNT_MASK) - running - (int) PROGRESS.getOpaque(this) - unused;
     }
 
     private void markSample(QueuedCallback<?> node) {

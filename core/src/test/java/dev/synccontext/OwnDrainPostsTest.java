@@ -1,0 +1,172 @@
+package dev.synccontext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A callback run by a drain that posts to its own context spends reservations the drain took in
+ * advance (one atomic add per 64 posts instead of a CAS each). These rules hold all the same: such
+ * posts queue in FIFO order behind what was accepted before them, the queue depth counts posts and
+ * never the reservations, and whatever way the drain gives the context up (running dry, its batch
+ * budget, a send's hand-off, closeNow) it gives the unused reservations back, so the context still
+ * terminates. Every test drives the drain on the test thread through a {@link ManualExecutor}.
+ */
+class OwnDrainPostsTest {
+
+    private final ManualExecutor executor = new ManualExecutor();
+
+    @Test
+    void postsFromADrainedCallbackQueueBehindWhatWasAcceptedBeforeThemAndCountExactly() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.builder().executor(executor).build();
+        List<String> order = new CopyOnWriteArrayList<>();
+        List<Integer> depthSeenInside = new ArrayList<>();
+        ctx.post(() -> {
+            order.add("A");
+            depthSeenInside.add(ctx.queueDepth());
+            ctx.post(() -> order.add("A1"));
+            ctx.post(() -> order.add("A2"));
+            depthSeenInside.add(ctx.queueDepth());
+        });
+        ctx.post(() -> {
+            order.add("B");
+            ctx.post(() -> order.add("B1"));
+        });
+
+        executor.runAll();
+
+        assertThat(order).containsExactly("A", "B", "A1", "A2", "B1");
+        assertThat(depthSeenInside).as("queue depth inside A: B alone, then B, A1, A2").containsExactly(1, 3);
+        assertTerminatesWhenClosed(ctx);
+    }
+
+    @Test
+    void aCallbackThatRepostsItselfPastManyReservationBatchesAndBatchBudgetsLosesNothing() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.builder().executor(executor).maxBatch(10).build();
+        int steps = 1_000; // crosses the 64-reservation batch and the 10-callback budget many times
+        List<Integer> ran = new ArrayList<>();
+        Runnable[] step = new Runnable[1];
+        step[0] = () -> {
+            ran.add(ran.size());
+            if (ran.size() < steps) {
+                ctx.post(step[0]);
+            }
+        };
+        ctx.post(step[0]);
+
+        int drains = executor.runAll();
+
+        assertThat(ran).hasSize(steps);
+        for (int i = 0; i < steps; i++) {
+            assertThat(ran.get(i)).isEqualTo(i);
+        }
+        assertThat(drains).as("one drain per 10-callback budget").isEqualTo(steps / 10);
+        assertTerminatesWhenClosed(ctx);
+    }
+
+    @Test
+    void aSendHandedTheContextAfterOwnPostsGetsItAndTheReservationsComeBack() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.builder().executor(executor).build();
+        List<String> order = new CopyOnWriteArrayList<>();
+        ctx.post(() -> {
+            order.add("A");
+            ctx.post(() -> order.add("A1"));
+        });
+        AtomicReference<Throwable> senderFailure = new AtomicReference<>();
+        Thread sender = new Thread(() -> {
+            try {
+                ctx.send(() -> order.add("S"));
+            } catch (Throwable t) {
+                senderFailure.set(t);
+            }
+        }, "sender");
+        sender.start();
+        PostAndSendTest.awaitQueueDepth(ctx, 2);
+
+        executor.runAll(); // runs A, then hands the context to the sender, which runs S on its thread
+        sender.join(10_000);
+        executor.runAll(); // the sender's release scheduled a drain for A1
+
+        assertThat(senderFailure.get()).isNull();
+        assertThat(order).containsExactly("A", "S", "A1");
+        assertTerminatesWhenClosed(ctx);
+    }
+
+    @Test
+    void closeNowFromOutsideReturnsTheOwnPostsAndTheContextTerminatesOnceTheCallbackReturns() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.builder().executor(executor).build();
+        CountDownLatch posted = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> ran = new CopyOnWriteArrayList<>();
+        Runnable p1 = () -> ran.add("P1");
+        Runnable p2 = () -> ran.add("P2");
+        ctx.post(() -> {
+            ctx.post(p1);
+            ctx.post(p2);
+            posted.countDown();
+            Occupier.awaitUninterruptibly(release);
+        });
+        Thread drain = new Thread(executor::runAll, "drain");
+        drain.start();
+        Occupier.awaitUninterruptibly(posted);
+
+        List<Runnable> returned = ctx.closeNow();
+
+        assertThat(returned).containsExactly(p1, p2);
+        assertThat(ctx.awaitTermination(Duration.ZERO)).as("terminated while the callback still runs").isFalse();
+        release.countDown();
+        drain.join(10_000);
+        assertThat(ctx.awaitTermination(Duration.ofSeconds(10))).isTrue();
+        assertThat(ran).isEmpty();
+        assertThat(ctx.queueDepth()).isZero();
+    }
+
+    @Test
+    void closeNowFromTheDrainedCallbackItselfReturnsItsOwnPosts() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.builder().executor(executor).build();
+        List<String> ran = new CopyOnWriteArrayList<>();
+        AtomicReference<List<Runnable>> returned = new AtomicReference<>();
+        Runnable p1 = () -> ran.add("P1");
+        ctx.post(() -> {
+            ctx.post(p1);
+            returned.set(ctx.closeNow());
+        });
+
+        executor.runAll();
+
+        assertThat(returned.get()).containsExactly(p1);
+        assertThat(ran).isEmpty();
+        assertThat(ctx.awaitTermination(Duration.ofSeconds(10))).isTrue();
+    }
+
+    @Test
+    void withAQueueBoundOwnPostsAreCountedOneByOneAndRefusedAtTheBound() {
+        RendererSyncContext ctx = RendererSyncContext.builder().executor(executor).maxQueueDepth(2).build();
+        List<Throwable> refused = new ArrayList<>();
+        ctx.post(() -> {
+            ctx.post(() -> { });
+            ctx.post(() -> { });
+            try {
+                ctx.post(() -> { });
+            } catch (Throwable t) {
+                refused.add(t);
+            }
+        });
+
+        executor.runAll();
+
+        assertThat(refused).singleElement().satisfies(t -> assertThat(t).hasMessageContaining("is full"));
+    }
+
+    private static void assertTerminatesWhenClosed(RendererSyncContext ctx) throws InterruptedException {
+        assertThat(ctx.queueDepth()).isZero();
+        ctx.close();
+        assertThat(ctx.awaitTermination(Duration.ZERO)).as("terminated at once: no reservation left behind").isTrue();
+    }
+}
