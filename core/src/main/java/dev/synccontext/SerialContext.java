@@ -81,19 +81,11 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     static final int CLOSED = 1 << 30;
     static final int ABORTED = 1 << 31;
 
-    /** {@link #drainCredit} while no drain owns the context. */
-    static final int NOT_DRAINING = 0;
-    /** {@link #drainCredit} of a drain that holds no reservation in advance. */
-    static final int NO_CREDIT = 1;
-    /** How many reservations a drain takes at once for posts from its own callbacks. */
-    static final int CREDIT_BATCH = 64;
-
     private static final System.Logger LOG = System.getLogger(RendererSyncContext.class.getName());
 
     private static final VarHandle STATE;
     private static final VarHandle OWNER;
     private static final VarHandle PROGRESS;
-    private static final VarHandle CREDIT;
     private static final VarHandle TERMINATION;
     private static final VarHandle UNHANDLED;
     private static final VarHandle BLOCKED;
@@ -104,7 +96,6 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
             STATE = lookup.findVarHandle(SerialContext.class, "state", int.class);
             OWNER = lookup.findVarHandle(SerialContext.class, "owner", Thread.class);
             PROGRESS = lookup.findVarHandle(SerialContext.class, "progress", int.class);
-            CREDIT = lookup.findVarHandle(SerialContext.class, "drainCredit", int.class);
             TERMINATION = lookup.findVarHandle(SerialContext.class, "termination", Termination.class);
             UNHANDLED = lookup.findVarHandle(SerialContext.class, "unhandledCount", long.class);
             BLOCKED = lookup.findVarHandle(SerialContext.class, "blockedCount", long.class);
@@ -120,13 +111,6 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     private Thread owner;
     /** Callbacks the running drain finished but has not yet subtracted from the count. */
     private int progress;
-    /**
-     * 0 while no drain owns the context; while one does, 1 + the reservations it took in advance for
-     * posts from its own callbacks (counted in the state, not yet used by a post). 0 is "not a drain"
-     * so that a context seen through a racy publication can never look like one. Written by the owner
-     * only; others read it (opaque) to tell the queue depth.
-     */
-    private int drainCredit;
     @SuppressWarnings("unused") // Accessed through TERMINATION.
     private Termination termination;
     @SuppressWarnings("unused") // Accessed through UNHANDLED.
@@ -272,9 +256,6 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         CallbackDecorator decorator = settings.decorator;
         QueuedPost node = new QueuedPost(decorator == null ? callback : decorator.decorate(callback));
         markSample(node);
-        if (OWNER.getOpaque(this) == Thread.currentThread() && postFromOwnDrain(node)) {
-            return;
-        }
         for (;;) {
             int s = state;
             String refusal = refusal(s);
@@ -302,32 +283,6 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     @Override
     public void execute(Runnable callback) {
         post(callback);
-    }
-
-    /**
-     * A callback run by this context's drain posts to the same context (a continuation that yields,
-     * say): rather than reserve with a CAS per post, the drain reserves {@link #CREDIT_BATCH} at once
-     * with one atomic add and each post spends one, with a plain write. The drain subtracts what is left
-     * whenever it gives the context up. Not with a queue bound: reservations taken in advance would
-     * count as queued callbacks for a moment.
-     *
-     * @return false if this path does not apply (the owner is not a drain, the context is closed or
-     *     bounded); the caller then takes the usual path, which also tells why a post is refused
-     */
-    private boolean postFromOwnDrain(QueuedPost node) {
-        int c = drainCredit;
-        if (c == NOT_DRAINING || settings.maxQueueDepth != 0 || (state & CLOSED) != 0) {
-            return false;
-        }
-        if (c == NO_CREDIT) {
-            STATE.getAndAdd(this, CREDIT_BATCH);
-            c += CREDIT_BATCH;
-        }
-        CREDIT.setOpaque(this, c - 1);
-        if (!enqueueUnlessForceClosed(node)) {
-            throw rejectedAsForceClosed();
-        }
-        return true;
     }
 
     /**
@@ -541,7 +496,6 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         SerialContext outer = frame.context;
         frame.context = this;
         OWNER.setOpaque(this, self);
-        CREDIT.setOpaque(this, NO_CREDIT);
         int budget = settings.maxBatch;
         int done = 0;
         QueuedCallback<?> cursor = lastTaken();
@@ -551,8 +505,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                 if (counted == 0) {
                     publishTaken(cursor);
                     int s = state;
-                    int unused = drainCredit - NO_CREDIT;
-                    if ((s & ABORTED) != 0 || (s & COUNT_MASK) - unused == done) {
+                    if ((s & ABORTED) != 0 || (s & COUNT_MASK) == done) {
                         if (abortOrRelease(s, done, self)) {
                             return;
                         }
@@ -563,11 +516,9 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                         // Fairness: give the pool thread back and queue the rest of the work behind others.
                         OWNER.setOpaque(this, null);
                         PROGRESS.setOpaque(this, 0);
-                        CREDIT.setOpaque(this, NOT_DRAINING);
-                        if (!STATE.compareAndSet(this, s, s - done - unused - RUNNING + SCHEDULED)) {
+                        if (!STATE.compareAndSet(this, s, s - done - RUNNING + SCHEDULED)) {
                             OWNER.setOpaque(this, self);
                             PROGRESS.setOpaque(this, done);
-                            CREDIT.setOpaque(this, NO_CREDIT + unused);
                             continue;
                         }
                         done = 0;
@@ -575,13 +526,11 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                             return;
                         }
                         OWNER.setOpaque(this, self);
-                        CREDIT.setOpaque(this, NO_CREDIT);
                         budget = settings.maxBatch;
                         continue;
                     }
-                    // The count is what this drain finished, what is queued (nodes it may take now) and
-                    // the reservations it holds for its own callbacks' posts.
-                    counted = Math.min((s & COUNT_MASK) - unused - done, budget);
+                    // The count is what this drain finished plus what is queued: nodes it may take now.
+                    counted = Math.min((s & COUNT_MASK) - done, budget);
                 }
                 QueuedCallback<?> node = takeAfter(cursor);
                 cursor = node;
@@ -597,17 +546,14 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                     counted = 0;
                     OWNER.setOpaque(this, null);
                     PROGRESS.setOpaque(this, 0);
-                    int unused = drainCredit - NO_CREDIT;
-                    CREDIT.setOpaque(this, NOT_DRAINING);
-                    if (done + unused > 0) {
-                        STATE.getAndAdd(this, -done - unused);
+                    if (done > 0) {
+                        STATE.getAndAdd(this, -done);
                         done = 0;
                     }
                     if (send.handOff()) {
                         return; // the sender owns the context now, its own callback still counted
                     }
                     OWNER.setOpaque(this, self); // the sender withdrew (interrupted): it counts as done
-                    CREDIT.setOpaque(this, NO_CREDIT);
                     observe(TaskPath.SEND, TaskOutcome.CANCELLED);
                 } else {
                     runQueued(node, callback, frame);
@@ -632,15 +578,12 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     private boolean abortOrRelease(int s, int done, Thread self) {
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
-        int credit = drainCredit;
-        int unused = credit == NOT_DRAINING ? 0 : credit - NO_CREDIT; // the refused-drain path holds none
-        CREDIT.setOpaque(this, NOT_DRAINING);
         if ((s & ABORTED) != 0) {
-            leaveAborted(done + unused);
+            leaveAborted(done);
             return true;
         }
         if (forgetTakenNodes()) {
-            int released = s - done - unused - RUNNING;
+            int released = s - done - RUNNING;
             if (STATE.compareAndSet(this, s, released)) {
                 terminateIfDone(released);
                 return true;
@@ -648,7 +591,6 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         }
         OWNER.setOpaque(this, self);
         PROGRESS.setOpaque(this, done);
-        CREDIT.setOpaque(this, credit);
         return false;
     }
 
@@ -879,8 +821,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
 
     private int queued(int s) {
         int running = (s & RUNNING) != 0 ? 1 : 0;
-        int unused = Math.max(0, (int) CREDIT.getOpaque(this) - NO_CREDIT);
-        return (s & COUNT_MASK) - running - (int) PROGRESS.getOpaque(this) - unused;
+        return (s & COUNT_MASK) - running - (int) PROGRESS.getOpaque(this);
     }
 
     private void markSample(QueuedCallback<?> node) {
