@@ -8,7 +8,8 @@ import java.util.function.Consumer;
  * The queue half of a context: an intrusive multi-producer, single-consumer linked queue of
  * {@link QueuedCallback} nodes after Dmitry Vyukov's design. It is the superclass of
  * {@link SerialContext} rather than an object of its own, so that a context and its (empty) queue are
- * one small object.
+ * one small object. The consumer end ({@link OwnerSide#head}) lives a cache line away from the
+ * producer end ({@link #tail}), see {@link OwnerSide}.
  *
  * <h2>Rules of use</h2>
  * <ul>
@@ -26,7 +27,7 @@ import java.util.function.Consumer;
  * Ownership passes between threads only through the context's state word (a CAS), which orders the
  * owner-only fields here for the next owner.
  */
-abstract class CallbackQueue {
+abstract class CallbackQueue extends OwnerSidePadding {
 
     private static final int SPINS_BEFORE_YIELD = 64;
 
@@ -36,20 +37,13 @@ abstract class CallbackQueue {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD = lookup.findVarHandle(CallbackQueue.class, "head", QueuedCallback.class);
+            HEAD = lookup.findVarHandle(OwnerSide.class, "head", QueuedCallback.class);
             TAIL = lookup.findVarHandle(CallbackQueue.class, "tail", QueuedCallback.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /**
-     * Consumer end: the node the owner took last (kept as the queue's dummy, so taking a node needs no
-     * atomic), or a first node a producer published into an empty queue; {@link #headTaken} tells which.
-     */
-    private QueuedCallback<?> head;
-    /** Whether {@link #head} was already taken. Owner-only, handed on with ownership. */
-    private boolean headTaken;
     /** Producer end; exchanged by producers, CAS-ed to null by the owner when it drops the dummy. */
     @SuppressWarnings("unused") // Accessed through TAIL.
     private QueuedCallback<?> tail;

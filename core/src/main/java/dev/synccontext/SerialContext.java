@@ -46,7 +46,7 @@ import java.util.function.Consumer;
  * <p>Because reservations happen before linking, the owner knows how many nodes exist (or are about
  * to): a drain takes {@code count} nodes, waiting a few spins for a producer that reserved but has
  * not linked yet. It subtracts what it finished in one CAS when it runs dry, rather than per
- * callback, and publishes that progress in {@link #progress} so {@link #queueDepth()} stays right.
+ * callback, and publishes that progress in {@link OwnerSide#progress} so {@link #queueDepth()} stays right.
  *
  * <h2>Force-close without waiting</h2>
  * {@link #closeNow()} never waits for the owner. Every node is claimed exactly once, by one atomic
@@ -61,7 +61,7 @@ import java.util.function.Consumer;
  * Whoever brings the count to zero completes the termination.
  *
  * <h2>Ownership token</h2>
- * {@link #owner} holds the thread that runs a callback of this context (for a drain, for its whole
+ * {@link OwnerSide#owner} holds the thread that runs a callback of this context (for a drain, for its whole
  * batch). It is cleared <em>before</em> the CAS that gives ownership away, never after, so it can
  * never erase the next owner's token. A thread can only ever see its own reference in it while it
  * owns the context, which is what makes {@link #checkAccess()} exact without a thread-local.
@@ -94,8 +94,8 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATE = lookup.findVarHandle(SerialContext.class, "state", int.class);
-            OWNER = lookup.findVarHandle(SerialContext.class, "owner", Thread.class);
-            PROGRESS = lookup.findVarHandle(SerialContext.class, "progress", int.class);
+            OWNER = lookup.findVarHandle(OwnerSide.class, "owner", Thread.class);
+            PROGRESS = lookup.findVarHandle(OwnerSide.class, "progress", int.class);
             TERMINATION = lookup.findVarHandle(SerialContext.class, "termination", Termination.class);
             UNHANDLED = lookup.findVarHandle(SerialContext.class, "unhandledCount", long.class);
             BLOCKED = lookup.findVarHandle(SerialContext.class, "blockedCount", long.class);
@@ -108,9 +108,6 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     final ContextSettings settings;
 
     private volatile int state;
-    private Thread owner;
-    /** Callbacks the running drain finished but has not yet subtracted from the count. */
-    private int progress;
     @SuppressWarnings("unused") // Accessed through TERMINATION.
     private Termination termination;
     @SuppressWarnings("unused") // Accessed through UNHANDLED.
