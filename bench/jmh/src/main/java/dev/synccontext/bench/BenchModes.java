@@ -16,6 +16,11 @@ final class BenchModes {
     static final String LOCK_INLINE = "lock-inline";
 
     static final List<String> ALL = List.of(BASELINE, OPTIMIZED, SINGLE_THREAD, GUAVA_SEQUENTIAL, LOCK_INLINE);
+    /**
+     * Not in {@link #ALL} nor in any benchmark's default modes: the scenarios' own floor
+     * ({@link UnserializedContext}), run on request with {@code -p mode=unserialized}.
+     */
+    static final String UNSERIALIZED = "unserialized";
 
     /** The {@code executor} parameter: the default executor ({@link RendererSyncContext#defaultExecutor()}). */
     static final String ELASTIC = "elastic";
@@ -46,8 +51,11 @@ final class BenchModes {
                 return ExecutorSerialContext.guavaSequential();
             case LOCK_INLINE:
                 return new LockInlineContext();
+            case UNSERIALIZED:
+                return new UnserializedContext();
             default:
-                throw new IllegalArgumentException("Unknown mode '" + mode + "'; valid: " + String.join(", ", ALL));
+                throw new IllegalArgumentException("Unknown mode '" + mode + "'; valid: " + String.join(", ", ALL)
+                        + " (and " + UNSERIALIZED + ", the scenarios' floor)");
         }
     }
 

@@ -38,6 +38,19 @@ class AlternativeContextSmokeTest {
         }
     }
 
+    @Test
+    void theSeedScenariosPassOnceOnTheUnserializedFloor() {
+        for (Scenario scenario : Scenarios.seed()) {
+            RendererSyncContext context = BenchModes.create(BenchModes.UNSERIALIZED);
+            try {
+                assertThatCode(() -> scenario.runOnce(context)).as("%s on the floor", scenario.name())
+                        .doesNotThrowAnyException();
+            } finally {
+                context.close();
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"baseline", "optimized", "guava-sequential", "lock-inline"})
     void manyContextsPassesOnceOnThisMode(String mode) {
