@@ -483,9 +483,12 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     /**
      * Runs the queue as its owner. It reads the state once per run of the nodes it counted there (at
      * most {@code maxBatch}), and takes those nodes with a local cursor, publishing its position before
-     * it reads the state again: while producers keep changing the state, a run of callbacks does not
-     * touch the context's fields but for the progress count. Whether closeNow() began needs no look
-     * per callback: each node is claimed, and closeNow() claims every node it may return.
+     * it reads the state again; a node already linked behind the last one it took is taken without that
+     * read (it was reserved before it was linked), within the same {@code maxBatch}. So while producers
+     * keep changing the state, a run of callbacks does not touch the context's fields but for the
+     * progress count, and a drain running its own callbacks' posts ({@code PostSerial}) does not read the
+     * state between them. Whether closeNow() began needs no look per callback: each node is claimed,
+     * and closeNow() claims every node it may return.
      */
     private void drain() {
         Thread self = Thread.currentThread();
@@ -497,8 +500,15 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         int done = 0;
         QueuedCallback<?> cursor = lastTaken();
         int counted = 0; // nodes counted in the last state read and not yet taken
+        boolean ran = false; // whether the last node taken was claimed here (not aborted by closeNow())
         try {
             for (;;) {
+                if (counted == 0 && ran && budget > 0 && cursor != null && cursor.nextAcquire() != null) {
+                    // A linked node was reserved before it was linked, so the count already holds it: take
+                    // it without a look at the state word, which producers keep writing. The run grows by
+                    // one, still within maxBatch (closeNow()'s walk copes with a head one run stale).
+                    counted = 1;
+                }
                 if (counted == 0) {
                     publishTaken(cursor);
                     int s = state;
@@ -534,7 +544,8 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                 counted--;
                 budget--;
                 Object callback = node.claim();
-                if (callback == null) {
+                ran = callback != null;
+                if (!ran) {
                     counted = 0; // closeNow() (or its producer, racing it) aborted it: the next check leaves
                     continue;
                 }
