@@ -97,7 +97,7 @@ class AllocationTest {
     }
 
     @Test
-    void anIdleContextBuiltFromASharedBuilderTakesAtMost136Bytes() {
+    void anIdleContextBuiltFromASharedBuilderIsOneObjectOfUnder144Bytes() {
         RendererSyncContext.Builder builder = RendererSyncContext.builder().name("session").executor(pool);
         RendererSyncContext[] keep = new RendererSyncContext[10_000];
         for (int i = 0; i < keep.length; i++) {
@@ -109,7 +109,10 @@ class AllocationTest {
         }
         double perContext = (threads.getCurrentThreadAllocatedBytes() - before) / (double) keep.length;
 
-        assertThat(perContext).as("bytes per idle context").isLessThanOrEqualTo(136.0);
+        // One 136-byte object (the owner fields, their 64-byte pad, the producer fields; see OwnerSide) and
+        // a few bytes of the JVM's own spread over the 10,000 (Java 25 counted 136.006): a second object
+        // per context would add at least 16.
+        assertThat(perContext).as("bytes per idle context").isLessThan(144.0);
         assertThat(keep[keep.length - 1].queueDepth()).isZero();
     }
 }
