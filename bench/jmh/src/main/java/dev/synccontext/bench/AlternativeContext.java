@@ -19,6 +19,7 @@ import java.util.concurrent.CompletionStage;
 abstract class AlternativeContext implements RendererSyncContext {
 
     private final String name;
+    private volatile boolean closed;
 
     AlternativeContext(String name) {
         this.name = name;
@@ -47,6 +48,17 @@ abstract class AlternativeContext implements RendererSyncContext {
     @Override
     public final void execute(Runnable callback) {
         post(callback);
+    }
+
+    @Override
+    public final boolean isClosed() {
+        return closed;
+    }
+
+    /** Marks the adapter closed; one that owns threads also stops them (and calls this). */
+    @Override
+    public void close() {
+        closed = true;
     }
 
     @Override

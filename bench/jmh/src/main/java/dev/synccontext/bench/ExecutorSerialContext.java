@@ -23,7 +23,6 @@ final class ExecutorSerialContext extends AlternativeContext {
     private final Executor serial;
     private final ExecutorService owned;
     private volatile Thread owner;
-    private volatile boolean closed;
 
     private ExecutorSerialContext(String name, Executor serial, ExecutorService owned) {
         super(name);
@@ -89,13 +88,8 @@ final class ExecutorSerialContext extends AlternativeContext {
     }
 
     @Override
-    public boolean isClosed() {
-        return closed;
-    }
-
-    @Override
     public void close() {
-        closed = true;
+        super.close();
         if (owned != null) {
             owned.shutdown();
         }

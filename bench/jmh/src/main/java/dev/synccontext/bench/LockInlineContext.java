@@ -21,7 +21,6 @@ final class LockInlineContext extends AlternativeContext {
     private final ConcurrentLinkedQueue<Runnable> pending = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drain = this::drain;
-    private volatile boolean closed;
 
     LockInlineContext() {
         super("lock-inline");
@@ -74,15 +73,5 @@ final class LockInlineContext extends AlternativeContext {
     @Override
     public boolean checkAccess() {
         return lock.isHeldByCurrentThread();
-    }
-
-    @Override
-    public boolean isClosed() {
-        return closed;
-    }
-
-    @Override
-    public void close() {
-        closed = true;
     }
 }

@@ -14,7 +14,6 @@ import java.util.concurrent.CompletionStage;
  */
 final class UnserializedContext extends AlternativeContext {
 
-    private volatile boolean closed;
 
     UnserializedContext() {
         super("unserialized");
@@ -38,15 +37,5 @@ final class UnserializedContext extends AlternativeContext {
     @Override
     public boolean checkAccess() {
         return true;
-    }
-
-    @Override
-    public boolean isClosed() {
-        return closed;
-    }
-
-    @Override
-    public void close() {
-        closed = true;
     }
 }
