@@ -5,7 +5,7 @@ package dev.synccontext;
  * ownership token and its progress count. They are kept 64 bytes away from the fields every producer
  * writes ({@link CallbackQueue}'s tail and {@link SerialContext}'s state) by {@link OwnerSidePadding},
  * so that a drain working right behind a producer does not take the producer's cache line away once
- * per callback (PostConcurrent ran 1.4-2x faster that way; {@code bench/README.md}, "Owner and
+ * per callback (PostConcurrent ran 1.6-1.9x faster that way; {@code bench/README.md}, "Owner and
  * producer fields on separate cache lines"). {@code FieldLayoutTest} checks the distance.
  *
  * <p>Which thread may touch each field, and how, is said where the fields are used:
