@@ -183,6 +183,11 @@ final class ElasticExecutor implements Executor {
     private void work(Worker w) {
         try {
             for (Runnable task; (task = takeTask(w)) != null;) {
+                if (monitorParked && !queue.isEmpty()) {
+                    // This task may block, and the work left queued would then depend on the monitor
+                    // alone: it must be looking (see monitorLoop).
+                    wakeMonitor();
+                }
                 w.startTask(task);
                 try {
                     task.run();
@@ -237,7 +242,13 @@ final class ElasticExecutor implements Executor {
         }
     }
 
-    /** Spins for up to {@code spinNanos}; the caller holds the spinning flag, released here. */
+    /**
+     * Spins for up to {@code spinNanos}; the caller holds the spinning flag, released here. Submitters
+     * that saw the flag up left their task to the spinner without waking anyone, so a spinner that
+     * takes a task and leaves others queued hands those on ({@link #ensureProgress}), whichever way
+     * it stops spinning. (A spinner descheduled past its deadline, which on 2 CPUs under load is
+     * common, stops through the last look with a whole burst queued behind the task it takes.)
+     */
     private Runnable spin() {
         long deadline = System.nanoTime() + spinNanos;
         Runnable task;
@@ -245,11 +256,7 @@ final class ElasticExecutor implements Executor {
         do {
             task = queue.poll();
             if (task != null) {
-                spinning.set(0);
-                if (!queue.isEmpty()) {
-                    ensureProgress(); // more work than this worker: let another one look too
-                }
-                return task;
+                break;
             }
             if ((++spins & 63) == 0) {
                 Thread.yield(); // on a small machine, let the thread that will submit run
@@ -258,7 +265,13 @@ final class ElasticExecutor implements Executor {
             }
         } while ((spins & 15) != 0 || System.nanoTime() < deadline);
         spinning.set(0);
-        return queue.poll(); // the flag is down: look once more (see execute)
+        if (task == null) {
+            task = queue.poll(); // the flag is down: look once more (see execute)
+        }
+        if (task != null && !queue.isEmpty()) {
+            ensureProgress(); // more work than this worker: let another one look too
+        }
+        return task;
     }
 
     /**
@@ -297,8 +310,11 @@ final class ElasticExecutor implements Executor {
     // ---------------------------------------------------------------- monitor
 
     /**
-     * Ticks while work is queued; parks when the queue is empty (a submitter that finds every awake
-     * worker busy wakes it, see {@link #execute}).
+     * Ticks while work is queued; parks only after the queue has been empty for a while. Whoever
+     * leaves work queued behind a task that may block wakes it: a submitter that finds every counted
+     * worker awake ({@link #ensureProgress}), and a worker that starts a task while others are still
+     * queued ({@link #work}). So queued work never waits on a parked monitor while the tasks ahead of
+     * it block.
      */
     private void monitorLoop() {
         int streak = 0; // consecutive looks that found stuck workers
@@ -377,10 +393,26 @@ final class ElasticExecutor implements Executor {
         return compensations.get();
     }
 
+    /** Whether the monitor is parked (it parks after the queue has been empty for a while). */
+    boolean monitorParked() {
+        return monitorParked;
+    }
+
+    /** Whether a worker is spinning for work right now. */
+    boolean isSpinning() {
+        return spinning.get() != 0;
+    }
+
+    /** Parked workers waiting to be woken, as the idle list holds them (diagnostics and tests). */
+    int parkedWorkers() {
+        return idle.size();
+    }
+
     @Override
     public String toString() {
         return "ElasticExecutor[" + namePrefix + ", parallelism=" + parallelism + ", threads=" + threads.get()
-                + ", awake=" + awake.get() + ", queued=" + queue.size() + "]";
+                + ", awake=" + awake.get() + ", parked=" + idle.size() + ", spinning=" + spinning.get() + ", queued="
+                + queue.size() + ", monitor " + (monitorParked ? "parked" : "looking") + "]";
     }
 
     /**

@@ -3,10 +3,13 @@ package dev.synccontext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -162,6 +165,61 @@ class ElasticExecutorTest {
     }
 
     /**
+     * Rule: work queued behind tasks that block gets a thread even when no task is submitted after
+     * it. The hard case: a burst of tasks arrives while a worker spins for work (so the submitters
+     * wake nobody and leave the burst to the spinner), the monitor is parked after a quiet spell, and
+     * the first two tasks of the burst block. Busy threads, more than the CPUs, are running meanwhile,
+     * so that the spinner is often descheduled for the whole burst, as happens to it under load; each
+     * round fails if the rest of the burst does not run within 2 s while the first two still block.
+     */
+    @Test
+    void aBurstQueuedBehindBlockingTasksRunsWithoutLaterSubmissions() throws Exception {
+        int rounds = 12;
+        for (int round = 0; round < rounds; round++) {
+            // A long spin, so that one worker is spinning (and the others parked) when the burst comes.
+            ElasticExecutor pool = new ElasticExecutor("elastic-burst-", 2, 16, 10_000 * MS, 2 * MS, 400 * MS);
+            CountDownLatch bothStarted = new CountDownLatch(2);
+            for (int i = 0; i < 2; i++) {
+                pool.execute(() -> {
+                    bothStarted.countDown();
+                    awaitQuietly(bothStarted); // two workers exist once both have started
+                });
+            }
+            assertThat(bothStarted.await(5, TimeUnit.SECONDS)).isTrue();
+            awaitCondition(() -> pool.monitorParked() && pool.isSpinning() && pool.parkedWorkers() >= 1,
+                    "one worker spins, the others and the monitor are parked");
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch blocking = new CountDownLatch(2);
+            CountDownLatch rest = new CountDownLatch(20);
+            AtomicBoolean stopBurners = new AtomicBoolean();
+            List<Thread> burners = startBurners(2 * Runtime.getRuntime().availableProcessors(), stopBurners);
+            try {
+                for (int i = 0; i < 2; i++) {
+                    pool.execute(() -> {
+                        blocking.countDown();
+                        awaitQuietly(release);
+                    });
+                }
+                for (int i = 0; i < 20; i++) {
+                    pool.execute(rest::countDown);
+                }
+            } finally {
+                stopBurners.set(true);
+                for (Thread burner : burners) {
+                    burner.join();
+                }
+            }
+            try {
+                assertThat(rest.await(2, TimeUnit.SECONDS))
+                        .as("round %d: tasks left %d behind two blocked ones: %s", round, rest.getCount(), pool)
+                        .isTrue();
+            } finally {
+                release.countDown();
+            }
+        }
+    }
+
+    /**
      * Stress: four submitters and tasks that submit more, with threads retiring after 1 ms idle, so
      * that submissions race parking, spinning, waking and retiring. Every task must run exactly once.
      */
@@ -205,6 +263,22 @@ class ElasticExecutorTest {
             }
             LockSupport.parkNanos(MS);
         }
+    }
+
+    /** Threads that keep the CPUs busy until {@code stop} is set. */
+    private static List<Thread> startBurners(int count, AtomicBoolean stop) {
+        List<Thread> burners = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Thread burner = new Thread(() -> {
+                while (!stop.get()) {
+                    Thread.onSpinWait();
+                }
+            }, "cpu-burner-" + i);
+            burner.setDaemon(true);
+            burner.start();
+            burners.add(burner);
+        }
+        return burners;
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
