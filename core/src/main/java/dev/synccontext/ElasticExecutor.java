@@ -388,6 +388,11 @@ final class ElasticExecutor implements Executor {
         return threads.get();
     }
 
+    /** Workers counted as awake and not blocked: 0 once every worker has parked or retired. */
+    int awakeCount() {
+        return awake.get();
+    }
+
     /** How many times a worker stuck in one task was compensated for. */
     long compensationCount() {
         return compensations.get();

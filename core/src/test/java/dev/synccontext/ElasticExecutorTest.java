@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +46,9 @@ class ElasticExecutorTest {
         } finally {
             release.countDown();
         }
+        // Each worker the monitor stopped counting is counted again as its task returns, once.
+        awaitCondition(() -> pool.awakeCount() == 0 && !pool.isSpinning(),
+                () -> "no worker counted awake once all went idle: " + pool);
     }
 
     @Test
@@ -253,13 +257,22 @@ class ElasticExecutorTest {
         }
         assertThat(all.await(30, TimeUnit.SECONDS)).as("tasks left: %d; %s", all.getCount(), pool).isTrue();
         assertThat(runs).hasValue(4 * perSubmitter * 2);
+        // The count that decides whether a submitter wakes a worker must come back to zero once every
+        // worker has parked: one left over is a worker the pool believes awake, and queued work would
+        // wait for it.
+        awaitCondition(() -> pool.awakeCount() == 0 && !pool.isSpinning(),
+                () -> "no worker counted awake once all went idle: " + pool);
     }
 
     private static void awaitCondition(BooleanSupplier condition, String what) {
+        awaitCondition(condition, () -> what);
+    }
+
+    private static void awaitCondition(BooleanSupplier condition, Supplier<String> what) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
+                throw new AssertionError("timed out waiting until " + what.get());
             }
             LockSupport.parkNanos(MS);
         }
