@@ -2,6 +2,7 @@ package dev.synccontext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -174,14 +175,18 @@ class ElasticExecutorTest {
      * wake nobody and leave the burst to the spinner), the monitor is parked after a quiet spell, and
      * the first two tasks of the burst block. Busy threads, more than the CPUs, are running meanwhile,
      * so that the spinner is often descheduled for the whole burst, as happens to it under load; each
-     * round fails if the rest of the burst does not run within 2 s while the first two still block.
+     * round fails if the rest of the burst does not run within 2 s while the first two still block. A
+     * round whose set-up misses its window (a heavily loaded machine) is skipped; if all are, the test
+     * is reported as skipped, not passed.
      */
     @Test
     void aBurstQueuedBehindBlockingTasksRunsWithoutLaterSubmissions() throws Exception {
         int rounds = 12;
+        int exercised = 0;
         for (int round = 0; round < rounds; round++) {
-            // A long spin, so that one worker is spinning (and the others parked) when the burst comes.
-            ElasticExecutor pool = new ElasticExecutor("elastic-burst-", 2, 16, 10_000 * MS, 2 * MS, 400 * MS);
+            // A long spin against a short linger of the monitor (50 ticks of 1 ms), so that one worker
+            // is spinning, and the others and the monitor are parked, when the burst comes.
+            ElasticExecutor pool = new ElasticExecutor("elastic-burst-", 2, 16, 10_000 * MS, MS, 400 * MS);
             CountDownLatch bothStarted = new CountDownLatch(2);
             for (int i = 0; i < 2; i++) {
                 pool.execute(() -> {
@@ -190,19 +195,17 @@ class ElasticExecutorTest {
                 });
             }
             assertThat(bothStarted.await(5, TimeUnit.SECONDS)).isTrue();
-            awaitCondition(() -> pool.monitorParked() && pool.isSpinning() && pool.parkedWorkers() >= 1,
-                    "one worker spins, the others and the monitor are parked");
+            if (!reachedWithin(300 * MS, () -> pool.monitorParked() && pool.isSpinning() && pool.parkedWorkers() >= 1)) {
+                continue; // a heavily loaded machine missed the window: this round cannot show anything
+            }
+            exercised++;
             CountDownLatch release = new CountDownLatch(1);
-            CountDownLatch blocking = new CountDownLatch(2);
             CountDownLatch rest = new CountDownLatch(20);
             AtomicBoolean stopBurners = new AtomicBoolean();
             List<Thread> burners = startBurners(2 * Runtime.getRuntime().availableProcessors(), stopBurners);
             try {
                 for (int i = 0; i < 2; i++) {
-                    pool.execute(() -> {
-                        blocking.countDown();
-                        awaitQuietly(release);
-                    });
+                    pool.execute(() -> awaitQuietly(release));
                 }
                 for (int i = 0; i < 20; i++) {
                     pool.execute(rest::countDown);
@@ -221,6 +224,8 @@ class ElasticExecutorTest {
                 release.countDown();
             }
         }
+        System.out.println("ElasticExecutorTest burst: " + exercised + " of " + rounds + " rounds set up in time");
+        assumeTrue(exercised > 0, "no round found a worker spinning with the monitor parked in time");
     }
 
     /**
@@ -262,6 +267,18 @@ class ElasticExecutorTest {
         // wait for it.
         awaitCondition(() -> pool.awakeCount() == 0 && !pool.isSpinning(),
                 () -> "no worker counted awake once all went idle: " + pool);
+    }
+
+    /** Polls {@code condition} until it holds or {@code nanos} pass; whether it held. */
+    private static boolean reachedWithin(long nanos, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + nanos;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            LockSupport.parkNanos(MS / 10);
+        }
+        return true;
     }
 
     private static void awaitCondition(BooleanSupplier condition, String what) {
