@@ -286,12 +286,8 @@ class ElasticExecutorTest {
     }
 
     private static void awaitCondition(BooleanSupplier condition, Supplier<String> what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what.get());
-            }
-            LockSupport.parkNanos(MS);
+        if (!reachedWithin(TimeUnit.SECONDS.toNanos(10), condition)) {
+            throw new AssertionError("timed out waiting until " + what.get());
         }
     }
 

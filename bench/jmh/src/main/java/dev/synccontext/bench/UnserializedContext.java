@@ -14,7 +14,6 @@ import java.util.concurrent.CompletionStage;
  */
 final class UnserializedContext extends AlternativeContext {
 
-
     UnserializedContext() {
         super("unserialized");
     }
