@@ -81,9 +81,9 @@ final class CompletedFutureReturnValueHandler implements HandlerMethodReturnValu
     /** The handler for a completed value of {@code valueClass} ({@code null}: a null value), kept per method. */
     private Selection select(MethodParameter returnType, @Nullable Class<?> valueClass) {
         Method method = returnType.getMethod();
+        Class<?> containingClass = returnType.getContainingClass(); // the controller's class: may inherit the method
         Selection kept = method == null ? null : selections.get(method);
-        if (kept != null && kept.valueClass() == valueClass
-                && kept.valueType().getContainingClass() == returnType.getContainingClass()) {
+        if (kept != null && kept.valueClass() == valueClass && kept.containingClass() == containingClass) {
             return kept;
         }
         CompletedValueParameter valueType = new CompletedValueParameter(returnType, valueClass);
@@ -94,7 +94,7 @@ final class CompletedFutureReturnValueHandler implements HandlerMethodReturnValu
                 break;
             }
         }
-        Selection made = new Selection(valueClass, valueType, chosen);
+        Selection made = new Selection(containingClass, valueClass, valueType, chosen);
         if (method != null) {
             selections.put(method, made); // replaces the method's previous entry: the map stays one per method
         }
@@ -102,10 +102,11 @@ final class CompletedFutureReturnValueHandler implements HandlerMethodReturnValu
     }
 
     /**
-     * How a method's completed value of {@code valueClass} is written: by {@code handler} (null if no handler
-     * supports it: the future then goes the asynchronous way), described by {@code valueType}.
+     * How a method's completed value of {@code valueClass}, returned by a controller of
+     * {@code containingClass}, is written: by {@code handler} (null if no handler supports it: the future then
+     * goes the asynchronous way), described by {@code valueType}.
      */
-    private record Selection(@Nullable Class<?> valueClass, CompletedValueParameter valueType,
+    private record Selection(Class<?> containingClass, @Nullable Class<?> valueClass, CompletedValueParameter valueType,
             @Nullable HandlerMethodReturnValueHandler handler) {
     }
 
