@@ -6,18 +6,21 @@
 # output per run and a table of requests/s and p99 latency, then the app's audit (requests served vs
 # increments kept, per way).
 #
-#   bench/http.sh                 # every way warmed 10 s, then 2 rounds × (a, b, c), 10 s warm-up + 20 s measured each: ~5 minutes
+#   bench/http.sh                 # every way warmed 30 s, then 2 rounds × (a, b, c), 10 s warm-up + 20 s measured each: ~6 minutes
 #   ROUNDS=3 DURATION=30s bench/http.sh
 #
 # Needs wrk (Debian: apt-get install wrk). Environment: JAVA (default java on PATH), SKIP_BUILD=1 to
 # reuse bench/http/target/synccontext-bench-http.jar, JAVA_OPTS for the app's JVM (default: none),
-# CONNECTIONS (64), SESSIONS (256), THREADS (wrk threads, 2), WARMUP (10s), DURATION (20s), ROUNDS (2).
+# CONNECTIONS (64), SESSIONS (256), THREADS (wrk threads, 2), WARMUP_ALL (30s: each way, once, before round 1),
+# WARMUP (10s), DURATION (20s), ROUNDS (2). Each round starts with the next way (round 1: a, b, c; round 2:
+# b, c, a; ...), so that no way is always the one measured first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JAVA="${JAVA:-java}"
 CONNECTIONS="${CONNECTIONS:-64}"
 SESSIONS="${SESSIONS:-256}"
 THREADS="${THREADS:-2}"
+WARMUP_ALL="${WARMUP_ALL:-30s}"
 WARMUP="${WARMUP:-10s}"
 DURATION="${DURATION:-20s}"
 ROUNDS="${ROUNDS:-2}"
@@ -56,15 +59,18 @@ done >"$work/sessions.txt"
 export SESSIONS_FILE="$work/sessions.txt"
 
 "$JAVA" -version 2>&1 | head -1
-echo "wrk -t$THREADS -c$CONNECTIONS over $(wc -l <"$SESSIONS_FILE") sessions; warm-up $WARMUP, measured $DURATION per run; app JVM flags: ${JAVA_OPTS:-none}"
+echo "wrk -t$THREADS -c$CONNECTIONS over $(wc -l <"$SESSIONS_FILE") sessions; each way warmed $WARMUP_ALL first; then warm-up $WARMUP, measured $DURATION per run; app JVM flags: ${JAVA_OPTS:-none}"
 results="$work/results.tsv"
-# The whole app is cold at first (Tomcat, Spring MVC, the three handlers): warm every way once before
-# round 1, so that round 1 does not measure the JIT for whichever way comes first.
+# The whole app is cold at first (Tomcat, Spring MVC, the three handlers), and on this 2-core machine it
+# reached its steady rate only after about 40 s of load (any way): warm every way 30 s before round 1, so
+# that round 1 does not measure the JIT for whichever way comes first (10 s each was not enough: round 1's
+# first way ran at half speed).
 for way in "${WAYS[@]}"; do
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" -s bench/http-sessions.lua "$base/counter/$way" >/dev/null
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP_ALL" -s bench/http-sessions.lua "$base/counter/$way" >/dev/null
 done
 for round in $(seq 1 "$ROUNDS"); do
-  for way in "${WAYS[@]}"; do
+  first=$(( (round - 1) % ${#WAYS[@]} ))
+  for way in "${WAYS[@]:first}" "${WAYS[@]:0:first}"; do
     wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" -s bench/http-sessions.lua "$base/counter/$way" >/dev/null
     echo "== round $round: $way"
     wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s bench/http-sessions.lua "$base/counter/$way" \

@@ -1,10 +1,13 @@
 package dev.synccontext.autoconfigure;
 
+import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.core.MethodParameter;
@@ -28,6 +31,13 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  * {@link CompletionStage} that is not a {@code CompletableFuture}, and a value no handler supports, go the
  * usual asynchronous way, unchanged.
  *
+ * <p>Which handler writes a method's value, and the parameter that describes the value, are worked out on
+ * the method's first completed future and kept per controller method (for the value class last seen), so
+ * a request pays one map lookup for them instead of resolving the future's generic type and asking every
+ * handler again: that resolution alone cost about 3 % of a request's CPU in {@code bench/http.sh}'s app
+ * (async-profiler; {@code bench/README.md}). Handlers decide from the return type and its annotations,
+ * which is what the key covers.
+ *
  * <p>What a controller that returns a completed future then does not see: the async dispatch itself (a
  * filter that only acts on {@code DispatcherType.ASYNC}, a {@code DeferredResultProcessingInterceptor}).
  * Switch it off with {@code synccontext.mvc.write-completed-futures=false}.
@@ -35,6 +45,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 final class CompletedFutureReturnValueHandler implements HandlerMethodReturnValueHandler {
 
     private final List<HandlerMethodReturnValueHandler> others;
+    /** Per controller method: how its last completed value was written. At most one entry per method. */
+    private final Map<Method, Selection> selections = new ConcurrentHashMap<>();
 
     CompletedFutureReturnValueHandler(List<HandlerMethodReturnValueHandler> others) {
         this.others = List.copyOf(others);
@@ -50,12 +62,10 @@ final class CompletedFutureReturnValueHandler implements HandlerMethodReturnValu
             ModelAndViewContainer mavContainer, NativeWebRequest webRequest) throws Exception {
         if (returnValue instanceof CompletableFuture<?> future && future.isDone() && !future.isCompletedExceptionally()) {
             Object value = future.getNow(null);
-            MethodParameter valueType = new CompletedValueParameter(returnType, value);
-            for (HandlerMethodReturnValueHandler handler : others) {
-                if (handler.supportsReturnType(valueType)) {
-                    handler.handleReturnValue(value, valueType, mavContainer, webRequest);
-                    return;
-                }
+            Selection selection = select(returnType, value == null ? null : value.getClass());
+            if (selection.handler() != null) {
+                selection.handler().handleReturnValue(value, selection.valueType(), mavContainer, webRequest);
+                return;
             }
         }
         for (HandlerMethodReturnValueHandler handler : others) {
@@ -66,6 +76,38 @@ final class CompletedFutureReturnValueHandler implements HandlerMethodReturnValu
         }
         throw new IllegalStateException("No return value handler for " + returnType.getParameterType().getName()
                 + " besides " + getClass().getSimpleName());
+    }
+
+    /** The handler for a completed value of {@code valueClass} ({@code null}: a null value), kept per method. */
+    private Selection select(MethodParameter returnType, @Nullable Class<?> valueClass) {
+        Method method = returnType.getMethod();
+        Class<?> containingClass = returnType.getContainingClass(); // the controller's class: may inherit the method
+        Selection kept = method == null ? null : selections.get(method);
+        if (kept != null && kept.valueClass() == valueClass && kept.containingClass() == containingClass) {
+            return kept;
+        }
+        CompletedValueParameter valueType = new CompletedValueParameter(returnType, valueClass);
+        HandlerMethodReturnValueHandler chosen = null;
+        for (HandlerMethodReturnValueHandler handler : others) {
+            if (handler.supportsReturnType(valueType)) {
+                chosen = handler;
+                break;
+            }
+        }
+        Selection made = new Selection(containingClass, valueClass, valueType, chosen);
+        if (method != null) {
+            selections.put(method, made); // replaces the method's previous entry: the map stays one per method
+        }
+        return made;
+    }
+
+    /**
+     * How a method's completed value of {@code valueClass}, returned by a controller of
+     * {@code containingClass}, is written: by {@code handler} (null if no handler supports it: the future then
+     * goes the asynchronous way), described by {@code valueType}.
+     */
+    private record Selection(Class<?> containingClass, @Nullable Class<?> valueClass, CompletedValueParameter valueType,
+            @Nullable HandlerMethodReturnValueHandler handler) {
     }
 
     /** Puts a handler in front of every {@link RequestMappingHandlerAdapter}'s own. */
@@ -86,37 +128,42 @@ final class CompletedFutureReturnValueHandler implements HandlerMethodReturnValu
     }
 
     /**
-     * The controller method's return type seen as the completed value's: its class, or the future's type
-     * argument when the value is null; annotations (such as {@code @ResponseBody}) stay the method's.
+     * The controller method's return type seen as the completed value's: the value's class, or the future's
+     * type argument when the value is null; annotations (such as {@code @ResponseBody}) stay the method's.
+     * Immutable apart from {@link MethodParameter}'s own lazily filled caches, so one instance serves every
+     * request of its method, as Spring MVC shares a handler method's parameters.
      */
     private static final class CompletedValueParameter extends MethodParameter {
 
-        private final @Nullable Object value;
-        private final ResolvableType valueType;
+        private final @Nullable Class<?> valueClass;
+        /** The future's type argument ({@code Object} if it has none): its class and its full type. */
+        private final Class<?> declaredClass;
+        private final Type declaredType;
 
-        CompletedValueParameter(MethodParameter returnType, @Nullable Object value) {
+        CompletedValueParameter(MethodParameter returnType, @Nullable Class<?> valueClass) {
             super(returnType);
-            this.value = value;
-            this.valueType = ResolvableType.forMethodParameter(returnType).as(CompletionStage.class).getGeneric(0);
+            this.valueClass = valueClass;
+            ResolvableType declared = ResolvableType.forMethodParameter(returnType).as(CompletionStage.class).getGeneric(0);
+            boolean none = ResolvableType.NONE.equals(declared);
+            this.declaredClass = none ? Object.class : declared.toClass();
+            this.declaredType = none ? Object.class : declared.getType();
         }
 
         private CompletedValueParameter(CompletedValueParameter original) {
             super(original);
-            this.value = original.value;
-            this.valueType = original.valueType;
+            this.valueClass = original.valueClass;
+            this.declaredClass = original.declaredClass;
+            this.declaredType = original.declaredType;
         }
 
         @Override
         public Class<?> getParameterType() {
-            if (value != null) {
-                return value.getClass();
-            }
-            return ResolvableType.NONE.equals(valueType) ? Object.class : valueType.toClass();
+            return valueClass != null ? valueClass : declaredClass;
         }
 
         @Override
         public Type getGenericParameterType() {
-            return ResolvableType.NONE.equals(valueType) ? Object.class : valueType.getType();
+            return declaredType;
         }
 
         @Override

@@ -26,6 +26,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -66,6 +67,27 @@ class CompletedFutureHttpTest {
         HttpResponse<String> nothing = browser.get("/void");
         assertThat(nothing.statusCode()).isEqualTo(200);
         assertThat(nothing.body()).isEmpty();
+        assertThat(asyncDispatches).as("async dispatches").hasValue(0);
+    }
+
+    @Test
+    void oneMethodWhoseValuesChangeClassIsWrittenByTheRightHandlerEachTime() {
+        // The handler chosen for a method is kept per value class: each change of class must choose again.
+        Browser browser = new Browser(port);
+        for (int round = 0; round < 3; round++) {
+            HttpResponse<String> entity = browser.get("/mixed?kind=entity");
+            assertThat(entity.statusCode()).isEqualTo(202);
+            assertThat(entity.body()).isEqualTo("accepted");
+            HttpResponse<String> count = browser.get("/mixed?kind=count");
+            assertThat(count.statusCode()).isEqualTo(200);
+            assertThat(count.body()).isEqualTo("{\"count\":7}");
+            assertThat(count.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).contains("json"));
+            HttpResponse<String> nothing = browser.get("/mixed?kind=none");
+            assertThat(nothing.statusCode()).isEqualTo(200);
+            assertThat(nothing.body()).isEmpty();
+            HttpResponse<String> again = browser.get("/mixed?kind=count");
+            assertThat(again.body()).isEqualTo("{\"count\":7}");
+        }
         assertThat(asyncDispatches).as("async dispatches").hasValue(0);
     }
 
@@ -131,6 +153,15 @@ class CompletedFutureHttpTest {
         @GetMapping("/void")
         CompletableFuture<Void> nothing() {
             return context.invokeAsync(() -> { });
+        }
+
+        @GetMapping("/mixed")
+        CompletableFuture<Object> mixed(@RequestParam String kind) {
+            return context.invokeAsync(() -> switch (kind) {
+                case "entity" -> ResponseEntity.status(HttpStatus.ACCEPTED).body("accepted");
+                case "count" -> new Count(7);
+                default -> null;
+            });
         }
 
         @GetMapping("/later")
