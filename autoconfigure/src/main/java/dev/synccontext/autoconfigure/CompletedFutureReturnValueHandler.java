@@ -36,7 +36,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  * a request pays one map lookup for them instead of resolving the future's generic type and asking every
  * handler again: that resolution alone cost about 3 % of a request's CPU in {@code bench/http.sh}'s app
  * (async-profiler; {@code bench/README.md}). Handlers decide from the return type and its annotations,
- * which is what the key covers.
+ * which is what the key covers. Thread-safe: a kept selection is immutable and replaced whole, and two
+ * requests that make one at once both get a correct one.
  *
  * <p>What a controller that returns a completed future then does not see: the async dispatch itself (a
  * filter that only acts on {@code DispatcherType.ASYNC}, a {@code DeferredResultProcessingInterceptor}).
