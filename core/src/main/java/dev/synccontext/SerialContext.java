@@ -51,9 +51,8 @@ import java.util.function.Consumer;
  * <h2>Stepping back from a producer</h2>
  * A drain that catches up with a producer (it finds fewer than {@value #TAILING_RUN} callbacks waiting
  * and the next one was not linked yet when it looked: the producer is between its reservation and its
- * link) would
- * otherwise follow right behind it, taking each node as it is linked, and the context's state word and
- * each node's cache line would move between the two CPUs with every post. On the default executor it
+ * link) would otherwise follow right behind it, taking each node as it is linked, and the context's
+ * state word and each node's cache line would move between the two CPUs with every post. On the default executor it
  * steps back instead ({@link ElasticExecutor#stepBack}: a bounded spin that writes nothing shared,
  * skipped while other tasks are queued), so that its next run is a batch. That is the same as one
  * callback having taken a little longer: ownership, order and the count do not change. It happens
