@@ -51,6 +51,8 @@ import java.util.concurrent.locks.LockSupport;
  *       spinner at a time), so a post to an idle context that arrives meanwhile is picked up
  *       without waking a thread; a submitter wakes or starts a worker only when no worker spins
  *       and fewer than {@code parallelism} are awake.</li>
+ *   <li>A drain that has caught up with a producer steps back for up to 20 µs while nothing else is
+ *       queued ({@link #stepBack}), so that it follows in batches rather than one post at a time.</li>
  * </ul>
  *
  * <h2>Known limits</h2>
@@ -63,6 +65,13 @@ final class ElasticExecutor implements Executor {
     static final long DEFAULT_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     static final long DEFAULT_KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(60);
     static final long DEFAULT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    /**
+     * How long a drain right behind a producer steps back ({@link #stepBack}). Measured with
+     * {@code PostConcurrent} (bench/README.md, "A drain right behind its producer steps back"): from
+     * 5 µs on, almost no fork stays in the lockstep mode, and the longer the step back the more forks
+     * reach the fast one; 20 µs is where the wait it adds to a callback still stays small.
+     */
+    static final long STEP_BACK_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
 
     /** After a look that found stuck workers, the next look comes this many times sooner. */
     static final int FAST_TICK_DIVISOR = 8;
@@ -93,6 +102,7 @@ final class ElasticExecutor implements Executor {
     private final AtomicInteger threads = new AtomicInteger();
     private final AtomicLong threadIds = new AtomicLong();
     private final AtomicLong compensations = new AtomicLong();
+    private final AtomicLong stepBacks = new AtomicLong();
     /** Started with the first worker; ticks only while work is queued. */
     private final Thread monitor;
     private final AtomicInteger monitorStarted = new AtomicInteger();
@@ -177,6 +187,31 @@ final class ElasticExecutor implements Executor {
         }
         wakeMonitor();
         return false;
+    }
+
+    /**
+     * Called by a drain running on this pool that has caught up with a producer: spins for up to
+     * {@link #STEP_BACK_NANOS} so that the producer gets ahead and the drain's next run is a batch
+     * instead of one callback per post, each moving the context's cache lines between two CPUs
+     * (measured in bench/README.md). It writes nothing the producer reads. Other tasks come first: it
+     * returns false at once if any are queued, and stops spinning as soon as one is. The drain holds
+     * its thread meanwhile, like a callback that runs a little longer; with nothing else queued, this
+     * pool would spin its idle worker for work anyway.
+     *
+     * @return whether it stepped back (false: tasks are queued; the caller goes on at once)
+     */
+    boolean stepBack() {
+        if (!queue.isEmpty()) {
+            return false;
+        }
+        stepBacks.incrementAndGet();
+        long deadline = System.nanoTime() + STEP_BACK_NANOS;
+        do {
+            for (int i = 0; i < 16; i++) {
+                Thread.onSpinWait();
+            }
+        } while (System.nanoTime() - deadline < 0 && queue.isEmpty());
+        return true;
     }
 
     /** The worker's loop: take, run, repeat; returns when the worker retires. */
@@ -398,6 +433,11 @@ final class ElasticExecutor implements Executor {
         return compensations.get();
     }
 
+    /** How many times a drain stepped back from a producer ({@link #stepBack}). */
+    long stepBackCount() {
+        return stepBacks.get();
+    }
+
     /** Whether the monitor is parked (it parks after the queue has been empty for a while). */
     boolean monitorParked() {
         return monitorParked;
@@ -417,7 +457,8 @@ final class ElasticExecutor implements Executor {
     public String toString() {
         return "ElasticExecutor[" + namePrefix + ", parallelism=" + parallelism + ", threads=" + threads.get()
                 + ", awake=" + awake.get() + ", parked=" + idle.size() + ", spinning=" + spinning.get() + ", queued="
-                + queue.size() + ", monitor " + (monitorParked ? "parked" : "looking") + "]";
+                + queue.size() + ", stepBacks=" + stepBacks.get() + ", monitor " + (monitorParked ? "parked" : "looking")
+                + "]";
     }
 
     /**

@@ -48,6 +48,17 @@ import java.util.function.Consumer;
  * not linked yet. It subtracts what it finished in one CAS when it runs dry, rather than per
  * callback, and publishes that progress in {@link OwnerSide#progress} so {@link #queueDepth()} stays right.
  *
+ * <h2>Stepping back from a producer</h2>
+ * A drain that catches up with a producer (it finds fewer than {@value #TAILING_RUN} callbacks waiting
+ * and the next one was not linked yet when it looked: the producer is between its reservation and its
+ * link) would otherwise follow right behind it, taking each node as it is linked, and the context's
+ * state word and each node's cache line would move between the two CPUs with every post. On the default executor it
+ * steps back instead ({@link ElasticExecutor#stepBack}: a bounded spin that writes nothing shared,
+ * skipped while other tasks are queued), so that its next run is a batch. That is the same as one
+ * callback having taken a little longer: ownership, order and the count do not change. It happens
+ * again only after the drain has run {@value #TAILING_RUN} more callbacks, so a producer that is
+ * merely slow costs at most one step back per drain.
+ *
  * <h2>Force-close without waiting</h2>
  * {@link #closeNow()} never waits for the owner. Every node is claimed exactly once, by one atomic
  * exchange on its callback field ({@link QueuedCallback#claim}): by the owner to run it, by closeNow()
@@ -80,6 +91,11 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     static final int SCHEDULED = 1 << 29;
     static final int CLOSED = 1 << 30;
     static final int ABORTED = 1 << 31;
+    /**
+     * Fewer callbacks than this waiting, after a drain has run some, means it is right behind a producer
+     * (see "Stepping back from a producer"); also how many it must run before it steps back again.
+     */
+    static final int TAILING_RUN = 8;
 
     private static final System.Logger LOG = System.getLogger(RendererSyncContext.class.getName());
 
@@ -488,7 +504,8 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
      * keep changing the state, a run of callbacks does not touch the context's fields but for the
      * progress count, and a drain running its own callbacks' posts ({@code PostSerial}) does not read the
      * state between them. Whether closeNow() began needs no look per callback: each node is claimed,
-     * and closeNow() claims every node it may return.
+     * and closeNow() claims every node it may return. Right behind a producer it steps back (see the
+     * class Javadoc) before it reads the state again.
      */
     private void drain() {
         Thread self = Thread.currentThread();
@@ -501,6 +518,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         QueuedCallback<?> cursor = lastTaken();
         int counted = 0; // nodes counted in the last state read and not yet taken
         boolean ran = false; // whether the last node taken was claimed here (not aborted by closeNow())
+        int sinceStepBack = TAILING_RUN; // nodes taken since this drain last stepped back
         try {
             for (;;) {
                 if (counted == 0 && ran && budget > 0 && cursor != null && cursor.nextAcquire() != null) {
@@ -537,11 +555,20 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                         continue;
                     }
                     // The count is what this drain finished plus what is queued: nodes it may take now.
-                    counted = Math.min((s & COUNT_MASK) - done, budget);
+                    int waiting = (s & COUNT_MASK) - done;
+                    counted = Math.min(waiting, budget);
+                    if (waiting < TAILING_RUN && ran && sinceStepBack >= TAILING_RUN && stepBack()) {
+                        // Right behind a producer: it got ahead meanwhile, so look again (the next run
+                        // is a batch, taken by following links, or after one more read of the state).
+                        sinceStepBack = 0;
+                        counted = 0;
+                        continue;
+                    }
                 }
                 QueuedCallback<?> node = takeAfter(cursor);
                 cursor = node;
                 counted--;
+                sinceStepBack++;
                 budget--;
                 Object callback = node.claim();
                 ran = callback != null;
@@ -572,6 +599,11 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         } finally {
             frame.context = outer;
         }
+    }
+
+    /** See "Stepping back from a producer": only the default executor's pool spins for it. */
+    private boolean stepBack() {
+        return settings.executor instanceof ElasticExecutor pool && pool.stepBack();
     }
 
     /**

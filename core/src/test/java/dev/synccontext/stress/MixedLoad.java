@@ -9,6 +9,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -47,7 +48,10 @@ final class MixedLoad {
     /** One op in this many closes a lane; 0 never. */
     final int closeEvery;
 
-    private final ExecutorService executor;
+    private final Executor executor;
+    /** The pool this load made for itself (shut down after the run), or null if it was given one. */
+    private final ExecutorService ownExecutor;
+    private final String drainThreadPrefix;
     private final AtomicReferenceArray<Lane> slots;
     private final ConcurrentLinkedQueue<Lane> allLanes = new ConcurrentLinkedQueue<>();
     private final AtomicInteger nextId = new AtomicInteger();
@@ -63,17 +67,29 @@ final class MixedLoad {
     final AtomicLong injectedFailures = new AtomicLong();
 
     MixedLoad(long seed, int producers, int opsPerProducer, int laneCount, int closeEvery) {
+        this(seed, producers, opsPerProducer, laneCount, closeEvery, null, DRAIN_THREAD_PREFIX);
+    }
+
+    /**
+     * @param sharedExecutor where the lanes drain, left running afterwards; null for a 2-thread pool of
+     *     this load's own (its threads named {@value #DRAIN_THREAD_PREFIX}N), shut down afterwards
+     * @param drainThreadPrefix how the names of the executor's threads begin (posts must run on them)
+     */
+    MixedLoad(long seed, int producers, int opsPerProducer, int laneCount, int closeEvery, Executor sharedExecutor,
+            String drainThreadPrefix) {
         this.seed = seed;
         this.producers = producers;
         this.opsPerProducer = opsPerProducer;
         this.laneCount = laneCount;
         this.closeEvery = closeEvery;
+        this.drainThreadPrefix = drainThreadPrefix;
         AtomicInteger threadNo = new AtomicInteger();
-        this.executor = Executors.newFixedThreadPool(2, r -> {
+        this.ownExecutor = sharedExecutor != null ? null : Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, DRAIN_THREAD_PREFIX + threadNo.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
+        this.executor = sharedExecutor != null ? sharedExecutor : ownExecutor;
         this.slots = new AtomicReferenceArray<>(laneCount);
         for (int i = 0; i < laneCount; i++) {
             slots.set(i, newLane(i));
@@ -141,7 +157,9 @@ final class MixedLoad {
             }
         }
         long elapsed = System.nanoTime() - start;
-        executor.shutdownNow();
+        if (ownExecutor != null) {
+            ownExecutor.shutdownNow();
+        }
         return verify(elapsed);
     }
 
@@ -392,7 +410,7 @@ final class MixedLoad {
             if (!ctx.checkAccess() || RendererSyncContext.current().orElse(null) != ctx) {
                 violation("task " + id + " runs without access to " + ctx.name());
             }
-            boolean drainThread = self.getName().startsWith(DRAIN_THREAD_PREFIX);
+            boolean drainThread = self.getName().startsWith(drainThreadPrefix);
             if (kind == Kind.POST && !drainThread) {
                 violation("post " + id + " ran on " + self.getName() + ", not on the executor");
             } else if (self != submitter && !drainThread) {

@@ -2,6 +2,7 @@ package dev.synccontext.stress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.synccontext.RendererSyncContext;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -9,7 +10,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Issue 2's stress proof: 4 producers × 100,000 mixed operations (every entry point, nested calls,
  * failing callbacks, close and closeNow) on one context and on 1,000 contexts that share a
- * 2-thread executor. See {@link MixedLoad} for what is checked.
+ * 2-thread executor, and the same on the default executor. See {@link MixedLoad} for what is checked.
  *
  * <p>{@code -Dstress.scale=N} multiplies the operations (a soak by hand: {@code -Dstress.scale=20});
  * {@code -Dstress.seed=S} replays the random choices of a failed run (interleavings differ, so a
@@ -22,6 +23,8 @@ class MixedLoadStressTest {
     private static final double SCALE = Double.parseDouble(System.getProperty("stress.scale", "1"));
     private static final int PRODUCERS = 4;
     private static final int OPS_PER_PRODUCER = (int) (100_000 * SCALE);
+    /** The default executor's threads are {@code synccontext-N} ({@code ElasticExecutor}). */
+    private static final String DEFAULT_EXECUTOR_THREAD_PREFIX = "synccontext-";
 
     @Test
     void oneContextKeepsExclusionFifoAndLosesNothingUnderMixedLoad() throws InterruptedException {
@@ -31,6 +34,23 @@ class MixedLoadStressTest {
     @Test
     void thousandContextsOnTwoThreadsKeepExclusionFifoAndLoseNothing() throws InterruptedException {
         check(new MixedLoad(seed(), PRODUCERS, OPS_PER_PRODUCER, 1_000, 2_000));
+    }
+
+    /**
+     * On the default executor, where a drain that catches up with a producer steps back
+     * ({@code SerialContext}, "Stepping back from a producer"): four producers on one context keep its
+     * drain right behind them.
+     */
+    @Test
+    void oneContextOnTheDefaultExecutorKeepsExclusionFifoAndLosesNothing() throws InterruptedException {
+        check(new MixedLoad(seed(), PRODUCERS, OPS_PER_PRODUCER, 1, 20_000, RendererSyncContext.defaultExecutor(),
+                DEFAULT_EXECUTOR_THREAD_PREFIX));
+    }
+
+    @Test
+    void thousandContextsOnTheDefaultExecutorKeepExclusionFifoAndLoseNothing() throws InterruptedException {
+        check(new MixedLoad(seed(), PRODUCERS, OPS_PER_PRODUCER, 1_000, 2_000, RendererSyncContext.defaultExecutor(),
+                DEFAULT_EXECUTOR_THREAD_PREFIX));
     }
 
     private static long seed() {
