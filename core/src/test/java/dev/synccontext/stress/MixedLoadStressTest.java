@@ -38,8 +38,8 @@ class MixedLoadStressTest {
 
     /**
      * On the default executor, where a drain that catches up with a producer steps back
-     * ({@code SerialContext}, "Stepping back from a producer"): four producers on one context keep its
-     * drain right behind them.
+     * ({@code SerialContext}, "Stepping back from a producer"): the executor users get. {@code StepBackTest}
+     * is the test that aims at the step back itself.
      */
     @Test
     void oneContextOnTheDefaultExecutorKeepsExclusionFifoAndLosesNothing() throws InterruptedException {
