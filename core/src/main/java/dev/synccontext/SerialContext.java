@@ -52,9 +52,9 @@ import java.util.function.Consumer;
  * A drain that catches up with a producer (it finds fewer than {@value #TAILING_RUN} callbacks waiting
  * and the next one was not linked yet when it looked: the producer is between its reservation and its
  * link) would otherwise follow right behind it, taking each node as it is linked, and the context's
- * state word and each node's cache line would move between the two CPUs with every post. On the default executor it
- * steps back instead ({@link ElasticExecutor#stepBack}: a bounded spin that writes nothing shared,
- * skipped while other tasks are queued), so that its next run is a batch. That is the same as one
+ * state word and each node's cache line would move between the two CPUs with every post. On the
+ * default executor it steps back instead ({@link ElasticExecutor#stepBack}: a bounded spin that writes
+ * nothing shared, skipped while other tasks are queued), so that its next run is a batch. That is the same as one
  * callback having taken a little longer: ownership, order and the count do not change. It happens
  * again only after the drain has run {@value #TAILING_RUN} more callbacks, so a producer that is
  * merely slow costs at most one step back per drain.

@@ -55,7 +55,7 @@ class StepBackTest {
         CountDownLatch go = new CountDownLatch(1);
         AtomicInteger rounds = new AtomicInteger();
         Thread poster = new Thread(() -> {
-            awaitQuietly(go);
+            Occupier.awaitUninterruptibly(go);
             while (rounds.get() < MAX_ROUNDS && pool.stepBackCount() < STEP_BACKS_WANTED) {
                 for (Runnable step : steps) {
                     ctx.post(step);
@@ -70,7 +70,7 @@ class StepBackTest {
         }, "poster");
         AtomicInteger calls = new AtomicInteger();
         Thread caller = new Thread(() -> {
-            awaitQuietly(go);
+            Occupier.awaitUninterruptibly(go);
             while (poster.isAlive()) {
                 ctx.invokeAsync(() -> {
                     if (inside.incrementAndGet() != 1) {
@@ -96,13 +96,5 @@ class StepBackTest {
         System.out.println("[step-back] " + pool.stepBackCount() + " step backs over " + posted + " posts and "
                 + calls.get() + " calls");
         assumeTrue(pool.stepBackCount() > 0, "no drain caught up with the producer in this run");
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }
