@@ -503,11 +503,11 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
      * read (it was reserved before it was linked), within the same {@code maxBatch}. So while producers
      * keep changing the state, a run of callbacks does not touch the context's fields but for the
      * progress count, and a drain running its own callbacks' posts ({@code PostSerial}) does not read the
-     * state between them. Nor does it read the settings per callback: they sit next to the state and
-     * the tail, on the line every post writes, so the observer is read once per drain (a drain that
-     * read it per callback took that line from the producer each time: see {@link #runQueued}). Whether closeNow() began needs no look per callback: each node is claimed,
-     * and closeNow() claims every node it may return. Right behind a producer it steps back (see the
-     * class Javadoc) before it reads the state again.
+     * state between them. Nor does it read the settings field per callback: it shares the line every
+     * post writes, so the observer and {@code maxBatch} are read once per drain (see {@link #runQueued}).
+     * Whether closeNow() began needs no look per callback: each node is claimed, and closeNow() claims
+     * every node it may return. Right behind a producer it steps back (see the class Javadoc) before it
+     * reads the state again.
      */
     private void drain() {
         Thread self = Thread.currentThread();
@@ -663,9 +663,11 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
      * object can land at (depending on its address modulo 64), and a read of it per callback took that
      * line from a producer posting meanwhile, and the producer took it back with its next post.
      * Measured: {@code PostConcurrent} ran at ~51 ns per post in every fork where the object landed so
-     * (5 of 8 alignments), ~29 ns in the others (bench/README.md, "The settings read per callback").
+     * (5 of 8 alignments on Java 17, 7 of 8 on Java 25), ~29 ns in the others (bench/README.md, "The
+     * settings read per callback").
      */
-    private void runQueued(QueuedCallback<?> node, Object callback, CallbackFrame frame, SyncContextObserver observer) {
+    private void runQueued(QueuedCallback<?> node, Object callback, CallbackFrame frame,
+            SyncContextObserver observer) {
         frame.seq++;
         if (observer == null) {
             node.runQueued(this, callback);
