@@ -503,9 +503,11 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
      * read (it was reserved before it was linked), within the same {@code maxBatch}. So while producers
      * keep changing the state, a run of callbacks does not touch the context's fields but for the
      * progress count, and a drain running its own callbacks' posts ({@code PostSerial}) does not read the
-     * state between them. Whether closeNow() began needs no look per callback: each node is claimed,
-     * and closeNow() claims every node it may return. Right behind a producer it steps back (see the
-     * class Javadoc) before it reads the state again.
+     * state between them. Nor does it read the settings field per callback: it shares the line every
+     * post writes, so the observer and {@code maxBatch} are read once per drain (see {@link #runQueued}).
+     * Whether closeNow() began needs no look per callback: each node is claimed, and closeNow() claims
+     * every node it may return. Right behind a producer it steps back (see the class Javadoc) before it
+     * reads the state again.
      */
     private void drain() {
         Thread self = Thread.currentThread();
@@ -513,7 +515,9 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         SerialContext outer = frame.context;
         frame.context = this;
         OWNER.setOpaque(this, self);
-        int budget = settings.maxBatch;
+        SyncContextObserver observer = settings.observer;
+        int maxBatch = settings.maxBatch;
+        int budget = maxBatch;
         int done = 0;
         QueuedCallback<?> cursor = lastTaken();
         int counted = 0; // nodes counted in the last state read and not yet taken
@@ -551,7 +555,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                             return;
                         }
                         OWNER.setOpaque(this, self);
-                        budget = settings.maxBatch;
+                        budget = maxBatch;
                         continue;
                     }
                     // The count is what this drain finished plus what is queued: nodes it may take now.
@@ -591,7 +595,7 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
                     OWNER.setOpaque(this, self); // the sender withdrew (interrupted): it counts as done
                     observe(TaskPath.SEND, TaskOutcome.CANCELLED);
                 } else {
-                    runQueued(node, callback, frame);
+                    runQueued(node, callback, frame, observer);
                 }
                 done++;
                 PROGRESS.setOpaque(this, done);
@@ -653,24 +657,33 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
         }
     }
 
-    private void runQueued(QueuedCallback<?> node, Object callback, CallbackFrame frame) {
+    /**
+     * Runs one queued callback for the drain, with the observer the drain read once: the context's
+     * {@code settings} field shares a cache line with the state word and the tail for most places the
+     * object can land at (depending on its address modulo 64), and a read of it per callback took that
+     * line from a producer posting meanwhile, and the producer took it back with its next post.
+     * Measured: {@code PostConcurrent} ran at ~51 ns per post in every fork where the object landed so
+     * (5 of 8 alignments on Java 17, 7 of 8 on Java 25), ~29 ns in the others (bench/README.md, "The
+     * settings read per callback").
+     */
+    private void runQueued(QueuedCallback<?> node, Object callback, CallbackFrame frame,
+            SyncContextObserver observer) {
         frame.seq++;
-        SyncContextObserver observer = settings.observer;
         if (observer == null) {
             node.runQueued(this, callback);
             return;
         }
         int sampledAt = node.sampledAt;
         if (sampledAt == 0) {
-            observe(TaskPath.QUEUED, node.runQueued(this, callback));
+            observe(observer, TaskPath.QUEUED, node.runQueued(this, callback));
             return;
         }
         long waitNanos = SampleClock.nanosSince(sampledAt);
         long allocatedBefore = AllocationProbe.currentThreadAllocatedBytes();
         long start = System.nanoTime();
         TaskOutcome outcome = node.runQueued(this, callback);
-        sampled(TaskPath.QUEUED, waitNanos, System.nanoTime() - start, allocatedBefore);
-        observe(TaskPath.QUEUED, outcome);
+        sampled(observer, TaskPath.QUEUED, waitNanos, System.nanoTime() - start, allocatedBefore);
+        observe(observer, TaskPath.QUEUED, outcome);
     }
 
     /**
@@ -874,7 +887,10 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     // ---------------------------------------------------------------- observation and failures
 
     private void observe(TaskPath path, TaskOutcome outcome) {
-        SyncContextObserver observer = settings.observer;
+        observe(settings.observer, path, outcome);
+    }
+
+    private void observe(SyncContextObserver observer, TaskPath path, TaskOutcome outcome) {
         if (observer != null) {
             try {
                 observer.taskFinished(this, path, outcome);
@@ -885,10 +901,15 @@ final class SerialContext extends CallbackQueue implements RendererSyncContext, 
     }
 
     private void sampled(TaskPath path, long waitNanos, long runNanos, long allocatedBefore) {
+        sampled(settings.observer, path, waitNanos, runNanos, allocatedBefore);
+    }
+
+    private void sampled(SyncContextObserver observer, TaskPath path, long waitNanos, long runNanos,
+            long allocatedBefore) {
         long allocated = allocatedBefore < 0 ? -1
                 : AllocationProbe.currentThreadAllocatedBytes() - allocatedBefore;
         try {
-            settings.observer.taskSampled(this, path, waitNanos, runNanos, allocated);
+            observer.taskSampled(this, path, waitNanos, runNanos, allocated);
         } catch (Throwable failure) {
             LOG.log(System.Logger.Level.ERROR, "SyncContextObserver.taskSampled threw", failure);
         }
