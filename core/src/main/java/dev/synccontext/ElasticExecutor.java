@@ -457,8 +457,8 @@ final class ElasticExecutor implements Executor {
     public String toString() {
         return "ElasticExecutor[" + namePrefix + ", parallelism=" + parallelism + ", threads=" + threads.get()
                 + ", awake=" + awake.get() + ", parked=" + idle.size() + ", spinning=" + spinning.get() + ", queued="
-                + queue.size() + ", stepBacks=" + stepBacks.get() + ", monitor " + (monitorParked ? "parked" : "looking")
-                + "]";
+                + queue.size() + ", stepBacks=" + stepBacks.get() + ", monitor "
+                + (monitorParked ? "parked" : "looking") + "]";
     }
 
     /**

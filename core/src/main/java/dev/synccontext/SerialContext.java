@@ -54,10 +54,10 @@ import java.util.function.Consumer;
  * link) would otherwise follow right behind it, taking each node as it is linked, and the context's
  * state word and each node's cache line would move between the two CPUs with every post. On the
  * default executor it steps back instead ({@link ElasticExecutor#stepBack}: a bounded spin that writes
- * nothing shared, skipped while other tasks are queued), so that its next run is a batch. That is the same as one
- * callback having taken a little longer: ownership, order and the count do not change. It happens
- * again only after the drain has run {@value #TAILING_RUN} more callbacks, so a producer that is
- * merely slow costs at most one step back per drain.
+ * nothing shared, skipped while other tasks are queued), so that its next run is a batch. That is the
+ * same as one callback having taken a little longer: ownership, order and the count do not change.
+ * It happens again only after the drain has run {@value #TAILING_RUN} more callbacks, so a producer
+ * that is merely slow costs at most one step back per drain.
  *
  * <h2>Force-close without waiting</h2>
  * {@link #closeNow()} never waits for the owner. Every node is claimed exactly once, by one atomic
