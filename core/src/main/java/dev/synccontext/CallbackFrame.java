@@ -16,7 +16,7 @@ final class CallbackFrame {
     final Thread thread = Thread.currentThread();
 
     /** The innermost context whose callback (or drain) runs on this thread; null outside any. */
-    SerialContext context;
+    SyncContext context;
 
     /** Incremented each time a callback starts on this thread, so the watchdog can tell them apart. */
     int seq;
@@ -25,11 +25,11 @@ final class CallbackFrame {
     int sampleTick;
 
     // Watchdog-owned: which callback it saw last, since when, and which one it has reported.
-    SerialContext watchedContext;
+    SyncContext watchedContext;
     int watchedSeq;
     long watchedSinceNanos;
     int reportedSeq = -1;
-    SerialContext reportedContext;
+    SyncContext reportedContext;
 
     private CallbackFrame() {
         Watchdog.register(this);
@@ -44,8 +44,8 @@ final class CallbackFrame {
     }
 
     /** Marks a callback of {@code ctx} as started on this thread; returns what to restore. */
-    SerialContext enter(SerialContext ctx) {
-        SerialContext previous = context;
+    SyncContext enter(SyncContext ctx) {
+        SyncContext previous = context;
         context = ctx;
         seq++;
         return previous;

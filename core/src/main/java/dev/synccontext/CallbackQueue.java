@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 /**
  * The queue half of a context: an intrusive multi-producer, single-consumer linked queue of
  * {@link QueuedCallback} nodes after Dmitry Vyukov's design. It is the superclass of
- * {@link SerialContext} rather than an object of its own, so that a context and its (empty) queue are
+ * {@link SyncContext} rather than an object of its own, so that a context and its (empty) queue are
  * one small object. The consumer end ({@link OwnerSide#head}) lives a cache line away from the
  * producer end ({@link #tail}), see {@link OwnerSide}.
  *

@@ -11,8 +11,8 @@ final class ContextBuilder implements RendererSyncContext.Builder {
 
     static final int DEFAULT_MAX_BATCH = 64;
     static final Duration DEFAULT_BLOCKED_THRESHOLD = Duration.ofSeconds(2);
-    /** The state word keeps the count in its low bits; see {@link SerialContext}. */
-    static final int MAX_QUEUE_DEPTH_LIMIT = SerialContext.COUNT_MASK - 1;
+    /** The state word keeps the count in its low bits; see {@link SyncContext}. */
+    static final int MAX_QUEUE_DEPTH_LIMIT = SyncContext.COUNT_MASK - 1;
 
     private static final AtomicLong NEXT_ID = new AtomicLong();
 
@@ -106,7 +106,7 @@ final class ContextBuilder implements RendererSyncContext.Builder {
             }
         }
         String contextName = name != null ? name : "synccontext-" + NEXT_ID.incrementAndGet();
-        return new SerialContext(contextName, settings);
+        return new SyncContext(contextName, settings);
     }
 
     private static long saturatedNanos(Duration duration) {

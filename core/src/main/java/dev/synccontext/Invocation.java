@@ -37,11 +37,11 @@ final class Invocation {
         }
     }
 
-    static TaskOutcome outcome(CompletableFuture<?> future) {
+    static CallbackOutcome outcome(CompletableFuture<?> future) {
         if (!future.isCompletedExceptionally()) {
-            return TaskOutcome.SUCCESS;
+            return CallbackOutcome.SUCCESS;
         }
-        return future.isCancelled() ? TaskOutcome.CANCELLED : TaskOutcome.FAILURE;
+        return future.isCancelled() ? CallbackOutcome.CANCELLED : CallbackOutcome.FAILURE;
     }
 
     /**

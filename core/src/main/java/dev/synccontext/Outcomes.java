@@ -2,13 +2,13 @@ package dev.synccontext;
 
 import java.util.concurrent.CancellationException;
 
-/** Maps what a callback threw to its {@link TaskOutcome}. */
+/** Maps what a callback threw to its {@link CallbackOutcome}. */
 final class Outcomes {
 
     private Outcomes() {
     }
 
-    static TaskOutcome of(Throwable failure) {
-        return failure instanceof CancellationException ? TaskOutcome.CANCELLED : TaskOutcome.FAILURE;
+    static CallbackOutcome of(Throwable failure) {
+        return failure instanceof CancellationException ? CallbackOutcome.CANCELLED : CallbackOutcome.FAILURE;
     }
 }

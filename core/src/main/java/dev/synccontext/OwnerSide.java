@@ -3,13 +3,13 @@ package dev.synccontext;
 /**
  * The fields of a context that its owner writes while it drains: its position in the queue, its
  * ownership token and its progress count. They are kept 64 bytes away from the fields every producer
- * writes ({@link CallbackQueue}'s tail and {@link SerialContext}'s state) by {@link OwnerSidePadding},
+ * writes ({@link CallbackQueue}'s tail and {@link SyncContext}'s state) by {@link OwnerSidePadding},
  * so that a drain working right behind a producer does not take the producer's cache line away once
  * per callback (PostConcurrent ran 1.6-1.9x faster that way; {@code bench/README.md}, "Owner and
  * producer fields on separate cache lines"). {@code FieldLayoutTest} checks the distance.
  *
  * <p>Which thread may touch each field, and how, is said where the fields are used:
- * {@link CallbackQueue} for the queue position, {@link SerialContext} for the token and the progress.
+ * {@link CallbackQueue} for the queue position, {@link SyncContext} for the token and the progress.
  */
 abstract class OwnerSide {
 
@@ -18,7 +18,7 @@ abstract class OwnerSide {
      * atomic), or a first node a producer published into an empty queue; {@link #headTaken} tells which.
      */
     QueuedCallback<?> head;
-    /** The thread running a callback of this context, or null; see {@link SerialContext}, "Ownership token". */
+    /** The thread running a callback of this context, or null; see {@link SyncContext}, "Ownership token". */
     Thread owner;
     /** Callbacks the running drain finished but has not yet subtracted from the count. */
     int progress;

@@ -5,15 +5,15 @@ import java.util.concurrent.Callable;
 /** A queued {@code invokeAsync(Callable)}. */
 final class QueuedCallable<T> extends QueuedFuture<T> {
 
-    QueuedCallable(SerialContext context, Callable<T> callback) {
+    QueuedCallable(SyncContext context, Callable<T> callback) {
         super(context, callback);
     }
 
     @Override
     @SuppressWarnings("unchecked")
-    TaskOutcome runQueued(SerialContext ctx, Object callback) {
+    CallbackOutcome runQueued(SyncContext ctx, Object callback) {
         if (isDone()) {
-            return TaskOutcome.CANCELLED;
+            return CallbackOutcome.CANCELLED;
         }
         T value;
         try {
@@ -23,6 +23,6 @@ final class QueuedCallable<T> extends QueuedFuture<T> {
             return Outcomes.of(failure);
         }
         complete(value);
-        return TaskOutcome.SUCCESS;
+        return CallbackOutcome.SUCCESS;
     }
 }

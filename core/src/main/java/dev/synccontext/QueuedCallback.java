@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
  * exchange: the context's owner (to run it), {@code closeNow()} (to abort it) or the drain of a context
  * whose executor refused it (to reject it). The thread that queues a node may also take it, to reject
  * it, but only before it links the node, when no one else can reach it (see
- * {@code SerialContext.enqueueUnlessForceClosed}).
+ * {@code SyncContext.enqueueUnlessForceClosed}).
  *
  * <p>Subclasses are never shared between contexts.
  */
@@ -90,7 +90,7 @@ abstract class QueuedCallback<T> extends CompletableFuture<T> {
      * Runs {@code callback}, which the owner claimed, inside {@code ctx} (owner and frame already set)
      * and completes whatever waits for it. Never throws.
      */
-    abstract TaskOutcome runQueued(SerialContext ctx, Object callback);
+    abstract CallbackOutcome runQueued(SyncContext ctx, Object callback);
 
     /**
      * The claimed {@code callback} will never run: fails this node's future or waiting sender with

@@ -11,9 +11,9 @@ import java.util.concurrent.TimeoutException;
  */
 abstract class QueuedFuture<T> extends QueuedCallback<T> {
 
-    final SerialContext context;
+    final SyncContext context;
 
-    QueuedFuture(SerialContext context, Object callback) {
+    QueuedFuture(SyncContext context, Object callback) {
         super(callback);
         this.context = context;
     }

@@ -12,14 +12,14 @@ final class QueuedPost extends QueuedCallback<Void> {
     }
 
     @Override
-    TaskOutcome runQueued(SerialContext ctx, Object callback) {
+    CallbackOutcome runQueued(SyncContext ctx, Object callback) {
         try {
             ((Runnable) callback).run();
         } catch (Throwable failure) {
             ctx.reportUnhandled(failure);
             return Outcomes.of(failure);
         }
-        return TaskOutcome.SUCCESS;
+        return CallbackOutcome.SUCCESS;
     }
 
     @Override

@@ -3,14 +3,14 @@ package dev.synccontext;
 /** A queued {@code invokeAsync(Runnable)}. */
 final class QueuedRunnable extends QueuedFuture<Void> {
 
-    QueuedRunnable(SerialContext context, Runnable callback) {
+    QueuedRunnable(SyncContext context, Runnable callback) {
         super(context, callback);
     }
 
     @Override
-    TaskOutcome runQueued(SerialContext ctx, Object callback) {
+    CallbackOutcome runQueued(SyncContext ctx, Object callback) {
         if (isDone()) {
-            return TaskOutcome.CANCELLED; // the caller cancelled it before its turn
+            return CallbackOutcome.CANCELLED; // the caller cancelled it before its turn
         }
         try {
             ((Runnable) callback).run();
@@ -19,6 +19,6 @@ final class QueuedRunnable extends QueuedFuture<Void> {
             return Outcomes.of(failure);
         }
         complete(null);
-        return TaskOutcome.SUCCESS;
+        return CallbackOutcome.SUCCESS;
     }
 }

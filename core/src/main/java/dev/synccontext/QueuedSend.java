@@ -51,7 +51,7 @@ final class QueuedSend extends QueuedCallback<Void> {
     }
 
     @Override
-    TaskOutcome runQueued(SerialContext ctx, Object callback) {
+    CallbackOutcome runQueued(SyncContext ctx, Object callback) {
         throw new AssertionError("a send is handed off to its own thread, never run by the drain");
     }
 

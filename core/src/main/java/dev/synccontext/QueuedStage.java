@@ -11,16 +11,16 @@ import java.util.function.BiConsumer;
  */
 final class QueuedStage<T> extends QueuedFuture<T> implements BiConsumer<T, Throwable> {
 
-    QueuedStage(SerialContext context, Callable<? extends CompletionStage<T>> callback) {
+    QueuedStage(SyncContext context, Callable<? extends CompletionStage<T>> callback) {
         super(context, callback);
     }
 
     @Override
     @SuppressWarnings("unchecked")
-    TaskOutcome runQueued(SerialContext ctx, Object callback) {
+    CallbackOutcome runQueued(SyncContext ctx, Object callback) {
         Callable<? extends CompletionStage<T>> c = (Callable<? extends CompletionStage<T>>) callback;
         if (isDone()) {
-            return TaskOutcome.CANCELLED;
+            return CallbackOutcome.CANCELLED;
         }
         CompletionStage<T> stage;
         try {
@@ -32,10 +32,10 @@ final class QueuedStage<T> extends QueuedFuture<T> implements BiConsumer<T, Thro
         if (stage == null) {
             completeExceptionally(new NullPointerException(
                     "invokeAsyncStage callback returned null instead of a CompletionStage"));
-            return TaskOutcome.FAILURE;
+            return CallbackOutcome.FAILURE;
         }
         stage.whenComplete(this);
-        return TaskOutcome.SUCCESS;
+        return CallbackOutcome.SUCCESS;
     }
 
     /** The mirrored stage completed. */

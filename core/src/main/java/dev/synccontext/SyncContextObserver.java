@@ -5,20 +5,20 @@ package dev.synccontext;
  * contexts (so metrics aggregate instead of creating a meter per session); it must be thread-safe,
  * fast and must not throw (what it throws is logged and ignored).
  *
- * <p>Calls happen on the thread that did the work: {@link #taskFinished} and {@link #taskSampled}
+ * <p>Calls happen on the thread that did the work: {@link #callbackFinished} and {@link #callbackSampled}
  * on the thread that ran the callback, inside the context (or on the submitting thread for a
  * rejection); {@link #callbackBlocked} on the watchdog thread.
  *
  * <h2>Sampling</h2>
- * Counting every task is cheap; timing is not. So {@link #taskFinished} is called for every
- * callback, while {@link #taskSampled} is called for about one callback in
+ * Counting every task is cheap; timing is not. So {@link #callbackFinished} is called for every
+ * callback, while {@link #callbackSampled} is called for about one callback in
  * {@link #samplingInterval()}: queued callbacks are chosen when they are queued (to measure their
  * wait), others when they start. Scale sampled sums by the interval to estimate totals.
  */
 public interface SyncContextObserver {
 
     /** Called once for every callback, after it ended (or when it was rejected). */
-    default void taskFinished(RendererSyncContext context, TaskPath path, TaskOutcome outcome) {
+    default void callbackFinished(RendererSyncContext context, CallbackPath path, CallbackOutcome outcome) {
     }
 
     /**
@@ -29,7 +29,7 @@ public interface SyncContextObserver {
      * @param allocatedBytes bytes the running thread allocated while it ran, or -1 if the JVM cannot
      *     tell
      */
-    default void taskSampled(RendererSyncContext context, TaskPath path, long waitNanos, long runNanos,
+    default void callbackSampled(RendererSyncContext context, CallbackPath path, long waitNanos, long runNanos,
             long allocatedBytes) {
     }
 

@@ -86,7 +86,7 @@ final class Watchdog {
                 it.remove();
                 continue;
             }
-            SerialContext ctx = frame.context;
+            SyncContext ctx = frame.context;
             int seq = frame.seq;
             if (ctx == null || ctx.settings.blockedThresholdNanos == 0) {
                 // Forget idle threads' contexts: a pool thread must not keep a closed session's
@@ -114,7 +114,7 @@ final class Watchdog {
         }
     }
 
-    private static void report(SerialContext ctx, BlockedCallback blocked) {
+    private static void report(SyncContext ctx, BlockedCallback blocked) {
         ctx.countBlocked();
         if (LOG.isLoggable(System.Logger.Level.WARNING)) {
             StringBuilder message = new StringBuilder()
@@ -140,7 +140,7 @@ final class Watchdog {
     }
 
     @SuppressWarnings("deprecation") // Thread.getId(): threadId() needs Java 19.
-    private static BlockedCallback describe(CallbackFrame frame, SerialContext ctx, long runningNanos) {
+    private static BlockedCallback describe(CallbackFrame frame, SyncContext ctx, long runningNanos) {
         Thread owner = frame.thread;
         return new BlockedCallback(ctx.name(), ctx, owner.getName(), owner.getId(),
                 Duration.ofNanos(runningNanos), Arrays.asList(owner.getStackTrace()));
@@ -155,7 +155,7 @@ final class Watchdog {
             if (frame == null) {
                 continue;
             }
-            SerialContext ctx = frame.context;
+            SyncContext ctx = frame.context;
             if (ctx == null || ctx.settings.blockedThresholdNanos == 0 || ctx != frame.watchedContext
                     || frame.seq != frame.watchedSeq) {
                 continue;

@@ -179,8 +179,8 @@ class CloseTest {
         RendererSyncContext ctx = RendererSyncContext.builder().executor(stalled)
                 .observer(new SyncContextObserver() {
                     @Override
-                    public void taskFinished(RendererSyncContext context, TaskPath path, TaskOutcome outcome) {
-                        if (outcome == TaskOutcome.CANCELLED) {
+                    public void callbackFinished(RendererSyncContext context, CallbackPath path, CallbackOutcome outcome) {
+                        if (outcome == CallbackOutcome.CANCELLED) {
                             reentered.add(context.closeNow());
                         }
                     }

@@ -29,7 +29,7 @@ class FieldLayoutTest {
             owner.add(span(OwnerSide.class.getDeclaredField(name)));
         }
         List<long[]> producers = List.of(span(CallbackQueue.class.getDeclaredField("tail")),
-                span(SerialContext.class.getDeclaredField("state")));
+                span(SyncContext.class.getDeclaredField("state")));
 
         for (long[] o : owner) {
             for (long[] p : producers) {
@@ -49,7 +49,7 @@ class FieldLayoutTest {
         for (Field f : OwnerSidePadding.class.getDeclaredFields()) {
             padStart = Math.min(padStart, offset(f));
         }
-        for (Class<?> c = SerialContext.class; c != OwnerSidePadding.class; c = c.getSuperclass()) {
+        for (Class<?> c = SyncContext.class; c != OwnerSidePadding.class; c = c.getSuperclass()) {
             for (Field f : c.getDeclaredFields()) {
                 if (!Modifier.isStatic(f.getModifiers())) {
                     assertThat(offset(f)).as("offset of %s.%s", c.getSimpleName(), f.getName())

@@ -23,7 +23,7 @@ class ObserverAndDecoratorTest {
         pool.shutdownNow();
     }
 
-    record Event(TaskPath path, TaskOutcome outcome) {
+    record Event(CallbackPath path, CallbackOutcome outcome) {
     }
 
     @Test
@@ -34,14 +34,14 @@ class ObserverAndDecoratorTest {
                 .unhandledExceptionHandler((c, t) -> { })
                 .observer(new SyncContextObserver() {
                     @Override
-                    public void taskFinished(RendererSyncContext context, TaskPath path, TaskOutcome outcome) {
+                    public void callbackFinished(RendererSyncContext context, CallbackPath path, CallbackOutcome outcome) {
                         events.add(new Event(path, outcome));
                     }
 
                     @Override
-                    public void taskSampled(RendererSyncContext context, TaskPath path, long waitNanos,
+                    public void callbackSampled(RendererSyncContext context, CallbackPath path, long waitNanos,
                             long runNanos, long allocatedBytes) {
-                        if (path == TaskPath.QUEUED) {
+                        if (path == CallbackPath.QUEUED) {
                             sampledWaits.add(waitNanos);
                         }
                     }
@@ -64,10 +64,10 @@ class ObserverAndDecoratorTest {
         }
         queued.get(10, TimeUnit.SECONDS);
 
-        assertThat(events).contains(new Event(TaskPath.NESTED, TaskOutcome.SUCCESS),
-                new Event(TaskPath.INLINE, TaskOutcome.SUCCESS), new Event(TaskPath.SEND, TaskOutcome.SUCCESS),
-                new Event(TaskPath.INLINE, TaskOutcome.FAILURE), new Event(TaskPath.QUEUED, TaskOutcome.REJECTED));
-        awaitEvent(events, new Event(TaskPath.QUEUED, TaskOutcome.SUCCESS));
+        assertThat(events).contains(new Event(CallbackPath.NESTED, CallbackOutcome.SUCCESS),
+                new Event(CallbackPath.INLINE, CallbackOutcome.SUCCESS), new Event(CallbackPath.SEND, CallbackOutcome.SUCCESS),
+                new Event(CallbackPath.INLINE, CallbackOutcome.FAILURE), new Event(CallbackPath.QUEUED, CallbackOutcome.REJECTED));
+        awaitEvent(events, new Event(CallbackPath.QUEUED, CallbackOutcome.SUCCESS));
         assertThat(sampledWaits).isNotEmpty().allSatisfy(w -> assertThat(w).isNotNegative());
     }
 

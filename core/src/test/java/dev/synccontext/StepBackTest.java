@@ -13,7 +13,7 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A drain on the default executor that catches up with a producer steps back ({@code SerialContext},
+ * A drain on the default executor that catches up with a producer steps back ({@code SyncContext},
  * "Stepping back from a producer"). Stepping back only delays the drain, so every rule of the contract
  * must hold exactly as before while it happens: here one thread streams posts into a context (fast,
  * so that the drain keeps catching it between a reservation and a link) and another calls

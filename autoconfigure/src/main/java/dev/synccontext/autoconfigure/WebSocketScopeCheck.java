@@ -6,6 +6,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import dev.synccontext.autoconfigure.websocket.SyncContextWebSocketAutoConfiguration;
 
 /**
  * {@code synccontext.scope=websocket} needs the {@code websocket} bean scope that STOMP messaging registers,

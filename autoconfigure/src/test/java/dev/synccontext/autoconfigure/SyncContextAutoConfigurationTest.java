@@ -25,10 +25,22 @@ import org.springframework.messaging.simp.config.MessageBrokerRegistry;
 import org.springframework.web.socket.config.annotation.EnableWebSocketMessageBroker;
 import org.springframework.web.socket.config.annotation.StompEndpointRegistry;
 import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
+import dev.synccontext.autoconfigure.endpoint.SyncContextEndpoint;
+import dev.synccontext.autoconfigure.endpoint.SyncContextEndpointAutoConfiguration;
+import dev.synccontext.autoconfigure.metrics.SyncContextMetricsAutoConfiguration;
+import dev.synccontext.autoconfigure.session.SessionContexts;
+import dev.synccontext.autoconfigure.session.WebSessionContexts;
+import dev.synccontext.registry.ContextTemplate;
+import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.autoconfigure.mvc.SyncContextMvcAutoConfiguration;
+import dev.synccontext.autoconfigure.propagation.SyncContextPropagationAutoConfiguration;
+import dev.synccontext.autoconfigure.session.SyncContextSessionAutoConfiguration;
+import dev.synccontext.autoconfigure.webflux.SyncContextWebFluxAutoConfiguration;
 
+/** Conditions of the root auto-configuration: the registry, its settings and executor, invalid values. */
 class SyncContextAutoConfigurationTest {
 
-    private static final AutoConfigurations ALL = AutoConfigurations.of(SyncContextAutoConfiguration.class,
+    private static final AutoConfigurations ALL = AutoConfigurations.of(SyncContextAutoConfiguration.class, SyncContextSessionAutoConfiguration.class, SyncContextWebFluxAutoConfiguration.class, SyncContextMvcAutoConfiguration.class, SyncContextPropagationAutoConfiguration.class,
             SyncContextMetricsAutoConfiguration.class, SyncContextEndpointAutoConfiguration.class);
 
     private final ApplicationContextRunner plain = new ApplicationContextRunner().withConfiguration(ALL);
@@ -39,9 +51,9 @@ class SyncContextAutoConfigurationTest {
     @Test
     void nonWebApplicationGetsARegistryWithTheDocumentedDefaultsAndNoScopedBean() {
         plain.run(context -> {
-            assertThat(context).hasSingleBean(RendererSyncContextRegistry.class);
+            assertThat(context).hasSingleBean(SyncContextRegistry.class);
             assertThat(context.containsBean("rendererSyncContext")).isFalse();
-            ContextTemplate t = context.getBean(RendererSyncContextRegistry.class).template();
+            ContextTemplate t = context.getBean(SyncContextRegistry.class).template();
             assertThat(t.executor()).isSameAs(RendererSyncContext.defaultExecutor());
             assertThat(t.executorName()).isEqualTo("elastic");
             assertThat(t.maxBatch()).isEqualTo(64);
@@ -57,7 +69,7 @@ class SyncContextAutoConfigurationTest {
         plain.withPropertyValues("synccontext.max-batch=8", "synccontext.max-queue-depth=100",
                 "synccontext.blocked-threshold=500ms", "synccontext.shutdown-timeout=3s",
                 "synccontext.metrics.sampling-interval=16").run(context -> {
-                    RendererSyncContextRegistry registry = context.getBean(RendererSyncContextRegistry.class);
+                    SyncContextRegistry registry = context.getBean(SyncContextRegistry.class);
                     ContextTemplate t = registry.template();
                     assertThat(t.maxBatch()).isEqualTo(8);
                     assertThat(t.maxQueueDepth()).isEqualTo(100);
@@ -75,7 +87,7 @@ class SyncContextAutoConfigurationTest {
     void enabledFalseTurnsEverythingOff() {
         servlet.withPropertyValues("synccontext.enabled=false",
                 "management.endpoints.web.exposure.include=synccontext").run(context -> {
-                    assertThat(context).doesNotHaveBean(RendererSyncContextRegistry.class);
+                    assertThat(context).doesNotHaveBean(SyncContextRegistry.class);
                     assertThat(context.containsBean("rendererSyncContext")).isFalse();
                     assertThat(context).doesNotHaveBean(SyncContextEndpoint.class);
                     assertThat(context).doesNotHaveBean(MeterBinder.class);
@@ -83,24 +95,16 @@ class SyncContextAutoConfigurationTest {
     }
 
     @Test
-    void completedFuturesAreWrittenDirectlyInServletAppsUnlessSwitchedOff() {
-        servlet.run(context -> assertThat(context).hasBean("syncContextCompletedFutureReturnValueHandler"));
-        servlet.withPropertyValues("synccontext.mvc.write-completed-futures=false").run(
-                context -> assertThat(context).doesNotHaveBean("syncContextCompletedFutureReturnValueHandler"));
-        plain.run(context -> assertThat(context).doesNotHaveBean("syncContextCompletedFutureReturnValueHandler"));
-    }
-
-    @Test
     void backsOffWithoutTheCore() {
         plain.withClassLoader(new FilteredClassLoader(RendererSyncContext.class))
-                .run(context -> assertThat(context).doesNotHaveBean(RendererSyncContextRegistry.class));
+                .run(context -> assertThat(context).doesNotHaveBean(SyncContextRegistry.class));
     }
 
     @Test
     void backsOffForAUserRegistry() {
         plain.withUserConfiguration(UserRegistry.class).run(context -> {
-            assertThat(context).hasSingleBean(RendererSyncContextRegistry.class);
-            assertThat(context.getBean(RendererSyncContextRegistry.class).template().maxBatch()).isEqualTo(7);
+            assertThat(context).hasSingleBean(SyncContextRegistry.class);
+            assertThat(context.getBean(SyncContextRegistry.class).template().maxBatch()).isEqualTo(7);
         });
     }
 
@@ -138,56 +142,9 @@ class SyncContextAutoConfigurationTest {
     // ---------------------------------------------------------------- scopes
 
     @Test
-    void servletApplicationGetsASessionProxyBackedByHandlesNotBySessionScopedBeans() {
-        servlet.withUserConfiguration(NeedsContext.class).run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(context.containsBean("scopedTarget.rendererSyncContext"))
-                    .as("no session-scoped context bean: the session holds a handle, the node holds the context")
-                    .isFalse();
-            assertThat(context).hasSingleBean(SessionContexts.class);
-            assertThat(context).hasSingleBean(jakarta.servlet.http.HttpSessionListener.class);
-            assertThat(context.getBean(NeedsContext.class).context).isInstanceOf(RendererSyncContext.class);
-            assertThat(context.getBean(RendererSyncContextRegistry.class).statistics())
-                    .extracting(s -> s.scope()).containsExactly("session");
-        });
-    }
-
-    @Test
-    void scopeRequestMakesTheBeanRequestScoped() {
-        servlet.withPropertyValues("synccontext.scope=request").run(context -> assertThat(
-                context.getBeanFactory().getBeanDefinition("scopedTarget.rendererSyncContext").getScope())
-                .isEqualTo("request"));
-    }
-
-    @Test
-    void scopeWebsocketWithStompMakesTheBeanWebSocketScoped() {
-        servlet.withUserConfiguration(Stomp.class).withPropertyValues("synccontext.scope=websocket").run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(context.getBeanFactory().getBeanDefinition("scopedTarget.rendererSyncContext").getScope())
-                    .isEqualTo("websocket");
-        });
-    }
-
-    @Test
-    void backsOffForAUserRendererSyncContextBean() {
-        servlet.withUserConfiguration(UserContext.class).run(context -> {
-            assertThat(context.containsBean("scopedTarget.rendererSyncContext")).isFalse();
-            assertThat(context).hasSingleBean(RendererSyncContext.class);
-        });
-    }
-
-    @Test
     void applicationTaskExecutorIsNotSuppressedByTheContextBeanBeingAnExecutor() {
         servlet.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
                 .run(context -> assertThat(context).hasBean("applicationTaskExecutor"));
-    }
-
-    @Test
-    void reactiveApplicationGetsTheArgumentResolverAndNoScopedBean() {
-        new ReactiveWebApplicationContextRunner().withConfiguration(ALL).run(context -> {
-            assertThat(context).hasSingleBean(WebSessionContexts.class);
-            assertThat(context.containsBean("rendererSyncContext")).isFalse();
-        });
     }
 
     // ---------------------------------------------------------------- executor
@@ -197,7 +154,7 @@ class SyncContextAutoConfigurationTest {
         plain.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
                 .withPropertyValues("synccontext.executor=application-task-executor").run(context -> {
                     Executor executor = context.getBean("applicationTaskExecutor", Executor.class);
-                    assertThat(context.getBean(RendererSyncContextRegistry.class).template().executor()).isSameAs(executor);
+                    assertThat(context.getBean(SyncContextRegistry.class).template().executor()).isSameAs(executor);
                     assertThat(context.getBeanFactory().getDependentBeans("applicationTaskExecutor"))
                             .contains(SyncContextAutoConfiguration.REGISTRY_BEAN);
                 });
@@ -226,7 +183,7 @@ class SyncContextAutoConfigurationTest {
     @EnabledForJreRange(min = JRE.JAVA_21)
     void virtualThreadsDrainOnVirtualThreads() {
         plain.withPropertyValues("synccontext.executor=virtual-threads").run(context -> {
-            RendererSyncContext ctx = context.getBean(RendererSyncContextRegistry.class).forKey("v");
+            RendererSyncContext ctx = context.getBean(SyncContextRegistry.class).forKey("v");
             java.util.concurrent.CompletableFuture<Boolean> virtual = new java.util.concurrent.CompletableFuture<>();
             ctx.post(() -> {
                 try {
@@ -248,7 +205,7 @@ class SyncContextAutoConfigurationTest {
     @Test
     void commonPoolStaysSelectable() {
         plain.withPropertyValues("synccontext.executor=common-pool").run(context -> {
-            ContextTemplate t = context.getBean(RendererSyncContextRegistry.class).template();
+            ContextTemplate t = context.getBean(SyncContextRegistry.class).template();
             assertThat(t.executor()).isSameAs(ForkJoinPool.commonPool());
             assertThat(t.executorName()).isEqualTo("common-pool");
         });
@@ -258,7 +215,7 @@ class SyncContextAutoConfigurationTest {
     @EnabledForJreRange(min = JRE.JAVA_21)
     void bootsVirtualThreadSwitchPicksVirtualThreadsWhenTheExecutorIsNotSet() {
         plain.withPropertyValues("spring.threads.virtual.enabled=true").run(context -> {
-            ContextTemplate t = context.getBean(RendererSyncContextRegistry.class).template();
+            ContextTemplate t = context.getBean(SyncContextRegistry.class).template();
             assertThat(t.executor()).isInstanceOf(org.springframework.core.task.VirtualThreadTaskExecutor.class);
             assertThat(t.executorName()).isEqualTo("virtual-threads");
         });
@@ -267,7 +224,7 @@ class SyncContextAutoConfigurationTest {
     @Test
     void anExplicitExecutorWinsOverBootsVirtualThreadSwitch() {
         plain.withPropertyValues("spring.threads.virtual.enabled=true", "synccontext.executor=common-pool")
-                .run(context -> assertThat(context.getBean(RendererSyncContextRegistry.class).template()
+                .run(context -> assertThat(context.getBean(SyncContextRegistry.class).template()
                         .executorName()).isEqualTo("common-pool"));
     }
 
@@ -275,121 +232,11 @@ class SyncContextAutoConfigurationTest {
     @EnabledForJreRange(max = JRE.JAVA_20)
     void bootsVirtualThreadSwitchIsIgnoredBeforeJava21AsBootItselfDoes() {
         plain.withPropertyValues("spring.threads.virtual.enabled=true").run(context -> assertThat(
-                context.getBean(RendererSyncContextRegistry.class).template().executorName()).isEqualTo("elastic"));
+                context.getBean(SyncContextRegistry.class).template().executorName()).isEqualTo("elastic"));
     }
 
-    // ---------------------------------------------------------------- context propagation
 
-    @Test
-    void contextPropagationDecoratesQueuedCallbacksWhenPresent() {
-        plain.run(context -> {
-            assertThat(context).hasSingleBean(CallbackDecorator.class);
-            assertThat(context.getBean(RendererSyncContextRegistry.class).template().decorator())
-                    .isSameAs(context.getBean(CallbackDecorator.class));
-        });
-    }
 
-    @Test
-    void noDecoratorWithoutContextPropagation() {
-        plain.withClassLoader(new FilteredClassLoader("io.micrometer.context")).run(context -> {
-            assertThat(context).doesNotHaveBean(CallbackDecorator.class);
-            assertThat(context.getBean(RendererSyncContextRegistry.class).template().decorator()).isNull();
-        });
-    }
-
-    // ---------------------------------------------------------------- metrics
-
-    @Test
-    void metricsBinderExportsTheConfiguredScopeFromStartup() {
-        servlet.run(context -> {
-            MeterRegistry meters = new SimpleMeterRegistry();
-            context.getBean(MeterBinder.class).bindTo(meters);
-            assertThat(meters.get("synccontext.contexts").tag("scope", "session").gauge().value()).isZero();
-            context.getBean(RendererSyncContextRegistry.class).forKey("later");
-            assertThat(meters.get("synccontext.contexts").tag("scope", "keyed").gauge().value())
-                    .as("a scope first used after binding gets its meters too").isEqualTo(1);
-        });
-    }
-
-    @Test
-    void metricsEnabledFalseRemovesTheBinderButKeepsTheRegistry() {
-        plain.withPropertyValues("synccontext.metrics.enabled=false").run(context -> {
-            assertThat(context).doesNotHaveBean(MeterBinder.class);
-            assertThat(context).hasSingleBean(RendererSyncContextRegistry.class);
-        });
-    }
-
-    @Test
-    void noMetricsWithoutMicrometer() {
-        plain.withClassLoader(new FilteredClassLoader(MeterRegistry.class)).run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(context).hasSingleBean(RendererSyncContextRegistry.class);
-            assertThat(context.containsBean("syncContextMeterBinder")).isFalse();
-        });
-    }
-
-    // ---------------------------------------------------------------- endpoint
-
-    @Test
-    void endpointIsAbsentUnlessExposed() {
-        servlet.run(context -> assertThat(context).doesNotHaveBean(SyncContextEndpoint.class));
-    }
-
-    @Test
-    void endpointIsPresentWhenExposedAndShowsTheSettings() {
-        servlet.withPropertyValues("management.endpoints.web.exposure.include=synccontext",
-                "synccontext.max-batch=9").run(context -> {
-                    SyncContextEndpoint.Overview overview = context.getBean(SyncContextEndpoint.class).overview();
-                    assertThat(overview.settings()).containsEntry("maxBatch", 9).containsEntry("scope", "session");
-                    assertThat(overview.scenarios().names()).contains("InvokeAsyncReady", "PostConcurrent");
-                    assertThat(overview.tasks()).containsKeys("inline", "queued", "nested", "send");
-                });
-    }
-
-    @Test
-    void endpointListsACallbackThatRunsPastTheBlockedThresholdWithItsThreadAndFrames() {
-        servlet.withPropertyValues("management.endpoints.web.exposure.include=synccontext",
-                "synccontext.blocked-threshold=50ms").run(context -> {
-                    SyncContextEndpoint endpoint = context.getBean(SyncContextEndpoint.class);
-                    RendererSyncContext slow = context.getBean(RendererSyncContextRegistry.class).forKey("slow-board");
-                    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-                    Thread caller = new Thread(() -> slow.invokeAsync(() -> {
-                        try {
-                            release.await(30, java.util.concurrent.TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    }), "slow-caller");
-                    caller.start();
-                    try {
-                        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
-                                .until(() -> endpoint.overview().blocked().stream().anyMatch(b -> b.context().equals("slow-board")));
-                        SyncContextEndpoint.Blocked blocked = endpoint.overview().blocked().stream()
-                                .filter(b -> b.context().equals("slow-board")).findFirst().orElseThrow();
-                        assertThat(blocked.context()).isEqualTo("slow-board");
-                        assertThat(blocked.thread()).isEqualTo("slow-caller");
-                        assertThat(blocked.runningForMillis()).isGreaterThanOrEqualTo(50);
-                        assertThat(blocked.topFrames()).isNotEmpty().hasSizeLessThanOrEqualTo(SyncContextEndpoint.TOP_FRAMES);
-                        assertThat(String.join("\n", blocked.topFrames())).contains("await");
-                    } finally {
-                        release.countDown();
-                        caller.join(10_000);
-                    }
-                    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
-                            .until(() -> endpoint.overview().blocked().stream().noneMatch(b -> b.context().equals("slow-board")));
-                    assertThat(endpoint.overview().scopes().get("keyed").blockedTotal()).isEqualTo(1);
-                });
-    }
-
-    @Test
-    void endpointBacksOffWithoutActuator() {
-        servlet.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate"))
-                .withPropertyValues("management.endpoints.web.exposure.include=synccontext")
-                .run(context -> {
-                    assertThat(context).hasNotFailed();
-                    assertThat(context).doesNotHaveBean(SyncContextEndpoint.class);
-                });
-    }
 
     // ---------------------------------------------------------------- fixtures
 
@@ -404,8 +251,8 @@ class SyncContextAutoConfigurationTest {
     @Configuration(proxyBeanMethods = false)
     static class UserRegistry {
         @Bean
-        RendererSyncContextRegistry myRegistry() {
-            return new RendererSyncContextRegistry(new ContextTemplate(ForkJoinPool.commonPool(), "mine", 7, 0,
+        SyncContextRegistry myRegistry() {
+            return new SyncContextRegistry(new ContextTemplate(ForkJoinPool.commonPool(), "mine", 7, 0,
                     Duration.ofSeconds(1), Duration.ofSeconds(1), null));
         }
     }
@@ -424,20 +271,6 @@ class SyncContextAutoConfigurationTest {
 
         NeedsContext(RendererSyncContext context) {
             this.context = context;
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    @EnableWebSocketMessageBroker
-    static class Stomp implements WebSocketMessageBrokerConfigurer {
-        @Override
-        public void registerStompEndpoints(StompEndpointRegistry registry) {
-            registry.addEndpoint("/ws");
-        }
-
-        @Override
-        public void configureMessageBroker(MessageBrokerRegistry registry) {
-            registry.enableSimpleBroker("/topic");
         }
     }
 }

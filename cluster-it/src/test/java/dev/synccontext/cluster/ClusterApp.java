@@ -1,7 +1,7 @@
 package dev.synccontext.cluster;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
+import dev.synccontext.registry.SyncContextRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
 import java.time.Duration;
@@ -35,10 +35,10 @@ public class ClusterApp {
     static class SessionController {
 
         private final RendererSyncContext context;
-        private final RendererSyncContextRegistry registry;
+        private final SyncContextRegistry registry;
         private final String node;
 
-        SessionController(RendererSyncContext context, RendererSyncContextRegistry registry,
+        SessionController(RendererSyncContext context, SyncContextRegistry registry,
                 org.springframework.core.env.Environment environment) {
             this.context = context;
             this.registry = registry;

@@ -1,7 +1,7 @@
 package dev.synccontext.cluster;
 
-import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
-import dev.synccontext.autoconfigure.SessionContexts;
+import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.autoconfigure.session.SessionContexts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,8 +60,8 @@ final class Node implements AutoCloseable {
         return context.getBean(SessionContexts.class);
     }
 
-    RendererSyncContextRegistry registry() {
-        return context.getBean(RendererSyncContextRegistry.class);
+    SyncContextRegistry registry() {
+        return context.getBean(SyncContextRegistry.class);
     }
 
     /** Open contexts of the session scope on this node. */

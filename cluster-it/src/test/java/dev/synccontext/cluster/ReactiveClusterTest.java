@@ -3,7 +3,7 @@ package dev.synccontext.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
+import dev.synccontext.registry.SyncContextRegistry;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -44,7 +44,7 @@ class ReactiveClusterTest {
         try {
             for (Node node : new Node[] { nodeA, nodeB }) {
                 if (node != null) {
-                    RendererSyncContextRegistry registry = node.registry();
+                    SyncContextRegistry registry = node.registry();
                     node.close();
                     assertThat(registry.contexts()).as("%s's contexts after shutdown", node.id).isEmpty();
                 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
+import dev.synccontext.registry.SyncContextRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,7 +60,7 @@ abstract class TwoNodeClusterTest {
         try {
             for (Node node : new Node[] { nodeA, nodeB }) {
                 if (node != null) {
-                    RendererSyncContextRegistry registry = node.registry();
+                    SyncContextRegistry registry = node.registry();
                     node.close();
                     assertThat(registry.contexts()).as("%s's contexts after shutdown", node.id).isEmpty();
                 }

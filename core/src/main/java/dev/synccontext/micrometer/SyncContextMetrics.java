@@ -1,7 +1,8 @@
 package dev.synccontext.micrometer;
 
-import dev.synccontext.TaskOutcome;
-import dev.synccontext.TaskPath;
+import dev.synccontext.statistics.SyncContextStatistics;
+import dev.synccontext.CallbackOutcome;
+import dev.synccontext.CallbackPath;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -83,8 +84,8 @@ public final class SyncContextMetrics implements MeterBinder {
                 .baseUnit("tasks")
                 .tags(tags)
                 .register(registry);
-        for (TaskPath path : SyncContextStatistics.paths()) {
-            for (TaskOutcome outcome : SyncContextStatistics.outcomes()) {
+        for (CallbackPath path : CallbackPath.values()) {
+            for (CallbackOutcome outcome : CallbackOutcome.values()) {
                 FunctionCounter.builder("synccontext.tasks", s, st -> st.tasks(path, outcome))
                         .description("Callbacks run or refused, by how they reached a thread and how they ended")
                         .tags(tags)
@@ -123,7 +124,7 @@ public final class SyncContextMetrics implements MeterBinder {
                 .tags(tags)
                 .register(registry);
         s.addSink((path, waitNanos, runNanos) -> {
-            if (path == TaskPath.QUEUED) {
+            if (path == CallbackPath.QUEUED) {
                 wait.record(waitNanos, TimeUnit.NANOSECONDS);
             }
             duration.record(runNanos, TimeUnit.NANOSECONDS);

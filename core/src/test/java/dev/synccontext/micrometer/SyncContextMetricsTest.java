@@ -1,11 +1,12 @@
 package dev.synccontext.micrometer;
 
+import dev.synccontext.statistics.SyncContextStatistics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.TaskOutcome;
-import dev.synccontext.TaskPath;
+import dev.synccontext.CallbackOutcome;
+import dev.synccontext.CallbackPath;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

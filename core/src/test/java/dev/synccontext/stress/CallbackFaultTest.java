@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.BlockedCallback;
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.TaskOutcome;
-import dev.synccontext.TaskPath;
+import dev.synccontext.CallbackOutcome;
+import dev.synccontext.CallbackPath;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,10 +124,10 @@ class CallbackFaultTest {
         assertThat(ctx.invokeAsync(() -> 42).get(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(42);
         assertThat(ctx.unhandledExceptionCount()).isEqualTo(1);
         assertThat(observer.unhandled).hasSize(1);
-        assertThat(observer.count(TaskPath.INLINE, TaskOutcome.FAILURE)).as(observer.toString()).isEqualTo(1);
-        assertThat(observer.count(TaskPath.NESTED, TaskOutcome.FAILURE)).as(observer.toString()).isEqualTo(1);
-        assertThat(observer.count(TaskPath.QUEUED, TaskOutcome.FAILURE)).as(observer.toString()).isEqualTo(2);
-        assertThat(observer.count(TaskPath.SEND, TaskOutcome.FAILURE)).as(observer.toString()).isEqualTo(1);
+        assertThat(observer.count(CallbackPath.INLINE, CallbackOutcome.FAILURE)).as(observer.toString()).isEqualTo(1);
+        assertThat(observer.count(CallbackPath.NESTED, CallbackOutcome.FAILURE)).as(observer.toString()).isEqualTo(1);
+        assertThat(observer.count(CallbackPath.QUEUED, CallbackOutcome.FAILURE)).as(observer.toString()).isEqualTo(2);
+        assertThat(observer.count(CallbackPath.SEND, CallbackOutcome.FAILURE)).as(observer.toString()).isEqualTo(1);
         ctx.close();
         assertThat(ctx.awaitTermination(HANG_GUARD)).isTrue();
     }
@@ -211,7 +211,7 @@ class CallbackFaultTest {
         behind.get(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS);
         owner.join(HANG_GUARD.toMillis());
         assertThat(sentRuns).as("a withdrawn send never runs").hasValue(0);
-        assertThat(observer.count(TaskPath.SEND, TaskOutcome.CANCELLED)).as(observer.toString()).isEqualTo(1);
+        assertThat(observer.count(CallbackPath.SEND, CallbackOutcome.CANCELLED)).as(observer.toString()).isEqualTo(1);
         assertThat(ctx.queueDepth()).isZero();
 
         ctx.close();
@@ -299,8 +299,8 @@ class CallbackFaultTest {
         assertThat(returned).containsExactlyElementsOf(posts);
         assertThat(sendFailure.get()).isInstanceOf(RejectedExecutionException.class);
         assertThat(ranAfter).as("nothing pending ran after closeNow").hasValue(0);
-        assertThat(observer.count(TaskPath.QUEUED, TaskOutcome.CANCELLED)).as(observer.toString()).isEqualTo(40);
-        assertThat(observer.count(TaskPath.SEND, TaskOutcome.CANCELLED)).as(observer.toString()).isEqualTo(1);
+        assertThat(observer.count(CallbackPath.QUEUED, CallbackOutcome.CANCELLED)).as(observer.toString()).isEqualTo(40);
+        assertThat(observer.count(CallbackPath.SEND, CallbackOutcome.CANCELLED)).as(observer.toString()).isEqualTo(1);
     }
 
     @Test

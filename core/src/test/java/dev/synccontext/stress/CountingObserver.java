@@ -3,8 +3,8 @@ package dev.synccontext.stress;
 import dev.synccontext.BlockedCallback;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.SyncContextObserver;
-import dev.synccontext.TaskOutcome;
-import dev.synccontext.TaskPath;
+import dev.synccontext.CallbackOutcome;
+import dev.synccontext.CallbackPath;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,7 +20,7 @@ final class CountingObserver implements SyncContextObserver {
     final CountDownLatch firstBlocked = new CountDownLatch(1);
 
     @Override
-    public void taskFinished(RendererSyncContext context, TaskPath path, TaskOutcome outcome) {
+    public void callbackFinished(RendererSyncContext context, CallbackPath path, CallbackOutcome outcome) {
         counts.computeIfAbsent(path + "/" + outcome, k -> new AtomicLong()).incrementAndGet();
     }
 
@@ -40,7 +40,7 @@ final class CountingObserver implements SyncContextObserver {
         return 0;
     }
 
-    long count(TaskPath path, TaskOutcome outcome) {
+    long count(CallbackPath path, CallbackOutcome outcome) {
         AtomicLong c = counts.get(path + "/" + outcome);
         return c == null ? 0 : c.get();
     }

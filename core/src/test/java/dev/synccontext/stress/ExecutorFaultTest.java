@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.TaskOutcome;
-import dev.synccontext.TaskPath;
+import dev.synccontext.CallbackOutcome;
+import dev.synccontext.CallbackPath;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -132,8 +132,8 @@ class ExecutorFaultTest {
         assertThat(handled).hasSize(2);
         assertThat(postsRun).as("no refused callback may run").hasValue(0);
         assertThat(ctx.unhandledExceptionCount()).isEqualTo(2);
-        assertThat(observer.count(TaskPath.QUEUED, TaskOutcome.REJECTED)
-                + observer.count(TaskPath.SEND, TaskOutcome.REJECTED)).as(observer.toString()).isEqualTo(4);
+        assertThat(observer.count(CallbackPath.QUEUED, CallbackOutcome.REJECTED)
+                + observer.count(CallbackPath.SEND, CallbackOutcome.REJECTED)).as(observer.toString()).isEqualTo(4);
         assertThat(ctx.queueDepth()).isZero();
         assertThat(ctx.isClosed()).isFalse();
 

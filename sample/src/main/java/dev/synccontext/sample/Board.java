@@ -11,7 +11,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
+import dev.synccontext.registry.SyncContextRegistry;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import org.apache.commons.logging.Log;
@@ -74,7 +74,7 @@ public final class Board {
      *     instance behind it, because ticks and backend answers reach the board on threads that have
      *     neither a request nor a running callback.
      */
-    Board(RendererSyncContext context, RendererSyncContextRegistry registry, LiveBoards liveBoards,
+    Board(RendererSyncContext context, SyncContextRegistry registry, LiveBoards liveBoards,
             SampleProperties properties) {
         this.context = registry.resolve(context);
         this.liveBoards = liveBoards;

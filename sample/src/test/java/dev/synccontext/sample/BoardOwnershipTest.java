@@ -8,8 +8,8 @@ import java.time.Duration;
 import dev.synccontext.RendererSyncContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import dev.synccontext.autoconfigure.ContextTemplate;
-import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
+import dev.synccontext.registry.ContextTemplate;
+import dev.synccontext.registry.SyncContextRegistry;
 import java.util.concurrent.ForkJoinPool;
 
 /** The board's plain fields are safe only on its context, so touching them anywhere else fails loudly. */
@@ -17,7 +17,7 @@ class BoardOwnershipTest {
 
     final RendererSyncContext context = RendererSyncContext.builder().name("session-test").build();
     final Board board = new Board(context,
-            new RendererSyncContextRegistry(ContextTemplate.defaults(ForkJoinPool.commonPool(), "common-pool")),
+            new SyncContextRegistry(ContextTemplate.defaults(ForkJoinPool.commonPool(), "common-pool")),
             new LiveBoards(),
             new SampleProperties(5, 80, Duration.ZERO, Duration.ofMinutes(1)));
 

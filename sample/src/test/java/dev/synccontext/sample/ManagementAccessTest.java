@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
 
-import dev.synccontext.TaskOutcome;
-import dev.synccontext.TaskPath;
-import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
+import dev.synccontext.CallbackOutcome;
+import dev.synccontext.CallbackPath;
+import dev.synccontext.registry.SyncContextRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -29,7 +29,7 @@ class ManagementAccessTest {
     int port;
 
     @Autowired
-    RendererSyncContextRegistry registry;
+    SyncContextRegistry registry;
 
     @Test
     void withoutTheActuatorCredentialsTheRunnerAndTheScrapeAnswer401AndNothingRuns() {
@@ -73,10 +73,10 @@ class ManagementAccessTest {
     }
 
     private long benchmarkTasks() {
-        var statistics = registry.statistics(RendererSyncContextRegistry.BENCHMARK_SCOPE);
+        var statistics = registry.statistics(SyncContextRegistry.BENCHMARK_SCOPE);
         long total = 0;
-        for (TaskPath path : TaskPath.values()) {
-            for (TaskOutcome outcome : TaskOutcome.values()) {
+        for (CallbackPath path : CallbackPath.values()) {
+            for (CallbackOutcome outcome : CallbackOutcome.values()) {
                 total += statistics.tasks(path, outcome);
             }
         }

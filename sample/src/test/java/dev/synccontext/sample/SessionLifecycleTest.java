@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
+import dev.synccontext.registry.SyncContextRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -22,7 +22,7 @@ class SessionLifecycleTest {
     int port;
 
     @Autowired
-    RendererSyncContextRegistry registry;
+    SyncContextRegistry registry;
 
     @Test
     void twoSessionsHaveTheirOwnBoardAndContext() {

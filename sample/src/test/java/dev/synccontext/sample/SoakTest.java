@@ -27,10 +27,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
-import dev.synccontext.TaskOutcome;
-import dev.synccontext.TaskPath;
-import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
-import dev.synccontext.micrometer.SyncContextStatistics;
+import dev.synccontext.CallbackOutcome;
+import dev.synccontext.CallbackPath;
+import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.statistics.SyncContextStatistics;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 import org.apache.catalina.Context;
@@ -73,7 +73,7 @@ class SoakTest {
 
     /** Objects each session owns: none may outlive the sessions. */
     private static final List<String> PER_SESSION_TYPES = List.of("dev.synccontext.sample.Board",
-            "dev.synccontext.SerialContext", "org.apache.catalina.session.StandardSession",
+            "dev.synccontext.SyncContext", "org.apache.catalina.session.StandardSession",
             "org.springframework.web.servlet.mvc.method.annotation.SseEmitter");
 
     /**
@@ -92,7 +92,7 @@ class SoakTest {
     int port;
 
     @Autowired
-    RendererSyncContextRegistry registry;
+    SyncContextRegistry registry;
 
     @Autowired
     LiveBoards liveBoards;
@@ -231,7 +231,7 @@ class SoakTest {
             int threads = ManagementFactory.getThreadMXBean().getThreadCount();
             assertThat(leftOver).as("per-session objects alive after every session ended, vs baseline")
                     .allSatisfy((type, extra) -> assertThat(extra).as(type)
-                            .isLessThanOrEqualTo(type.equals("dev.synccontext.SerialContext") ? threads : 0L));
+                            .isLessThanOrEqualTo(type.equals("dev.synccontext.SyncContext") ? threads : 0L));
             assertThat(afterHeap - baseHeap)
                     .as("heap after every session ended (%.1f MB) vs baseline (%.1f MB), with %.1f MB live",
                             mb(afterHeap), mb(baseHeap), mb(liveHeap))
@@ -481,11 +481,11 @@ class SoakTest {
         long failure = 0;
         long cancelled = 0;
         long rejected = 0;
-        for (TaskPath path : TaskPath.values()) {
-            success += s.tasks(path, TaskOutcome.SUCCESS);
-            failure += s.tasks(path, TaskOutcome.FAILURE);
-            cancelled += s.tasks(path, TaskOutcome.CANCELLED);
-            rejected += s.tasks(path, TaskOutcome.REJECTED);
+        for (CallbackPath path : CallbackPath.values()) {
+            success += s.tasks(path, CallbackOutcome.SUCCESS);
+            failure += s.tasks(path, CallbackOutcome.FAILURE);
+            cancelled += s.tasks(path, CallbackOutcome.CANCELLED);
+            rejected += s.tasks(path, CallbackOutcome.REJECTED);
         }
         return new SessionTotals(success, failure, cancelled, rejected, s.unhandled(), registry.forcedCloses());
     }

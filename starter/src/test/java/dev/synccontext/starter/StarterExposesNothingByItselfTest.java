@@ -2,8 +2,8 @@ package dev.synccontext.starter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
-import dev.synccontext.autoconfigure.SyncContextEndpoint;
+import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.autoconfigure.endpoint.SyncContextEndpoint;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,7 +34,7 @@ class StarterExposesNothingByItselfTest {
 
     @Test
     void withoutAnExposurePropertyTheEndpointIs404() throws Exception {
-        assertThat(context.getBeanNamesForType(RendererSyncContextRegistry.class)).hasSize(1);
+        assertThat(context.getBeanNamesForType(SyncContextRegistry.class)).hasSize(1);
         assertThat(context.getBeanNamesForType(SyncContextEndpoint.class)).isEmpty();
         HttpClient http = HttpClient.newHttpClient();
         HttpResponse<String> get = send(http, HttpRequest.newBuilder(uri("/actuator/synccontext")).GET());

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
+import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.testing.Browser;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
@@ -35,7 +35,7 @@ class StarterOnlyApplicationTest {
 
     @Test
     void theStarterAloneGivesTheScopedContextRegistryMetricsAndEndpoint() throws Exception {
-        assertThat(context.getBeanNamesForType(RendererSyncContextRegistry.class)).hasSize(1);
+        assertThat(context.getBeanNamesForType(SyncContextRegistry.class)).hasSize(1);
         assertThat(context.getBeanNamesForType(CallbackDecorator.class)).as("context propagation").hasSize(1);
         Browser http = new Browser(port);
         String first = http.get("/hello").body();

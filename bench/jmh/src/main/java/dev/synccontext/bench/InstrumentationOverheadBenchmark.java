@@ -3,7 +3,7 @@ package dev.synccontext.bench;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.SyncContextObserver;
 import dev.synccontext.micrometer.SyncContextMetrics;
-import dev.synccontext.micrometer.SyncContextStatistics;
+import dev.synccontext.statistics.SyncContextStatistics;
 import dev.synccontext.scenario.Scenario;
 import dev.synccontext.scenario.Scenarios;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -1,8 +1,8 @@
 package dev.synccontext.bench;
 
-import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
+import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
-import dev.synccontext.autoconfigure.SyncContextMetricsAutoConfiguration;
+import dev.synccontext.autoconfigure.metrics.SyncContextMetricsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -12,6 +12,8 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import dev.synccontext.autoconfigure.propagation.SyncContextPropagationAutoConfiguration;
+import dev.synccontext.autoconfigure.propagation.SyncContextTaskDecoratorAutoConfiguration;
 
 /**
  * The starter's auto-configuration with its defaults, in a plain application context: the registry (and
@@ -33,8 +35,8 @@ final class StarterApplication implements AutoCloseable {
         spring.getBeansOfType(MeterBinder.class).values().forEach(binder -> binder.bindTo(meters));
     }
 
-    RendererSyncContextRegistry registry() {
-        return spring.getBean(RendererSyncContextRegistry.class);
+    SyncContextRegistry registry() {
+        return spring.getBean(SyncContextRegistry.class);
     }
 
     ObservationRegistry observations() {
@@ -47,7 +49,8 @@ final class StarterApplication implements AutoCloseable {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({SyncContextAutoConfiguration.class, SyncContextMetricsAutoConfiguration.class})
+    @ImportAutoConfiguration({SyncContextAutoConfiguration.class, SyncContextTaskDecoratorAutoConfiguration.class,
+            SyncContextPropagationAutoConfiguration.class, SyncContextMetricsAutoConfiguration.class})
     static class Beans {
 
         @Bean

@@ -2,8 +2,8 @@ package dev.synccontext.bench;
 
 import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.ContextTemplate;
-import dev.synccontext.autoconfigure.RendererSyncContextRegistry;
+import dev.synccontext.registry.ContextTemplate;
+import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.scenario.Scenario;
 import dev.synccontext.scenario.Scenarios;
 import io.micrometer.observation.Observation;
@@ -68,7 +68,7 @@ public class StarterContextBenchmark {
         }
     }
 
-    static RendererSyncContext create(RendererSyncContextRegistry registry, String kind) {
+    static RendererSyncContext create(SyncContextRegistry registry, String kind) {
         switch (kind) {
             case "starter":
                 return registry.create("session");

@@ -1,0 +1,190 @@
+package dev.synccontext.autoconfigure.endpoint;
+
+import dev.synccontext.BlockedCallback;
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.CallbackOutcome;
+import dev.synccontext.CallbackPath;
+import dev.synccontext.statistics.SyncContextStatistics;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import dev.synccontext.autoconfigure.SyncContextProperties;
+import dev.synccontext.autoconfigure.session.SessionContexts;
+import dev.synccontext.registry.ContextTemplate;
+import dev.synccontext.registry.SyncContextRegistry;
+
+/**
+ * {@code /actuator/synccontext}, GET: what the application's contexts are doing (counts, queue depth,
+ * blocked callbacks, settings, and the scenarios a POST could run). Cheap: one pass over the open
+ * contexts and the counters.
+ *
+ * <p>Read-only by default ({@link Access#READ_ONLY}), so exposing it for monitoring, even with
+ * {@code management.endpoints.web.exposure.include=*}, exposes no write operation. The POST that runs
+ * benchmark scenarios is {@link SyncContextScenarioEndpoint}, the class the auto-configuration uses
+ * instead of this one when {@code synccontext-scenarios} is on the class path; it answers only with
+ * {@code management.endpoint.synccontext.access=unrestricted}. This class refers to no scenario type,
+ * so an application without that jar loads it safely.
+ */
+@Endpoint(id = "synccontext", defaultAccess = Access.READ_ONLY)
+public class SyncContextEndpoint {
+
+    /** Frames of a blocked callback's stack shown by GET. */
+    static final int TOP_FRAMES = 12;
+
+    private final SyncContextRegistry registry;
+    private final Map<String, Object> settings;
+
+    private volatile @Nullable SessionContexts sessions;
+
+    SyncContextEndpoint(SyncContextRegistry registry, Map<String, Object> settings) {
+        this.registry = registry;
+        this.settings = settings;
+    }
+
+    /** Shows this node's session contexts ({@link Sessions}) in GET; called once, when the bean is made. */
+    void showSessions(@Nullable SessionContexts sessions) {
+        this.sessions = sessions;
+    }
+
+    /** What GET lists under {@code scenarios}; {@code null} when this application cannot run them. */
+    @Nullable ScenarioCatalog scenarioCatalog() {
+        return null;
+    }
+
+    /** Whether a scenario run is in progress right now. */
+    boolean scenarioRunInProgress() {
+        return false;
+    }
+
+    /** The overview: contexts, queue depth, tasks, blocked callbacks, settings and scenarios. */
+    @ReadOperation
+    public Overview overview() {
+        int contexts = 0;
+        long queueDepth = 0;
+        long unhandled = 0;
+        long blockedTotal = 0;
+        Map<String, Map<String, Long>> tasks = emptyTaskTable();
+        Map<String, ScopeOverview> scopes = new LinkedHashMap<>();
+        for (SyncContextStatistics s : registry.statistics()) {
+            ScopeOverview scope = new ScopeOverview(s.contexts(), s.queueDepth(), taskTable(s), s.unhandled(),
+                    s.blocked());
+            scopes.put(s.scope(), scope);
+            if (SyncContextRegistry.BENCHMARK_SCOPE.equals(s.scope())) {
+                continue; // scenario runs are not the application's work
+            }
+            contexts += scope.contexts();
+            queueDepth += scope.queueDepth();
+            unhandled += scope.unhandled();
+            blockedTotal += scope.blockedTotal();
+            scope.tasks().forEach((path, byOutcome) -> byOutcome.forEach(
+                    (outcome, count) -> tasks.get(path).merge(outcome, count, Long::sum)));
+        }
+        List<Blocked> blocked = new ArrayList<>();
+        for (BlockedCallback b : RendererSyncContext.blockedCallbacks()) {
+            blocked.add(new Blocked(b.contextName(), b.threadName(), b.threadId(), b.runningFor().toMillis(),
+                    b.topFrames(TOP_FRAMES).stream().map(StackTraceElement::toString).toList()));
+        }
+        return new Overview(contexts, queueDepth, tasks, blocked, unhandled, blockedTotal,
+                registry.closingContexts(), registry.forcedCloses(), scopes, settings, scenarioCatalog(),
+                scenarioRunInProgress(), sessionsNow());
+    }
+
+    private @Nullable Sessions sessionsNow() {
+        SessionContexts s = sessions;
+        return s == null ? null : Sessions.of(s);
+    }
+
+    private static Map<String, Map<String, Long>> emptyTaskTable() {
+        Map<String, Map<String, Long>> table = new LinkedHashMap<>();
+        for (CallbackPath path : CallbackPath.values()) {
+            Map<String, Long> byOutcome = new LinkedHashMap<>();
+            for (CallbackOutcome outcome : CallbackOutcome.values()) {
+                byOutcome.put(lower(outcome), 0L);
+            }
+            table.put(lower(path), byOutcome);
+        }
+        return table;
+    }
+
+    private static Map<String, Map<String, Long>> taskTable(SyncContextStatistics s) {
+        Map<String, Map<String, Long>> table = emptyTaskTable();
+        for (CallbackPath path : CallbackPath.values()) {
+            for (CallbackOutcome outcome : CallbackOutcome.values()) {
+                table.get(lower(path)).put(lower(outcome), s.tasks(path, outcome));
+            }
+        }
+        return table;
+    }
+
+    /** The settings GET shows: what the application configured, as a user writes it. */
+    static Map<String, Object> settings(SyncContextProperties properties, ContextTemplate template) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("scope", lower(properties.getScope()));
+        settings.put("executor", template.executorName());
+        settings.put("maxBatch", template.maxBatch());
+        settings.put("maxQueueDepth", template.maxQueueDepth());
+        settings.put("blockedThreshold", template.blockedThreshold().toString());
+        settings.put("shutdownTimeout", template.shutdownTimeout().toString());
+        settings.put("contextPropagation", template.decorator() != null);
+        settings.put("metricsEnabled", properties.getMetrics().isEnabled());
+        settings.put("samplingInterval", template.samplingInterval());
+        settings.put("benchmarkMaxIterations", properties.getBenchmark().getMaxIterations());
+        settings.put("benchmarkMaxDuration", properties.getBenchmark().getMaxDuration().toString());
+        return java.util.Collections.unmodifiableMap(settings);
+    }
+
+    static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * GET's answer. {@code contexts}, {@code queueDepth}, {@code tasks} (by path, then outcome),
+     * {@code unhandled} and {@code blockedTotal} add up every scope but {@code benchmark};
+     * {@code scenarios} is {@code null} without {@code synccontext-scenarios}. An
+     * {@link OperationResponseBody}, so the actuator's own JSON settings apply, never the
+     * application's (a snake_case naming strategy does not rename these fields).
+     */
+    public record Overview(int contexts, long queueDepth, Map<String, Map<String, Long>> tasks,
+            List<Blocked> blocked, long unhandled, long blockedTotal, int closing, long forcedCloses,
+            Map<String, ScopeOverview> scopes, Map<String, Object> settings, @Nullable ScenarioCatalog scenarios,
+            boolean scenarioRunInProgress, @Nullable Sessions sessions) implements OperationResponseBody {
+    }
+
+    /**
+     * This node's HTTP-session contexts ({@code null} outside web applications): the node's name, open
+     * session contexts, sessions taken over from another node with no context here ({@code handoffs}:
+     * failovers), sessions that came from another node while their context here was still open
+     * ({@code splits}: no session affinity, callbacks can overlap across nodes), and contexts released
+     * because their session ended or because they were idle.
+     */
+    public record Sessions(String node, int contexts, long handoffs, long splits, long endedReleases,
+            long idleEvictions, String idleTimeout) {
+
+        static Sessions of(SessionContexts s) {
+            return new Sessions(s.nodeId(), s.size(), s.handoffs(), s.splits(), s.endedReleases(), s.idleEvictions(),
+                    s.idleTimeout().toString());
+        }
+    }
+
+    /** The scenario names, which of them a POST runs by default, and the modes. */
+    public record ScenarioCatalog(List<String> names, List<String> defaults, List<String> modes,
+            String defaultMode) {
+    }
+
+    /** The figures of one scope. */
+    public record ScopeOverview(int contexts, long queueDepth, Map<String, Map<String, Long>> tasks,
+            long unhandled, long blockedTotal) {
+    }
+
+    /** A callback running longer than its context's blocked threshold right now. */
+    public record Blocked(String context, String thread, long threadId, long runningForMillis,
+            List<String> topFrames) {
+    }
+}

@@ -1,0 +1,67 @@
+package dev.synccontext.autoconfigure.endpoint;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
+import dev.synccontext.autoconfigure.SyncContextProperties;
+import dev.synccontext.autoconfigure.session.SessionContexts;
+import dev.synccontext.registry.SyncContextRegistry;
+
+/**
+ * The {@code synccontext} actuator endpoint; present only when it is exposed
+ * ({@code management.endpoints.web.exposure.include}). With {@code synccontext-scenarios} on the class
+ * path it is {@link SyncContextScenarioEndpoint} (GET and the benchmark POST), without it
+ * {@link SyncContextEndpoint} (GET only). The class names are given as strings and each nested
+ * configuration is read only when its condition holds, so nothing here loads a scenario class when the
+ * jar is absent.
+ */
+@AutoConfiguration(after = SyncContextAutoConfiguration.class)
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnBean(SyncContextRegistry.class)
+public final class SyncContextEndpointAutoConfiguration {
+
+    /** A class of {@code synccontext-scenarios} that the POST needs. */
+    static final String SCENARIO_RUNNER = "dev.synccontext.scenario.ScenarioRunner";
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = SCENARIO_RUNNER)
+    static class WithScenarios {
+
+        @Bean
+        @ConditionalOnMissingBean(SyncContextEndpoint.class)
+        @ConditionalOnAvailableEndpoint(SyncContextEndpoint.class)
+        SyncContextScenarioEndpoint syncContextEndpoint(SyncContextRegistry registry,
+                SyncContextProperties properties, ObjectProvider<SessionContexts> sessions) {
+            SyncContextScenarioEndpoint endpoint = new SyncContextScenarioEndpoint(registry,
+                    SyncContextEndpoint.settings(properties, registry.template()),
+                    ScenarioRuns.forRegistry(registry, properties.getBenchmark().getMaxIterations(),
+                            properties.getBenchmark().getMaxDuration()));
+            endpoint.showSessions(sessions.getIfAvailable());
+            return endpoint;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingClass(SCENARIO_RUNNER)
+    static class WithoutScenarios {
+
+        @Bean
+        @ConditionalOnMissingBean(SyncContextEndpoint.class)
+        @ConditionalOnAvailableEndpoint(SyncContextEndpoint.class)
+        SyncContextEndpoint syncContextEndpoint(SyncContextRegistry registry,
+                SyncContextProperties properties, ObjectProvider<SessionContexts> sessions) {
+            SyncContextEndpoint endpoint = new SyncContextEndpoint(registry,
+                    SyncContextEndpoint.settings(properties, registry.template()));
+            endpoint.showSessions(sessions.getIfAvailable());
+            return endpoint;
+        }
+    }
+}

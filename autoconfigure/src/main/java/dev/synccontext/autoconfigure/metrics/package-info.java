@@ -1,0 +1,10 @@
+/**
+ * Micrometer metrics: one set of meters per scope ({@code synccontext.*}, tagged {@code scope}, never one
+ * series per session), and the session counters (hand-offs, splits, releases, idle evictions).
+ *
+ * <p>Null-marked (JSpecify): nothing here accepts or returns {@code null} unless annotated {@code @Nullable}.
+ */
+@NullMarked
+package dev.synccontext.autoconfigure.metrics;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,44 @@
+package dev.synccontext.autoconfigure.webflux;
+
+import dev.synccontext.autoconfigure.session.SessionContexts;
+import dev.synccontext.autoconfigure.session.SyncContextSessionAutoConfiguration;
+import java.time.Duration;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.reactive.config.WebFluxConfigurer;
+import org.springframework.web.reactive.result.method.annotation.ArgumentResolverConfigurer;
+import dev.synccontext.autoconfigure.session.WebSessionContexts;
+
+/**
+ * WebFlux: a {@code WebSession}'s context ({@link WebSessionContexts}, the node's {@link SessionContexts}
+ * found by the handle in the session's attributes) and the argument resolver that hands it to annotated
+ * handler methods declaring a {@code RendererSyncContext} parameter. WebFlux has no session scope, so
+ * there is no injected proxy here.
+ */
+@AutoConfiguration(after = SyncContextSessionAutoConfiguration.class)
+@ConditionalOnWebApplication(type = Type.REACTIVE)
+@ConditionalOnClass(WebFluxConfigurer.class)
+@ConditionalOnBean(SessionContexts.class)
+public final class SyncContextWebFluxAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    WebSessionContexts syncContextWebSessionContexts(SessionContexts contexts) {
+        return new WebSessionContexts(contexts, Duration.ofSeconds(30));
+    }
+
+    @Bean
+    WebFluxConfigurer syncContextWebFluxConfigurer(WebSessionContexts contexts) {
+        return new WebFluxConfigurer() {
+            @Override
+            public void configureArgumentResolvers(ArgumentResolverConfigurer configurer) {
+                configurer.addCustomResolver(new WebSessionContextArgumentResolver(contexts));
+            }
+        };
+    }
+}

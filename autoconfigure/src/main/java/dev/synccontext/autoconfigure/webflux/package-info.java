@@ -1,0 +1,10 @@
+/**
+ * Spring WebFlux: the argument resolver that gives an annotated handler method its {@code WebSession}'s
+ * context (the session part's {@link dev.synccontext.autoconfigure.session.WebSessionContexts}).
+ *
+ * <p>Null-marked (JSpecify): nothing here accepts or returns {@code null} unless annotated {@code @Nullable}.
+ */
+@NullMarked
+package dev.synccontext.autoconfigure.webflux;
+
+import org.jspecify.annotations.NullMarked;

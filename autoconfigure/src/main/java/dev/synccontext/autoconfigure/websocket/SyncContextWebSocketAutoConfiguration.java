@@ -1,0 +1,100 @@
+package dev.synccontext.autoconfigure.websocket;
+
+import dev.synccontext.RendererSyncContext;
+import java.util.List;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Scope;
+import org.springframework.context.annotation.ScopedProxyMode;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.event.SmartApplicationListener;
+import org.springframework.messaging.handler.invocation.HandlerMethodArgumentResolver;
+import org.springframework.web.socket.WebSocketHandler;
+import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
+import dev.synccontext.autoconfigure.ScopedSyncContext;
+import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
+import dev.synccontext.autoconfigure.session.SyncContextSessionAutoConfiguration;
+import dev.synccontext.registry.SyncContextRegistry;
+
+/**
+ * WebSocket session contexts, side by side with the HTTP session's (or request's) context of
+ * {@link SyncContextAutoConfiguration}: the plain injected {@code RendererSyncContext} stays the HTTP one,
+ * and each WebSocket session gets a context of scope {@value WebSocketSessionContexts#SCOPE} of its own.
+ *
+ * <ul>
+ *   <li>{@link WebSocketSessionContexts}: opens, finds and releases a session's context;</li>
+ *   <li>{@link WebSocketSessionContext @WebSocketSessionContext} {@code RendererSyncContext}: the qualified
+ *       proxy (not a default candidate, so injection by type keeps meaning the HTTP one);</li>
+ *   <li>plain WebSocket handlers: wrap them in {@link SyncContextWebSocketHandler};</li>
+ *   <li>STOMP ({@code @EnableWebSocketMessageBroker}): each session's context is opened on CONNECT and released
+ *       on DISCONNECT or when its connection drops, and a {@code RendererSyncContext} parameter of a
+ *       {@code @MessageMapping} method is the sending session's context.</li>
+ * </ul>
+ */
+@AutoConfiguration(after = { SyncContextAutoConfiguration.class, SyncContextSessionAutoConfiguration.class })
+@ConditionalOnWebApplication(type = Type.SERVLET)
+@ConditionalOnClass({ RendererSyncContext.class, WebSocketHandler.class })
+@ConditionalOnBean(SyncContextRegistry.class)
+public final class SyncContextWebSocketAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    WebSocketSessionContexts webSocketSessionContexts(SyncContextRegistry registry) {
+        return new WebSocketSessionContexts(registry);
+    }
+
+    @Bean(name = WebSocketSessionContext.BEAN, destroyMethod = "", defaultCandidate = false)
+    @WebSocketSessionContext
+    RendererSyncContext webSocketRendererSyncContext(SyncContextRegistry registry) {
+        return new ScopedSyncContext(registry, WebSocketSessionContexts.SCOPE,
+                new CurrentWebSocketSessionContext());
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.messaging.simp.SimpMessageHeaderAccessor")
+    @ConditionalOnBean(type = "org.springframework.web.socket.config.annotation.DelegatingWebSocketMessageBrokerConfiguration")
+    static class StompConfiguration {
+
+        @Bean
+        static SmartApplicationListener syncContextStompSessionOpener(WebSocketSessionContexts contexts) {
+            return StompSessionContextEvents.opener(contexts);
+        }
+
+        @Bean
+        static SmartApplicationListener syncContextStompSessionReleaser(WebSocketSessionContexts contexts) {
+            return StompSessionContextEvents.releaser(contexts);
+        }
+
+        @Bean
+        WebSocketMessageBrokerConfigurer syncContextStompArgumentResolver(WebSocketSessionContexts contexts) {
+            return new WebSocketMessageBrokerConfigurer() {
+                @Override
+                public void addArgumentResolvers(List<HandlerMethodArgumentResolver> argumentResolvers) {
+                    argumentResolvers.add(new StompSessionContextArgumentResolver(contexts));
+                }
+            };
+        }
+    }
+
+    /**
+     * Deprecated setting {@code synccontext.scope=websocket}: the injected {@code rendererSyncContext}
+     * resolves to the STOMP session's own context (opened by {@link StompConfiguration}).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "synccontext.scope", havingValue = "websocket")
+    @ConditionalOnClass(name = "org.springframework.messaging.simp.SimpAttributes")
+    static class DeprecatedWebSocketScopeConfiguration {
+
+        @Bean(name = ScopedSyncContext.TARGET_BEAN, autowireCandidate = false, destroyMethod = "")
+        @Scope(scopeName = "websocket", proxyMode = ScopedProxyMode.NO)
+        RendererSyncContext webSocketScopedRendererSyncContext() {
+            return new CurrentWebSocketSessionContext().getObject();
+        }
+    }
+}

@@ -1,0 +1,12 @@
+/**
+ * WebSocket and STOMP sessions: one context per WebSocket session, opened when it connects and released when it
+ * closes ({@link dev.synccontext.autoconfigure.websocket.WebSocketSessionContexts}); a {@code RendererSyncContext}
+ * parameter of {@code @MessageMapping} methods, {@code @WebSocketSessionContext} injection, and
+ * {@link dev.synccontext.autoconfigure.websocket.SyncContextWebSocketHandler} for plain WebSocket handlers.
+ *
+ * <p>Null-marked (JSpecify): nothing here accepts or returns {@code null} unless annotated {@code @Nullable}.
+ */
+@NullMarked
+package dev.synccontext.autoconfigure.websocket;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,42 @@
+package dev.synccontext.autoconfigure.endpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.synccontext.testing.Browser;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * An application that exposes every endpoint ({@code management.endpoints.web.exposure.include=*}, as
+ * many do for monitoring) and says nothing else about this one: GET answers, the CPU-heavy POST does not
+ * exist until {@code management.endpoint.synccontext.access=unrestricted}.
+ */
+@SpringBootTest(classes = EndpointDefaultAccessHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = "management.endpoints.web.exposure.include=*")
+class EndpointDefaultAccessHttpTest {
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void exposingEveryEndpointServesGetButNoBenchmarkPost() {
+        Browser browser = new Browser(port);
+        HttpResponse<String> get = browser.get("/actuator/synccontext");
+        assertThat(get.statusCode()).as(get.body()).isEqualTo(200);
+        assertThat(get.body()).contains("\"scenarioRunInProgress\":false");
+        HttpResponse<String> post = browser.postJson("/actuator/synccontext",
+                "{\"scenarios\":\"InvokeAsyncReady\",\"iterations\":1,\"warmups\":0}");
+        assertThat(post.statusCode()).as("POST must be refused by default: %s", post.body()).isIn(404, 405);
+        assertThat(post.body()).doesNotContain("\"rows\"");
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class App {
+    }
+}

@@ -1,0 +1,59 @@
+package dev.synccontext.autoconfigure.mvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.synccontext.CallbackDecorator;
+import dev.synccontext.RendererSyncContext;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.messaging.simp.config.MessageBrokerRegistry;
+import org.springframework.web.socket.config.annotation.EnableWebSocketMessageBroker;
+import org.springframework.web.socket.config.annotation.StompEndpointRegistry;
+import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
+import dev.synccontext.autoconfigure.endpoint.SyncContextEndpoint;
+import dev.synccontext.autoconfigure.endpoint.SyncContextEndpointAutoConfiguration;
+import dev.synccontext.autoconfigure.metrics.SyncContextMetricsAutoConfiguration;
+import dev.synccontext.autoconfigure.session.SessionContexts;
+import dev.synccontext.autoconfigure.session.WebSessionContexts;
+import dev.synccontext.registry.ContextTemplate;
+import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.autoconfigure.mvc.SyncContextMvcAutoConfiguration;
+import dev.synccontext.autoconfigure.propagation.SyncContextPropagationAutoConfiguration;
+import dev.synccontext.autoconfigure.session.SyncContextSessionAutoConfiguration;
+import dev.synccontext.autoconfigure.webflux.SyncContextWebFluxAutoConfiguration;
+import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
+
+/** Conditions of the MVC part. */
+class SyncContextMvcAutoConfigurationTest {
+
+    private static final AutoConfigurations ALL = AutoConfigurations.of(SyncContextAutoConfiguration.class,
+            SyncContextSessionAutoConfiguration.class, SyncContextWebFluxAutoConfiguration.class,
+            SyncContextMvcAutoConfiguration.class, SyncContextPropagationAutoConfiguration.class,
+            SyncContextMetricsAutoConfiguration.class, SyncContextEndpointAutoConfiguration.class);
+
+    private final ApplicationContextRunner plain = new ApplicationContextRunner().withConfiguration(ALL);
+    private final WebApplicationContextRunner servlet = new WebApplicationContextRunner().withConfiguration(ALL);
+
+    @Test
+    void completedFuturesAreWrittenDirectlyInServletAppsUnlessSwitchedOff() {
+        servlet.run(context -> assertThat(context).hasBean("syncContextCompletedFutureReturnValueHandler"));
+        servlet.withPropertyValues("synccontext.mvc.write-completed-futures=false").run(
+                context -> assertThat(context).doesNotHaveBean("syncContextCompletedFutureReturnValueHandler"));
+        plain.run(context -> assertThat(context).doesNotHaveBean("syncContextCompletedFutureReturnValueHandler"));
+    }
+}

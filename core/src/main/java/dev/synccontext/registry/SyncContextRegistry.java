@@ -1,0 +1,367 @@
+package dev.synccontext.registry;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.statistics.SyncContextStatistics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Creates the application's contexts with one {@link ContextTemplate}, tracks the open ones, and
+ * closes them gracefully: on {@link #release}, on {@link #remove}, and all at once on {@link #close()}
+ * (application shutdown).
+ *
+ * <h2>Scopes</h2>
+ * Contexts are grouped by <em>scope</em>, a short tag such as {@code session}, {@code request},
+ * {@code websocket}, {@value #KEYED_SCOPE} (contexts from {@link #forKey}) or {@value #BENCHMARK_SCOPE}.
+ * Each scope has one {@link SyncContextStatistics} shared by all its contexts (so metrics aggregate,
+ * never one meter per session) and one {@link RendererSyncContext.Builder}: contexts built one after
+ * another by a builder share its settings object, so each further context costs only its own few
+ * fields. Builders are not thread-safe, so each is used under its scope's lock.
+ *
+ * <h2>Graceful close</h2>
+ * {@link #release} closes a context at once (it accepts nothing new) and lets its queued work finish
+ * without blocking the caller; if some is still queued after {@code shutdownTimeout}, the context is
+ * force-closed: pending futures are cancelled (and counted as {@code cancelled} by the metrics),
+ * pending posts are dropped with a warning that counts them. A forced close never waits for a
+ * callback that is still running (it finishes by itself) and so never holds a thread, however many
+ * sessions expire with a hung callback. {@link #close()} does the same for every context, bounded by
+ * one {@code shutdownTimeout} for all of them, and does block for that long at most.
+ *
+ * <p>Thread-safe.
+ */
+public class SyncContextRegistry implements AutoCloseable {
+
+    /** Scope of the contexts made by {@link #forKey(String)}. */
+    public static final String KEYED_SCOPE = "keyed";
+
+    /** Scope of the contexts made for the actuator endpoint's scenario runs. */
+    public static final String BENCHMARK_SCOPE = "benchmark";
+
+    private static final System.Logger LOG = System.getLogger(SyncContextRegistry.class.getName());
+
+    private final ContextTemplate template;
+    private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+    private final Map<String, RendererSyncContext> keyed = new ConcurrentHashMap<>();
+    private final Set<RendererSyncContext> closing = ConcurrentHashMap.newKeySet();
+    private final List<Consumer<SyncContextStatistics>> laneListeners = new CopyOnWriteArrayList<>();
+    private final AtomicLong forcedCloses = new AtomicLong();
+    private final AtomicLong cancelledPosts = new AtomicLong();
+    private volatile boolean closed;
+
+    private final @Nullable ExecutorService ownedExecutor;
+
+    public SyncContextRegistry(ContextTemplate template) {
+        this(template, null);
+    }
+
+    /** A registry that also shuts {@code ownedExecutor} down when it closes (after its contexts). */
+    public SyncContextRegistry(ContextTemplate template, @Nullable ExecutorService ownedExecutor) {
+        this.template = Objects.requireNonNull(template, "template");
+        this.ownedExecutor = ownedExecutor;
+    }
+
+    /** The settings every context is built with. */
+    public ContextTemplate template() {
+        return template;
+    }
+
+    // ---------------------------------------------------------------- creating and finding
+
+    /**
+     * A new open context of {@code scope}, tracked until {@link #release released}. Its name is the
+     * scope and a sequence number ({@code session-17}): never a session id, since names appear in logs
+     * and in the actuator endpoint.
+     */
+    public RendererSyncContext create(String scope) {
+        checkOpen();
+        return lane(scope).create(null);
+    }
+
+    /**
+     * The context for {@code key}, created on first use (named after the key) and kept until
+     * {@link #remove(String)} or shutdown. A context that was closed directly is replaced by a new one.
+     */
+    public RendererSyncContext forKey(String key) {
+        Objects.requireNonNull(key, "key");
+        checkOpen();
+        return keyed.compute(key, (k, existing) -> {
+            if (existing != null && !existing.isClosed()) {
+                return existing;
+            }
+            if (existing != null) {
+                lane(KEYED_SCOPE).untrack(existing);
+            }
+            return lane(KEYED_SCOPE).create(k);
+        });
+    }
+
+    /** The open context for {@code key}, if {@link #forKey} made one. */
+    public Optional<RendererSyncContext> find(String key) {
+        RendererSyncContext context = keyed.get(key);
+        return context == null || context.isClosed() ? Optional.empty() : Optional.of(context);
+    }
+
+    /**
+     * Forgets the context for {@code key} and closes it gracefully (see the class comment).
+     *
+     * @return whether there was one
+     */
+    public boolean remove(String key) {
+        RendererSyncContext context = keyed.remove(key);
+        if (context == null) {
+            return false;
+        }
+        release(context);
+        return true;
+    }
+
+    /**
+     * A new context with the registry's settings that the registry does not track (its statistics are
+     * those of {@code scope}): for short-lived uses such as a benchmark run, closed by the caller.
+     */
+    public RendererSyncContext createUntracked(String scope, String name) {
+        return lane(scope).build(name);
+    }
+
+    // ---------------------------------------------------------------- closing
+
+    /**
+     * Stops tracking {@code context} and closes it gracefully, without blocking: queued work may finish
+     * within {@code shutdownTimeout}, after which the context is force-closed. Does nothing for a
+     * context this registry does not track.
+     */
+    public void release(RendererSyncContext context) {
+        boolean tracked = false;
+        for (Lane lane : lanes.values()) {
+            tracked |= lane.untrack(context);
+        }
+        if (!tracked) {
+            return;
+        }
+        keyed.remove(context.name(), context);
+        context.close();
+        if (terminated(context)) {
+            return;
+        }
+        closing.add(context);
+        long timeoutNanos = nanos(template.shutdownTimeout());
+        ForcedCloses.after(timeoutNanos, () -> forceIfRunning(context));
+    }
+
+    /**
+     * Closes every context, lets queued work finish within one {@code shutdownTimeout} for all of them,
+     * then force-closes what is left. Blocks until done. Later calls to {@link #create} and
+     * {@link #forKey} fail.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        List<RendererSyncContext> all = new ArrayList<>(closing);
+        for (Lane lane : lanes.values()) {
+            all.addAll(lane.live);
+            lane.live.clear();
+        }
+        keyed.clear();
+        all.forEach(RendererSyncContext::close);
+        long deadline = System.nanoTime() + nanos(template.shutdownTimeout());
+        boolean interrupted = false;
+        for (RendererSyncContext context : all) {
+            try {
+                long left = Math.max(0, deadline - System.nanoTime());
+                if (!context.awaitTermination(Duration.ofNanos(left))) {
+                    forceIfRunning(context);
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+                forceIfRunning(context);
+            } catch (IllegalStateException calledFromInside) {
+                LOG.log(System.Logger.Level.WARNING, "Registry closed from a callback of context '" + context.name()
+                        + "'; that context finishes its queued work on its own");
+            }
+        }
+        closing.clear();
+        if (ownedExecutor != null) {
+            ownedExecutor.shutdown();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void forceIfRunning(RendererSyncContext context) {
+        try {
+            if (!terminated(context)) {
+                List<Runnable> dropped = context.closeNow();
+                // Publish in this order: whoever sees the forced close counted sees the rest of it.
+                closing.remove(context);
+                cancelledPosts.addAndGet(dropped.size());
+                forcedCloses.incrementAndGet();
+                LOG.log(System.Logger.Level.WARNING, "Context '" + context.name() + "' still had queued work " + template.shutdownTimeout()
+                        + " after it was closed; it was force-closed: pending futures were cancelled and "
+                        + dropped.size() + " posted callback(s) dropped");
+            }
+        } finally {
+            closing.remove(context);
+        }
+    }
+
+    private static boolean terminated(RendererSyncContext context) {
+        try {
+            return context.awaitTermination(Duration.ZERO);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (IllegalStateException calledFromInside) {
+            return false; // released from one of its own callbacks: that callback is still running
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("The SyncContextRegistry is closed (application shutdown)");
+        }
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    /**
+     * Whether {@code context} is one of this registry's contexts of {@code scope}: open, or released and
+     * still finishing its queued work.
+     */
+    public boolean belongsTo(RendererSyncContext context, String scope) {
+        Lane lane = lanes.get(scope);
+        return lane != null && (lane.live.contains(context) || closing.contains(context));
+    }
+
+    /**
+     * The context itself behind a {@link ContextProxy} (such as the starter's injected
+     * {@code RendererSyncContext}, which resolves on every call to the current session's, request's or
+     * running callback's context), resolved now; any other context is returned as it is. Keep the result
+     * to reach the same context later from threads that have neither a request nor a running callback,
+     * such as schedulers or I/O callbacks.
+     *
+     * @throws RuntimeException the proxy's own, if it cannot resolve on this thread (the starter's
+     *     throws Spring's {@code ScopeNotActiveException})
+     */
+    public RendererSyncContext resolve(RendererSyncContext context) {
+        return context instanceof ContextProxy proxy ? proxy.target() : context;
+    }
+
+    /** Every open tracked context, of every scope. A snapshot. */
+    public List<RendererSyncContext> contexts() {
+        List<RendererSyncContext> all = new ArrayList<>();
+        for (Lane lane : lanes.values()) {
+            all.addAll(lane.live);
+        }
+        return all;
+    }
+
+    /** The statistics of every scope used so far. */
+    public List<SyncContextStatistics> statistics() {
+        List<SyncContextStatistics> all = new ArrayList<>();
+        for (Lane lane : lanes.values()) {
+            all.add(lane.statistics);
+        }
+        return all;
+    }
+
+    /** The statistics of {@code scope}, created (with no contexts yet) if the scope was not used so far. */
+    public SyncContextStatistics statistics(String scope) {
+        return lane(scope).statistics;
+    }
+
+    /**
+     * Calls {@code listener} with the statistics of every scope used so far, and later with those of
+     * each new scope when it is first used: how a metrics binder exports scopes that appear at run time.
+     */
+    public void onEachScope(Consumer<SyncContextStatistics> listener) {
+        synchronized (lanes) {
+            laneListeners.add(listener);
+            lanes.values().forEach(lane -> listener.accept(lane.statistics));
+        }
+    }
+
+    /** Contexts that were closed but still finish queued work. */
+    public int closingContexts() {
+        return closing.size();
+    }
+
+    /** Contexts whose queued work did not finish within {@code shutdownTimeout} and that were force-closed. */
+    public long forcedCloses() {
+        return forcedCloses.get();
+    }
+
+    /** Posted callbacks dropped by force-closes (futures cancelled by them are counted by the statistics). */
+    public long cancelledPosts() {
+        return cancelledPosts.get();
+    }
+
+    private Lane lane(String scope) {
+        Lane lane = lanes.get(scope);
+        if (lane != null) {
+            return lane;
+        }
+        synchronized (lanes) {
+            lane = lanes.get(scope);
+            if (lane == null) {
+                lane = new Lane(scope, template);
+                lanes.put(scope, lane);
+                for (Consumer<SyncContextStatistics> listener : laneListeners) {
+                    listener.accept(lane.statistics);
+                }
+            }
+            return lane;
+        }
+    }
+
+    private static long nanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /** The contexts of one scope: their builder, statistics and the open ones. */
+    private static final class Lane {
+        final String scope;
+        final Set<RendererSyncContext> live = ConcurrentHashMap.newKeySet();
+        final Collection<RendererSyncContext> liveView = Collections.unmodifiableSet(live);
+        final SyncContextStatistics statistics;
+        private final RendererSyncContext.Builder builder; // guarded by this
+        private long sequence; // guarded by this
+
+        Lane(String scope, ContextTemplate template) {
+            this.scope = scope;
+            this.statistics = new SyncContextStatistics(scope, () -> liveView, template.samplingInterval());
+            this.builder = template.newBuilder().observer(statistics);
+        }
+
+        RendererSyncContext create(String name) {
+            RendererSyncContext context = build(name);
+            live.add(context);
+            return context;
+        }
+
+        synchronized RendererSyncContext build(String name) {
+            return builder.name(name != null ? name : scope + "-" + ++sequence).build();
+        }
+
+        boolean untrack(RendererSyncContext context) {
+            return live.remove(context);
+        }
+    }
+}
