@@ -9,8 +9,8 @@ import java.util.function.BiConsumer;
 /** The {@link RendererSyncContext.Builder}: validates each setting where it is given. */
 final class ContextBuilder implements RendererSyncContext.Builder {
 
-    static final int DEFAULT_MAX_BATCH = 64;
-    static final Duration DEFAULT_BLOCKED_THRESHOLD = Duration.ofSeconds(2);
+    static final int DEFAULT_MAX_BATCH = SyncContextDefaults.MAX_BATCH;
+    static final Duration DEFAULT_BLOCKED_THRESHOLD = SyncContextDefaults.BLOCKED_THRESHOLD;
     /** The state word keeps the count in its low bits; see {@link SyncContext}. */
     static final int MAX_QUEUE_DEPTH_LIMIT = SyncContext.COUNT_MASK - 1;
 

@@ -257,7 +257,7 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
          */
         Builder executor(Executor executor);
 
-        /** Maximum callbacks one drain runs before resubmitting itself (fairness). Default 64. */
+        /** Maximum callbacks one drain runs before resubmitting itself (fairness). Default {@value SyncContextDefaults#MAX_BATCH}. */
         Builder maxBatch(int maxBatch);
 
         /** Maximum callbacks waiting (not counting the one running); 0 means unbounded (default). */

@@ -38,7 +38,7 @@ public interface SyncContextObserver {
      * Read once, when a context is built.
      */
     default int samplingInterval() {
-        return 32;
+        return SyncContextDefaults.SAMPLING_INTERVAL;
     }
 
     /** A callback failure reached the unhandled-exception handler. */

@@ -4,6 +4,9 @@ import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
+import java.util.List;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -17,7 +20,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * The root of the starter's wiring: the {@link SyncContextRegistry} every context of the application is
- * built by (its executor, settings and decorator from {@code synccontext.*}), and the releaser that closes
+ * built by (its executor and settings from {@code synccontext.*}, every {@link CallbackDecorator} bean composed
+ * in {@code @Order}, every {@link SyncContextBuilderCustomizer} bean applied in {@code @Order}), and the releaser that closes
  * scoped contexts when their scope ends. Each part builds on it in its own package: HTTP and Web sessions
  * ({@code session}), WebSocket and STOMP ({@code websocket}), WebFlux ({@code webflux}), Spring MVC
  * ({@code mvc}), context propagation ({@code propagation}), metrics ({@code metrics}) and the actuator
@@ -38,17 +42,29 @@ public final class SyncContextAutoConfiguration {
     @Bean(name = REGISTRY_BEAN)
     @ConditionalOnMissingBean
     SyncContextRegistry syncContextRegistry(SyncContextProperties properties,
-            ConfigurableListableBeanFactory beanFactory, ObjectProvider<CallbackDecorator> decorator,
-            Environment environment) {
+            ConfigurableListableBeanFactory beanFactory, ObjectProvider<CallbackDecorator> decorators,
+            ObjectProvider<SyncContextBuilderCustomizer> customizers, Environment environment) {
         WebSocketScopeCheck.check(properties.getScope(), beanFactory);
         SyncContextExecutors.Resolved executor = SyncContextExecutors.resolve(properties.getExecutor(), environment,
                 beanFactory, REGISTRY_BEAN);
         ContextTemplate template = new ContextTemplate(executor.executor(), executor.kind().id(),
                 properties.getMaxBatch(), properties.getMaxQueueDepth(), properties.getBlockedThreshold(),
-                properties.getShutdownTimeout(), decorator.getIfUnique(), properties.getMetrics().getSamplingInterval());
-        SyncContextRegistry registry = new SyncContextRegistry(template, executor.owned());
+                properties.getShutdownTimeout(), decorator(decorators), properties.getMetrics().getSamplingInterval());
+        List<Consumer<RendererSyncContext.Builder>> builderCustomizers = customizers.orderedStream()
+                .<Consumer<RendererSyncContext.Builder>>map(customizer -> customizer::customize).toList();
+        SyncContextRegistry registry = new SyncContextRegistry(template, executor.owned(), builderCustomizers);
         registry.statistics(properties.getScope().tag()); // the configured scope's meters exist from startup
         return registry;
+    }
+
+    /** Every {@link CallbackDecorator} bean, composed in {@code @Order}; none is ever silently dropped. */
+    private static @Nullable CallbackDecorator decorator(ObjectProvider<CallbackDecorator> decorators) {
+        List<CallbackDecorator> all = decorators.orderedStream().toList();
+        return switch (all.size()) {
+            case 0 -> null;
+            case 1 -> all.get(0);
+            default -> new CompositeCallbackDecorator(all);
+        };
     }
 
     @Bean

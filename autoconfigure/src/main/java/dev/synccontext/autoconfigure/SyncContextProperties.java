@@ -1,5 +1,6 @@
 package dev.synccontext.autoconfigure;
 
+import dev.synccontext.SyncContextDefaults;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -27,16 +28,16 @@ public class SyncContextProperties implements Validator {
     private @Nullable ExecutorKind executor;
 
     /** Maximum number of callbacks one drain runs before it yields its pool thread to other work. */
-    private int maxBatch = 64;
+    private int maxBatch = SyncContextDefaults.MAX_BATCH;
 
     /** Maximum number of callbacks waiting in one context; 0 means unbounded. */
-    private int maxQueueDepth = 0;
+    private int maxQueueDepth = SyncContextDefaults.MAX_QUEUE_DEPTH;
 
     /** How long a callback may run before it is reported as blocked; 0 turns the report off. */
-    private Duration blockedThreshold = Duration.ofSeconds(2);
+    private Duration blockedThreshold = SyncContextDefaults.BLOCKED_THRESHOLD;
 
     /** How long queued work of a closing context (end of its session or request, or application shutdown) may take to finish before it is cancelled. */
-    private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private Duration shutdownTimeout = SyncContextDefaults.SHUTDOWN_TIMEOUT;
 
     private final Metrics metrics = new Metrics();
 
@@ -218,7 +219,7 @@ public class SyncContextProperties implements Validator {
         private boolean enabled = true;
 
         /** About one callback in this many is timed and allocation-probed (a power of two; 0 turns timers and allocation metrics off). Counts are always exact. */
-        private int samplingInterval = 256;
+        private int samplingInterval = SyncContextDefaults.SAMPLING_INTERVAL;
 
         public int getSamplingInterval() {
             return samplingInterval;

@@ -2,6 +2,7 @@ package dev.synccontext.registry;
 
 import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.SyncContextDefaults;
 import dev.synccontext.statistics.SyncContextStatistics;
 import java.time.Duration;
 import java.util.Objects;
@@ -51,7 +52,9 @@ public record ContextTemplate(
 
     /** A template with the core's defaults on {@code executor}. */
     public static ContextTemplate defaults(Executor executor, String executorName) {
-        return new ContextTemplate(executor, executorName, 64, 0, Duration.ofSeconds(2), Duration.ofSeconds(30), null);
+        return new ContextTemplate(executor, executorName, SyncContextDefaults.MAX_BATCH,
+                SyncContextDefaults.MAX_QUEUE_DEPTH, SyncContextDefaults.BLOCKED_THRESHOLD,
+                SyncContextDefaults.SHUTDOWN_TIMEOUT, null);
     }
 
     /** A new builder with these settings (and no observer). */

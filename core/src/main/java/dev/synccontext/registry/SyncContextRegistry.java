@@ -62,6 +62,7 @@ public class SyncContextRegistry implements AutoCloseable {
     private volatile boolean closed;
 
     private final @Nullable ExecutorService ownedExecutor;
+    private final List<Consumer<RendererSyncContext.Builder>> customizers;
 
     public SyncContextRegistry(ContextTemplate template) {
         this(template, null);
@@ -69,8 +70,22 @@ public class SyncContextRegistry implements AutoCloseable {
 
     /** A registry that also shuts {@code ownedExecutor} down when it closes (after its contexts). */
     public SyncContextRegistry(ContextTemplate template, @Nullable ExecutorService ownedExecutor) {
+        this(template, ownedExecutor, List.of());
+    }
+
+    /**
+     * A registry whose contexts are built by {@code template}'s builder after each of {@code customizers}
+     * has been applied to it, in list order (so a later customizer wins). The observer is the registry's
+     * own (its scope's {@link SyncContextStatistics}) and is set after the customizers: the metrics always
+     * see every context.
+     *
+     * @param ownedExecutor shut down when the registry closes (after its contexts), or null
+     */
+    public SyncContextRegistry(ContextTemplate template, @Nullable ExecutorService ownedExecutor,
+            List<? extends Consumer<RendererSyncContext.Builder>> customizers) {
         this.template = Objects.requireNonNull(template, "template");
         this.ownedExecutor = ownedExecutor;
+        this.customizers = List.copyOf(customizers);
     }
 
     /** The settings every context is built with. */
@@ -317,7 +332,7 @@ public class SyncContextRegistry implements AutoCloseable {
         synchronized (lanes) {
             lane = lanes.get(scope);
             if (lane == null) {
-                lane = new Lane(scope, template);
+                lane = new Lane(scope, template, customizers);
                 lanes.put(scope, lane);
                 for (Consumer<SyncContextStatistics> listener : laneListeners) {
                     listener.accept(lane.statistics);
@@ -344,10 +359,12 @@ public class SyncContextRegistry implements AutoCloseable {
         private final RendererSyncContext.Builder builder; // guarded by this
         private long sequence; // guarded by this
 
-        Lane(String scope, ContextTemplate template) {
+        Lane(String scope, ContextTemplate template, List<Consumer<RendererSyncContext.Builder>> customizers) {
             this.scope = scope;
             this.statistics = new SyncContextStatistics(scope, () -> liveView, template.samplingInterval());
-            this.builder = template.newBuilder().observer(statistics);
+            RendererSyncContext.Builder builder = template.newBuilder();
+            customizers.forEach(customizer -> customizer.accept(builder));
+            this.builder = builder.observer(statistics);
         }
 
         RendererSyncContext create(String name) {

@@ -2,6 +2,7 @@ package dev.synccontext.statistics;
 
 import dev.synccontext.BlockedCallback;
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.SyncContextDefaults;
 import dev.synccontext.SyncContextObserver;
 import dev.synccontext.CallbackOutcome;
 import dev.synccontext.CallbackPath;
@@ -48,7 +49,7 @@ public final class SyncContextStatistics implements SyncContextObserver {
      * 11.93 ± 0.05 vs 14.37 ± 0.50 ns, 1.20 ×; issue 4 allows 1.25 ×). Busy paths (microseconds per
      * callback) would afford far more frequent sampling.
      */
-    public static final int DEFAULT_SAMPLING_INTERVAL = 256;
+    public static final int DEFAULT_SAMPLING_INTERVAL = SyncContextDefaults.SAMPLING_INTERVAL;
 
     private static final CallbackPath[] PATHS = CallbackPath.values();
     private static final CallbackOutcome[] OUTCOMES = CallbackOutcome.values();

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class RendererSyncContextRegistryTest {
+class SyncContextRegistryTest {
 
     private final ExecutorService executor = Executors.newFixedThreadPool(2);
     private final List<CountDownLatch> gates = new ArrayList<>();
