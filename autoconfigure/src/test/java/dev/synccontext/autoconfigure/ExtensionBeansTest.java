@@ -110,13 +110,15 @@ class ExtensionBeansTest {
         @Bean
         @Order(2)
         SyncContextBuilderCustomizer later() {
-            return builder -> builder.unhandledExceptionHandler((c, failure) -> HANDLED.add("later: " + failure.getMessage()));
+            return builder -> builder.unhandledExceptionHandler(
+                    (c, failure) -> HANDLED.add("later: " + failure.getMessage()));
         }
 
         @Bean
         @Order(1)
         SyncContextBuilderCustomizer earlier() {
-            return builder -> builder.unhandledExceptionHandler((c, failure) -> HANDLED.add("earlier: " + failure.getMessage()));
+            return builder -> builder.unhandledExceptionHandler(
+                    (c, failure) -> HANDLED.add("earlier: " + failure.getMessage()));
         }
     }
 }

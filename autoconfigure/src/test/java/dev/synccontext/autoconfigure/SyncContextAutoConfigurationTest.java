@@ -40,11 +40,8 @@ import dev.synccontext.autoconfigure.webflux.SyncContextWebFluxAutoConfiguration
 /** Conditions of the root auto-configuration: the registry, its settings and executor, invalid values. */
 class SyncContextAutoConfigurationTest {
 
-    private static final AutoConfigurations ALL = AutoConfigurations.of(SyncContextAutoConfiguration.class, SyncContextSessionAutoConfiguration.class, SyncContextWebFluxAutoConfiguration.class, SyncContextMvcAutoConfiguration.class, SyncContextPropagationAutoConfiguration.class,
-            SyncContextMetricsAutoConfiguration.class, SyncContextEndpointAutoConfiguration.class);
-
-    private final ApplicationContextRunner plain = new ApplicationContextRunner().withConfiguration(ALL);
-    private final WebApplicationContextRunner servlet = new WebApplicationContextRunner().withConfiguration(ALL);
+    private final ApplicationContextRunner plain = AllParts.plain();
+    private final WebApplicationContextRunner servlet = AllParts.servlet();
 
     // ---------------------------------------------------------------- registry and settings
 
@@ -257,20 +254,5 @@ class SyncContextAutoConfigurationTest {
         }
     }
 
-    @Configuration(proxyBeanMethods = false)
-    static class UserContext {
-        @Bean
-        RendererSyncContext myContext() {
-            return RendererSyncContext.create();
-        }
-    }
 
-    @Configuration(proxyBeanMethods = false)
-    static class NeedsContext {
-        final RendererSyncContext context;
-
-        NeedsContext(RendererSyncContext context) {
-            this.context = context;
-        }
-    }
 }

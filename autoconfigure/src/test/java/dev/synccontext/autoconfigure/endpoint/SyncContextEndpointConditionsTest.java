@@ -25,7 +25,9 @@ import dev.synccontext.autoconfigure.webflux.SyncContextWebFluxAutoConfiguration
 class SyncContextEndpointConditionsTest {
 
     private final WebApplicationContextRunner exposed = new WebApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(SyncContextAutoConfiguration.class, SyncContextSessionAutoConfiguration.class, SyncContextWebFluxAutoConfiguration.class, SyncContextMvcAutoConfiguration.class, SyncContextPropagationAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(SyncContextAutoConfiguration.class,
+            SyncContextSessionAutoConfiguration.class, SyncContextWebFluxAutoConfiguration.class,
+            SyncContextMvcAutoConfiguration.class, SyncContextPropagationAutoConfiguration.class,
                     SyncContextEndpointAutoConfiguration.class))
             .withPropertyValues("management.endpoints.web.exposure.include=synccontext");
 

@@ -34,7 +34,9 @@ class BlockingCallbacksInSessionsTest {
     private static final int POSTS = 1_000;
 
     private final WebApplicationContextRunner servlet = new WebApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(SyncContextAutoConfiguration.class, SyncContextSessionAutoConfiguration.class, SyncContextWebFluxAutoConfiguration.class, SyncContextMvcAutoConfiguration.class, SyncContextPropagationAutoConfiguration.class));
+            .withConfiguration(AutoConfigurations.of(SyncContextAutoConfiguration.class,
+                    SyncContextSessionAutoConfiguration.class, SyncContextWebFluxAutoConfiguration.class,
+                    SyncContextMvcAutoConfiguration.class, SyncContextPropagationAutoConfiguration.class));
 
     @Test
     void aBlockedSessionDoesNotDelayTheOthersWithTheDefaultExecutor() {

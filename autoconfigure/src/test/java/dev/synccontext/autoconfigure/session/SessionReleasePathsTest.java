@@ -67,7 +67,9 @@ class SessionReleasePathsTest {
     @Test
     void reactiveApplicationsListenForSpringSessionEventsOnlyWhenSpringSessionIsPresent() {
         ReactiveWebApplicationContextRunner reactive = new ReactiveWebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(SyncContextAutoConfiguration.class, SyncContextSessionAutoConfiguration.class, SyncContextWebFluxAutoConfiguration.class, SyncContextMvcAutoConfiguration.class, SyncContextPropagationAutoConfiguration.class));
+                .withConfiguration(AutoConfigurations.of(SyncContextAutoConfiguration.class,
+                    SyncContextSessionAutoConfiguration.class, SyncContextWebFluxAutoConfiguration.class,
+                    SyncContextMvcAutoConfiguration.class, SyncContextPropagationAutoConfiguration.class));
         reactive.run(context -> assertThat(context).hasSingleBean(SessionDestroyedEventReleaser.class)
                 .hasSingleBean(SessionContexts.class));
         reactive.withClassLoader(new FilteredClassLoader("org.springframework.session"))

@@ -36,18 +36,14 @@ import dev.synccontext.autoconfigure.mvc.SyncContextMvcAutoConfiguration;
 import dev.synccontext.autoconfigure.propagation.SyncContextPropagationAutoConfiguration;
 import dev.synccontext.autoconfigure.session.SyncContextSessionAutoConfiguration;
 import dev.synccontext.autoconfigure.webflux.SyncContextWebFluxAutoConfiguration;
+import dev.synccontext.autoconfigure.AllParts;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 
 /** Conditions of the session part: the node's session contexts, the listener, the injected proxy and its scopes. */
 class SyncContextSessionAutoConfigurationTest {
 
-    private static final AutoConfigurations ALL = AutoConfigurations.of(SyncContextAutoConfiguration.class,
-            SyncContextSessionAutoConfiguration.class, SyncContextWebFluxAutoConfiguration.class,
-            SyncContextMvcAutoConfiguration.class, SyncContextPropagationAutoConfiguration.class,
-            SyncContextMetricsAutoConfiguration.class, SyncContextEndpointAutoConfiguration.class);
-
-    private final ApplicationContextRunner plain = new ApplicationContextRunner().withConfiguration(ALL);
-    private final WebApplicationContextRunner servlet = new WebApplicationContextRunner().withConfiguration(ALL);
+    private final ApplicationContextRunner plain = AllParts.plain();
+    private final WebApplicationContextRunner servlet = AllParts.servlet();
 
     @Test
     void servletApplicationGetsASessionProxyBackedByHandlesNotBySessionScopedBeans() {

@@ -36,22 +36,18 @@ import dev.synccontext.autoconfigure.mvc.SyncContextMvcAutoConfiguration;
 import dev.synccontext.autoconfigure.propagation.SyncContextPropagationAutoConfiguration;
 import dev.synccontext.autoconfigure.session.SyncContextSessionAutoConfiguration;
 import dev.synccontext.autoconfigure.webflux.SyncContextWebFluxAutoConfiguration;
+import dev.synccontext.autoconfigure.AllParts;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 
 /** Conditions of the WebFlux part. */
 class SyncContextWebFluxAutoConfigurationTest {
 
-    private static final AutoConfigurations ALL = AutoConfigurations.of(SyncContextAutoConfiguration.class,
-            SyncContextSessionAutoConfiguration.class, SyncContextWebFluxAutoConfiguration.class,
-            SyncContextMvcAutoConfiguration.class, SyncContextPropagationAutoConfiguration.class,
-            SyncContextMetricsAutoConfiguration.class, SyncContextEndpointAutoConfiguration.class);
-
-    private final ApplicationContextRunner plain = new ApplicationContextRunner().withConfiguration(ALL);
-    private final WebApplicationContextRunner servlet = new WebApplicationContextRunner().withConfiguration(ALL);
+    private final ApplicationContextRunner plain = AllParts.plain();
+    private final WebApplicationContextRunner servlet = AllParts.servlet();
 
     @Test
     void reactiveApplicationGetsTheArgumentResolverAndNoScopedBean() {
-        new ReactiveWebApplicationContextRunner().withConfiguration(ALL).run(context -> {
+        AllParts.reactive().run(context -> {
             assertThat(context).hasSingleBean(WebSessionContexts.class);
             assertThat(context.containsBean("rendererSyncContext")).isFalse();
         });

@@ -30,7 +30,9 @@ import dev.synccontext.autoconfigure.webflux.SyncContextWebFluxAutoConfiguration
 @ExtendWith(OutputCaptureExtension.class)
 class SyncContextWebSocketAutoConfigurationTest {
 
-    private static final AutoConfigurations ALL = AutoConfigurations.of(SyncContextAutoConfiguration.class, SyncContextSessionAutoConfiguration.class, SyncContextWebFluxAutoConfiguration.class, SyncContextMvcAutoConfiguration.class, SyncContextPropagationAutoConfiguration.class,
+    private static final AutoConfigurations ALL = AutoConfigurations.of(SyncContextAutoConfiguration.class,
+            SyncContextSessionAutoConfiguration.class, SyncContextWebFluxAutoConfiguration.class,
+            SyncContextMvcAutoConfiguration.class, SyncContextPropagationAutoConfiguration.class,
             SyncContextWebSocketAutoConfiguration.class, SyncContextTaskDecoratorAutoConfiguration.class,
             SyncContextMetricsAutoConfiguration.class);
 
