@@ -36,16 +36,19 @@ import java.util.function.BiConsumer;
  * </ul>
  *
  * <h2>Entry points</h2>
+ * The one statement of what each call does; the repository's documents link here rather than copy it.
  * <table>
  *   <caption>What each call does, by the state of the context</caption>
  *   <tr><th>call</th><th>inside this context</th><th>idle</th><th>busy</th></tr>
  *   <tr><td>{@code invokeAsync}</td><td>runs now, nested</td>
- *       <td>runs inline; the future is already complete</td><td>queued; runs on the executor</td></tr>
+ *       <td>runs inline on the caller's thread; the future is already complete</td>
+ *       <td>queued FIFO; runs on the executor</td></tr>
  *   <tr><td>{@code invokeAsyncStage}</td><td>synchronous part runs now</td>
  *       <td>synchronous part runs inline</td><td>synchronous part queued</td></tr>
- *   <tr><td>{@code post}/{@code execute}</td><td>queued</td><td>queued, drain scheduled</td>
+ *   <tr><td>{@code post}/{@code execute}</td><td>queued (never inline)</td><td>queued, drain scheduled</td>
  *       <td>queued</td></tr>
- *   <tr><td>{@code send}</td><td>runs now, nested</td><td>runs inline</td>
+ *   <tr><td>{@code send}</td><td>runs now, nested (where Blazor deadlocks)</td>
+ *       <td>runs inline on the caller's thread</td>
  *       <td>blocks until its FIFO turn, then runs on the caller's thread</td></tr>
  * </table>
  *

@@ -26,7 +26,9 @@ import java.util.concurrent.TimeUnit;
  *       <td>{@code synccontext_contexts}</td></tr>
  *   <tr><td>{@code synccontext.queue.depth}</td><td>gauge (tasks)</td>
  *       <td>callbacks queued and not started, summed</td><td>{@code synccontext_queue_depth_tasks}</td></tr>
- *   <tr><td>{@code synccontext.tasks}</td><td>counter, tags {@code path}, {@code outcome}</td>
+ *   <tr><td>{@code synccontext.tasks}</td><td>counter, tags {@code path} ({@code inline}, {@code queued},
+ *       {@code nested}, {@code send}) and {@code outcome} ({@code success}, {@code failure},
+ *       {@code cancelled}, {@code rejected})</td>
  *       <td>every callback, exact</td><td>{@code synccontext_tasks_total}</td></tr>
  *   <tr><td>{@code synccontext.task.wait.sampled}</td><td>timer</td><td>queue wait of sampled queued
  *       callbacks</td><td>{@code synccontext_task_wait_sampled_seconds_*}</td></tr>
@@ -42,6 +44,15 @@ import java.util.concurrent.TimeUnit;
  *   <tr><td>{@code synccontext.unhandled}</td><td>counter</td><td>failures that reached the handler</td>
  *       <td>{@code synccontext_unhandled_total}</td></tr>
  * </table>
+ * <p>The one list of the meters; the repository's documents link here rather than copy it.
+ *
+ * <h2>Why the names say "tasks"</h2>
+ * The Java API says "callback" ({@link CallbackPath}, {@link CallbackOutcome}); the meter names keep
+ * "tasks" ({@code synccontext.tasks}, {@code synccontext.task.*}, the queue depth's base unit) because they
+ * are published: dashboards, recording rules and alerts query them by name (the project's own Grafana
+ * dashboard among them), and a rename would silently empty those panels and stop those alerts. A task
+ * here is one callback, and the tag values are the lower-case names of {@link CallbackPath} and
+ * {@link CallbackOutcome}.
  *
  * <h2>Sampling</h2>
  * Counts are exact and come only from {@code synccontext.tasks}. The two timers see only the sampled
