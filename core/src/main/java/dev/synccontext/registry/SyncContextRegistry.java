@@ -16,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -57,6 +58,7 @@ public class SyncContextRegistry implements AutoCloseable {
     private final Map<String, RendererSyncContext> keyed = new ConcurrentHashMap<>();
     private final Set<RendererSyncContext> closing = ConcurrentHashMap.newKeySet();
     private final List<Consumer<SyncContextStatistics>> laneListeners = new CopyOnWriteArrayList<>();
+    private final List<Function<RendererSyncContext, @Nullable Runnable>> releaseHooks = new CopyOnWriteArrayList<>();
     private final AtomicLong forcedCloses = new AtomicLong();
     private final AtomicLong cancelledPosts = new AtomicLong();
     private volatile boolean closed;
@@ -167,6 +169,7 @@ public class SyncContextRegistry implements AutoCloseable {
             return;
         }
         keyed.remove(context.name(), context);
+        postLastCallbacks(context);
         context.close();
         if (terminated(context)) {
             return;
@@ -186,7 +189,10 @@ public class SyncContextRegistry implements AutoCloseable {
         closed = true;
         List<RendererSyncContext> all = new ArrayList<>(closing);
         for (Lane lane : lanes.values()) {
-            all.addAll(lane.live);
+            for (RendererSyncContext context : lane.live) {
+                postLastCallbacks(context);
+                all.add(context);
+            }
             lane.live.clear();
         }
         keyed.clear();
@@ -219,7 +225,9 @@ public class SyncContextRegistry implements AutoCloseable {
     private void forceIfRunning(RendererSyncContext context) {
         try {
             if (!terminated(context)) {
-                List<Runnable> dropped = context.closeNow();
+                List<Runnable> dropped = new ArrayList<>(context.closeNow());
+                // A last callback a hook asked for still runs, here: it releases what the context held.
+                dropped.removeIf(post -> post instanceof LastCallback last && last.runAfterForcedClose());
                 // Publish in this order: whoever sees the forced close counted sees the rest of it.
                 closing.remove(context);
                 cancelledPosts.addAndGet(dropped.size());
@@ -230,6 +238,71 @@ public class SyncContextRegistry implements AutoCloseable {
             }
         } finally {
             closing.remove(context);
+        }
+    }
+
+    /**
+     * Registers {@code hook}, asked for a last callback of every context this registry releases
+     * ({@link #release}, {@link #remove}) or closes at shutdown ({@link #close()}). The callback it returns
+     * (or null for none) is posted just before the context closes, so it runs after every callback queued
+     * so far, on the context, and nothing of the context runs after it. If the context no longer accepts
+     * it (closed directly), it runs at once on the releasing thread; if a forced close drops it (queued
+     * work outlived {@code shutdownTimeout}), it runs on the forcing thread right after the forced close,
+     * perhaps while a hung callback still runs. Either way it runs once. How context-scoped state is
+     * destroyed with its context.
+     */
+    public void onRelease(Function<RendererSyncContext, @Nullable Runnable> hook) {
+        releaseHooks.add(Objects.requireNonNull(hook, "hook"));
+    }
+
+    private void postLastCallbacks(RendererSyncContext context) {
+        for (Function<RendererSyncContext, @Nullable Runnable> hook : releaseHooks) {
+            Runnable last;
+            try {
+                last = hook.apply(context);
+            } catch (RuntimeException | Error failure) {
+                LOG.log(System.Logger.Level.ERROR, "A release hook failed for context '" + context.name() + "'", failure);
+                continue;
+            }
+            if (last == null) {
+                continue;
+            }
+            LastCallback callback = new LastCallback(context, last);
+            try {
+                context.post(callback);
+            } catch (java.util.concurrent.RejectedExecutionException closedAlready) {
+                callback.run();
+            }
+        }
+    }
+
+    /** A release hook's last callback: runs once, on the context or after its forced close. */
+    private static final class LastCallback implements Runnable {
+        private final RendererSyncContext context;
+        private final Runnable delegate;
+        private final java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+
+        LastCallback(RendererSyncContext context, Runnable delegate) {
+            this.context = context;
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void run() {
+            if (ran.compareAndSet(false, true)) {
+                delegate.run();
+            }
+        }
+
+        /** Runs it after a forced close dropped it; true (it is not a dropped user callback). */
+        boolean runAfterForcedClose() {
+            try {
+                run();
+            } catch (RuntimeException | Error failure) {
+                LOG.log(System.Logger.Level.ERROR, "The last callback of force-closed context '" + context.name()
+                        + "' failed", failure);
+            }
+            return true;
         }
     }
 

@@ -1,0 +1,120 @@
+package dev.synccontext.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.synccontext.RendererSyncContext;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link SyncContextRegistry#onRelease}: a release hook's last callback runs once, last, on its context. */
+class ReleaseHookTest {
+
+    private final ExecutorService executor = Executors.newFixedThreadPool(2);
+    private final CountDownLatch gate = new CountDownLatch(1);
+
+    @AfterEach
+    void stop() {
+        gate.countDown();
+        executor.shutdownNow();
+    }
+
+    private SyncContextRegistry registry(Duration shutdownTimeout) {
+        return new SyncContextRegistry(new ContextTemplate(executor, "test", 64, 0, Duration.ofSeconds(2),
+                shutdownTimeout, null));
+    }
+
+    @Test
+    void theLastCallbackRunsAfterEveryQueuedCallbackOnTheContextAndOnce() {
+        SyncContextRegistry registry = registry(Duration.ofSeconds(10));
+        List<String> order = new CopyOnWriteArrayList<>();
+        AtomicInteger lastRuns = new AtomicInteger();
+        CompletableFuture<Boolean> lastRanInside = new CompletableFuture<>();
+        registry.onRelease(context -> () -> {
+            lastRuns.incrementAndGet();
+            order.add("last");
+            lastRanInside.complete(context.checkAccess());
+        });
+        RendererSyncContext board = registry.forKey("board");
+        board.post(() -> pass(gate));
+        for (int i = 0; i < 3; i++) {
+            int n = i;
+            board.post(() -> order.add("queued-" + n));
+        }
+        registry.remove("board");
+        gate.countDown();
+        assertThat(lastRanInside).succeedsWithin(Duration.ofSeconds(10)).isEqualTo(true);
+        assertThat(order).containsExactly("queued-0", "queued-1", "queued-2", "last");
+        assertThat(lastRuns).hasValue(1);
+        registry.release(board);
+        assertThat(lastRuns).as("a second release does nothing").hasValue(1);
+    }
+
+    @Test
+    void aContextClosedDirectlyGetsItsLastCallbackOnTheReleasingThread() {
+        SyncContextRegistry registry = registry(Duration.ofSeconds(10));
+        List<Thread> ranOn = new CopyOnWriteArrayList<>();
+        registry.onRelease(context -> () -> ranOn.add(Thread.currentThread()));
+        RendererSyncContext board = registry.forKey("board");
+        board.close();
+        registry.release(board);
+        assertThat(ranOn).containsExactly(Thread.currentThread());
+    }
+
+    @Test
+    void aForcedCloseStillRunsTheLastCallbackAndDoesNotCountItAsDropped() {
+        SyncContextRegistry registry = registry(Duration.ofMillis(50));
+        AtomicInteger lastRuns = new AtomicInteger();
+        registry.onRelease(context -> lastRuns::incrementAndGet);
+        RendererSyncContext hung = registry.forKey("hung");
+        CountDownLatch started = new CountDownLatch(1);
+        hung.post(() -> {
+            started.countDown();
+            pass(gate);
+        });
+        pass(started);
+        hung.post(() -> { });
+        registry.remove("hung");
+        await().atMost(Duration.ofSeconds(10)).until(() -> registry.forcedCloses() == 1);
+        assertThat(lastRuns).hasValue(1);
+        assertThat(registry.cancelledPosts()).as("the user's one queued post, not the last callback").isEqualTo(1);
+    }
+
+    @Test
+    void shutdownRunsTheLastCallbackOfEveryOpenContext() {
+        SyncContextRegistry registry = registry(Duration.ofSeconds(5));
+        List<String> released = new CopyOnWriteArrayList<>();
+        registry.onRelease(context -> () -> released.add(context.name()));
+        registry.forKey("a");
+        registry.forKey("b");
+        registry.create("session");
+        registry.close();
+        assertThat(released).containsExactlyInAnyOrder("a", "b", "session-1");
+    }
+
+    @Test
+    void aHookMayAskForNothing() {
+        SyncContextRegistry registry = registry(Duration.ofSeconds(5));
+        registry.onRelease(context -> null);
+        RendererSyncContext board = registry.forKey("board");
+        registry.remove("board");
+        assertThat(board.isClosed()).isTrue();
+    }
+
+    private static void pass(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
