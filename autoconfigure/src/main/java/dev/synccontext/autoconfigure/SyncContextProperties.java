@@ -47,6 +47,8 @@ public class SyncContextProperties implements Validator {
 
     private final Mvc mvc = new Mvc();
 
+    private final ContextScope contextScope = new ContextScope();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -276,6 +278,29 @@ public class SyncContextProperties implements Validator {
 
         public void setMaxDuration(Duration maxDuration) {
             this.maxDuration = maxDuration;
+        }
+    }
+
+    public ContextScope getContextScope() {
+        return contextScope;
+    }
+
+    /** Context-scoped beans ({@code @ContextScoped}): one instance per context. */
+    public static class ContextScope {
+
+        /**
+         * Whether a context-scoped bean resolves only inside a callback of a context. When false, a request
+         * thread outside any callback gets its session's (or request's, or STOMP session's) instance, for
+         * example to hand it to invokeAsync.
+         */
+        private boolean strict = false;
+
+        public boolean isStrict() {
+            return strict;
+        }
+
+        public void setStrict(boolean strict) {
+            this.strict = strict;
         }
     }
 

@@ -334,6 +334,19 @@ public class SyncContextRegistry implements AutoCloseable {
         return lane != null && (lane.live.contains(context) || closing.contains(context));
     }
 
+    /** Whether {@code context} is one of this registry's tracked contexts, of any scope (open, or closing). */
+    public boolean tracks(RendererSyncContext context) {
+        if (closing.contains(context)) {
+            return true;
+        }
+        for (Lane lane : lanes.values()) {
+            if (lane.live.contains(context)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * The context itself behind a {@link ContextProxy} (such as the starter's injected
      * {@code RendererSyncContext}, which resolves on every call to the current session's, request's or
