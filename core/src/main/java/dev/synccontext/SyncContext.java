@@ -61,8 +61,7 @@ import java.util.concurrent.RejectedExecutionException;
  * every node the owner can still claim is one closeNow() visits: once closeNow() has returned, the
  * owner finds every node claimed, and nothing starts but the callback it had already claimed. When
  * the owner next looks at the state it gives back what it finished and leaves the queue alone.
- * Whoever brings the count to zero completes the termination. (The visitor, and waiting for the
- * termination, are {@link Termination}'s.)
+ * Whoever brings the count to zero completes the termination.
  *
  * <h2>Ownership token</h2>
  * {@link OwnerSide#owner} holds the thread that runs a callback of this context (for a drain, for its whole
@@ -78,10 +77,13 @@ import java.util.concurrent.RejectedExecutionException;
  * the queue until {@link #closeNow()}, which takes it over.
  *
  * <h2>What lives beside this class</h2>
- * This class keeps every transition of the state word and every write of the owner token and the
- * progress count. Running a callback once it may run, and telling the observer, is
- * {@link CallbackRunner}'s; each {@code invokeAsync*} kind's own code is its {@link Invocation}
- * constant's; a sender's wait for its turn is {@link QueuedSend}'s; termination, {@link Termination}'s.
+ * Every change of the state word (a CAS, or an atomic add or or) is made here, with the token cleared
+ * before each one that gives ownership away. The owner's loop over the queue is {@link Drain}'s: it
+ * reads the state and calls the steps here that change it. Running a callback once it may run, and
+ * telling the observer, is {@link CallbackRunner}'s; each {@code invokeAsync*} kind's own code is its
+ * {@link Invocation} constant's; a sender's wait for its turn is {@link QueuedSend}'s; waiting for the
+ * termination and closeNow()'s walk are {@link Termination}'s; what a refused caller is told,
+ * {@link Refusals}'.
  */
 final class SyncContext extends CallbackQueue implements RendererSyncContext, Runnable {
 
@@ -367,7 +369,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     @Override
     public void run() {
         if (takeOverScheduled()) {
-            drain();
+            Drain.run(this);
         } // else closeNow() took the queue over before this drain started
     }
 
@@ -387,124 +389,6 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     }
 
     /**
-     * Runs the queue as its owner. It reads the state once per run of the nodes it counted there (at
-     * most {@code maxBatch}), and takes those nodes with a local cursor, publishing its position before
-     * it reads the state again; a node already linked behind the last one it took is taken without that
-     * read (it was reserved before it was linked), within the same {@code maxBatch}. So while producers
-     * keep changing the state, a run of callbacks does not touch the context's fields but for the
-     * progress count, and a drain running its own callbacks' posts ({@code PostSerial}) does not read the
-     * state between them. Nor does it read the settings field per callback: it shares the line every
-     * post writes, so the observer and {@code maxBatch} are read once per drain (see
-     * {@link CallbackRunner#runQueued}). Whether closeNow() began needs no look per callback: each node
-     * is claimed, and closeNow() claims every node it may return. Right behind a producer it steps back
-     * (see the class Javadoc) before it reads the state again.
-     *
-     * <p>The loop's state stays in locals (not an object, not fields: the fields share lines with the
-     * producers, and an object per drain would allocate on the post paths); each step that moves the
-     * state word is a method of its own.
-     */
-    private void drain() {
-        Thread self = Thread.currentThread();
-        CallbackFrame frame = CallbackFrame.get();
-        SyncContext outer = frame.enterDrain(this);
-        OWNER.setOpaque(this, self);
-        SyncContextObserver observer = settings.observer;
-        int maxBatch = settings.maxBatch;
-        int budget = maxBatch; // nodes this batch may still take
-        int done = 0; // callbacks finished here and still in the count
-        QueuedCallback<?> cursor = lastTaken();
-        int counted = 0; // nodes counted in the last state read and not yet taken
-        boolean ran = false; // whether the last node taken was claimed here (not aborted by closeNow())
-        int sinceStepBack = TAILING_RUN; // nodes taken since this drain last stepped back
-        try {
-            for (;;) {
-                if (counted == 0 && ran && budget > 0 && linkedAfter(cursor)) {
-                    // A linked node was reserved before it was linked, so the count already holds it: take
-                    // it without a look at the state word, which producers keep writing. The run grows by
-                    // one, still within maxBatch (closeNow()'s walk copes with a head one run stale).
-                    counted = 1;
-                }
-                if (counted == 0) {
-                    publishTaken(cursor);
-                    int s = state;
-                    if ((s & ABORTED) != 0 || (s & COUNT_MASK) == done) {
-                        if (abortOrRelease(s, done, self)) {
-                            return;
-                        }
-                        cursor = lastTaken(); // it may have dropped the dummy and a producer published a new head
-                        continue; // the state moved meanwhile
-                    }
-                    if (budget == 0) {
-                        if (!yieldAfterBatch(s, done, self)) {
-                            continue; // the state moved meanwhile
-                        }
-                        if (resubmitOrReclaim()) {
-                            return;
-                        }
-                        OWNER.setOpaque(this, self); // the executor refused: a fresh batch, on this thread
-                        done = 0;
-                        budget = maxBatch;
-                        continue;
-                    }
-                    // The count is what this drain finished plus what is queued: nodes it may take now.
-                    int waiting = (s & COUNT_MASK) - done;
-                    if (rightBehindProducer(waiting, ran, sinceStepBack) && stepBack()) {
-                        // It got ahead meanwhile, so look again (the next run is a batch, taken by
-                        // following links, or after one more read of the state).
-                        sinceStepBack = 0;
-                        continue;
-                    }
-                    counted = Math.min(waiting, budget);
-                }
-                QueuedCallback<?> node = takeAfter(cursor);
-                cursor = node;
-                counted--;
-                sinceStepBack++;
-                budget--;
-                Object callback = node.claim();
-                ran = callback != null;
-                if (!ran) {
-                    counted = 0; // closeNow() (or its producer, racing it) aborted it: the next check leaves
-                    continue;
-                }
-                if (node instanceof QueuedSend send) {
-                    publishTaken(cursor);
-                    counted = 0;
-                    if (handOffToSender(send, done, self)) {
-                        return; // the sender owns the context now, its own callback still counted
-                    }
-                    done = 0; // given back before the offer; the withdrawn send counts as done below
-                } else {
-                    CallbackRunner.runQueued(this, node, callback, frame, observer);
-                }
-                done++;
-                PROGRESS.setOpaque(this, done);
-            }
-        } finally {
-            frame.leave(outer);
-        }
-    }
-
-    /** Whether a node is already linked after the one the drain took last. */
-    private static boolean linkedAfter(QueuedCallback<?> cursor) {
-        return cursor != null && cursor.nextAcquire() != null;
-    }
-
-    /**
-     * Whether the drain caught up with a producer (see "Stepping back from a producer"): few callbacks
-     * waiting, the last node it took ran here, and it has run {@value #TAILING_RUN} since it last
-     * stepped back.
-     */
-    private static boolean rightBehindProducer(int waiting, boolean ran, int sinceStepBack) {
-        return waiting < TAILING_RUN && ran && sinceStepBack >= TAILING_RUN;
-    }
-
-    /** See "Stepping back from a producer": only the default executor's pool spins for it. */
-    private boolean stepBack() {
-        return settings.executor instanceof ElasticExecutor pool && pool.stepBack();
-    }
-
-    /**
      * The owning thread's step when it has taken every node it counted ({@code done} of them finished
      * but still in the count), or the context was force-closed: if force-closed, gives back what it
      * finished and leaves (closeNow() aborts the queue itself), otherwise gives ownership up. The token
@@ -513,7 +397,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * @return true if ownership is gone; false if the state moved meanwhile (a producer reserved or
      *     linked a node) and the owner must look again, token restored
      */
-    private boolean abortOrRelease(int s, int done, Thread self) {
+    boolean abortOrRelease(int s, int done, Thread self) {
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
         if ((s & ABORTED) != 0) {
@@ -540,7 +424,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * @return true if given up; false if the state moved meanwhile and the owner must look again, token
      *     and progress restored
      */
-    private boolean yieldAfterBatch(int s, int done, Thread self) {
+    boolean yieldAfterBatch(int s, int done, Thread self) {
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
         if (STATE.compareAndSet(this, s, s - done - RUNNING + SCHEDULED)) {
@@ -552,7 +436,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     }
 
     /** After a full batch: true if the executor took the next drain (or closeNow() the queue). */
-    private boolean resubmitOrReclaim() {
+    boolean resubmitOrReclaim() {
         try {
             settings.executor.execute(this);
             return true;
@@ -570,7 +454,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * @return true if the sender owns the context now; false if it withdrew (interrupted) and this
      *     drain owns the context still, token restored and nothing left to give back
      */
-    private boolean handOffToSender(QueuedSend send, int done, Thread self) {
+    boolean handOffToSender(QueuedSend send, int done, Thread self) {
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
         if (done > 0) {
@@ -585,42 +469,12 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     }
 
     /**
-     * The executor refused a drain that a caller thread tried to schedule. That thread may not run
-     * other callers' callbacks, so it fails them instead, loudly: futures and senders with a
-     * {@link RejectedExecutionException}, posts through the unhandled-exception handler. The context
-     * stays open; the next submission tries the executor again.
+     * The executor refused a drain that a caller thread tried to schedule: unless closeNow() took the
+     * queue over, this thread takes the drain's ownership and fails the queue ({@link Drain#failQueued}).
      */
     private void drainRefused(Throwable cause) {
-        if (!takeOverScheduled()) {
-            return; // closeNow() took the queue over
-        }
-        // This thread owns the context now, so the handler and observer run inside it, as in a drain.
-        // Without the token, a handler that calls closeNow() would wait for the owner: for itself.
-        Thread self = Thread.currentThread();
-        CallbackFrame frame = CallbackFrame.get();
-        SyncContext outer = frame.enterDrain(this);
-        OWNER.setOpaque(this, self);
-        int failed = 0;
-        try {
-            for (;;) {
-                int s = state;
-                if ((s & ABORTED) != 0 || (s & COUNT_MASK) == failed) {
-                    if (abortOrRelease(s, failed, self)) {
-                        return;
-                    }
-                    continue; // the state moved meanwhile
-                }
-                QueuedCallback<?> node = poll();
-                Object callback = node.claim();
-                if (callback == null) {
-                    continue; // closeNow() (or the producer, racing it) aborted it: the next check leaves
-                }
-                CallbackRunner.rejectQueued(this, node, callback, Refusals.drainRefused(name, cause));
-                failed++;
-                PROGRESS.setOpaque(this, failed); // so that closeNow() from the handler counts what is left
-            }
-        } finally {
-            frame.leave(outer);
+        if (takeOverScheduled()) {
+            Drain.failQueued(this, cause);
         }
     }
 
@@ -714,6 +568,11 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     }
 
     // ---------------------------------------------------------------- queries
+
+    /** The state word, read volatile: for the owner's loop ({@link Drain}), which never writes it. */
+    int stateVolatile() {
+        return state;
+    }
 
     @Override
     public String name() {
