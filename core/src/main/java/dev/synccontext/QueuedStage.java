@@ -6,7 +6,11 @@ import java.util.concurrent.CompletionStage;
  * A queued {@code invokeAsyncStage}: runs the synchronous part in the context, then mirrors the
  * returned stage with a completion callback of its own, so the future completes on the thread that
  * completes the stage, with no hop through the queue. That callback is a lambda, not this future, so
- * that the future a user gets does not show a public {@code accept}.
+ * that the future a user gets does not show a public {@code accept}. The trade-off: the lambda is one
+ * more 16-byte object per queued call whose stage is still pending when mirrored (120 instead of 104
+ * bytes per queued call with the node and the stage's dependent, counted with the thread's allocated
+ * bytes); none when the stage is already complete (the JIT scalar-replaces it), and none on the idle
+ * path, which never gets here.
  */
 final class QueuedStage<T> extends QueuedFuture<T> {
 
