@@ -51,6 +51,21 @@ final class CallbackFrame {
         return previous;
     }
 
+    /**
+     * Marks a drain of {@code ctx} as running on this thread; returns what to restore. Each callback it
+     * runs counts itself in {@link #seq}.
+     */
+    SyncContext enterDrain(SyncContext ctx) {
+        SyncContext previous = context;
+        context = ctx;
+        return previous;
+    }
+
+    /** Leaves the callback or drain entered with {@link #enter} or {@link #enterDrain}. */
+    void leave(SyncContext outer) {
+        context = outer;
+    }
+
     /** Whether the callback now starting should be timed, for a sampling mask (-1 = never). */
     boolean sampleNext(int samplingMask) {
         return samplingMask >= 0 && (sampleTick++ & samplingMask) == 0;

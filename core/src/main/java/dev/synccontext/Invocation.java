@@ -5,36 +5,91 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Calls an {@code invokeAsync*} callback on the current thread and turns what happened into the
- * future the caller gets back. Never throws: a failure goes into the future, and a thrown
- * {@link java.util.concurrent.CancellationException} makes it cancelled.
+ * The three kinds of {@code invokeAsync*} callback, each with all of its own code: how to call it, how
+ * to decorate it, which queue node holds it, and what future a call on the caller's thread returns. The
+ * callback travels as an {@code Object} beside its kind, so one path serves all three; the casts back
+ * happen here, in the constant that knows the type.
  */
-final class Invocation {
+enum Invocation {
 
-    static final int RUNNABLE = 0;
-    static final int CALLABLE = 1;
-    static final int STAGE = 2;
+    /** {@code invokeAsync(Runnable)}: run as a callable that returns null. */
+    RUNNABLE {
+        @Override
+        Object run(Object callback) {
+            ((Runnable) callback).run();
+            return null;
+        }
 
-    private Invocation() {
+        @Override
+        Object decorate(CallbackDecorator decorator, Object callback) {
+            return decorator.decorate((Runnable) callback);
+        }
+    },
+
+    /** {@code invokeAsync(Callable)}. */
+    CALLABLE,
+
+    /** {@code invokeAsyncStage}: the call returns the stage the future mirrors. */
+    STAGE {
+        @Override
+        <T> QueuedFuture<T> newNode(SyncContext context, Object callback) {
+            return new QueuedStage<>(context, callback);
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        <T> CompletableFuture<T> completedInline(Object result) {
+            return mirror((CompletionStage<T>) result);
+        }
+    };
+
+    /** Calls the callback: its value (null for a runnable); for a stage, the stage it returned. */
+    Object run(Object callback) throws Exception {
+        return ((Callable<?>) callback).call();
     }
 
-    @SuppressWarnings("unchecked")
-    static <T> CompletableFuture<T> call(Object callback, int kind) {
+    /** The callback as the context's decorator wraps it. */
+    Object decorate(CallbackDecorator decorator, Object callback) {
+        return decorator.decorate((Callable<?>) callback);
+    }
+
+    /**
+     * The node, at once the future the caller gets, that queues this callback on {@code context}:
+     * decorated with the context's decorator, if any (which may throw), and maybe chosen for sampling.
+     */
+    final <T> QueuedFuture<T> queued(SyncContext context, Object callback) {
+        CallbackDecorator decorator = context.settings.decorator;
+        QueuedFuture<T> node = newNode(context, decorator == null ? callback : decorate(decorator, callback));
+        CallbackRunner.markSample(context, node);
+        return node;
+    }
+
+    /** The node for this (already decorated) callback. */
+    <T> QueuedFuture<T> newNode(SyncContext context, Object callback) {
+        return new QueuedCall<>(context, callback, this);
+    }
+
+    /**
+     * Calls the callback on the current thread and turns what happened into the future the caller gets
+     * back. Never throws: a failure goes into the future, and a thrown
+     * {@link java.util.concurrent.CancellationException} makes it cancelled.
+     */
+    final <T> CompletableFuture<T> call(Object callback) {
         try {
-            switch (kind) {
-                case RUNNABLE:
-                    ((Runnable) callback).run();
-                    return (CompletableFuture<T>) SharedDoneFuture.INSTANCE;
-                case CALLABLE:
-                    T value = ((Callable<T>) callback).call();
-                    return value == null ? (CompletableFuture<T>) SharedDoneFuture.INSTANCE
-                            : CompletableFuture.completedFuture(value);
-                default:
-                    return mirror(((Callable<? extends CompletionStage<T>>) callback).call());
-            }
+            return completedInline(run(callback));
         } catch (Throwable failure) {
             return CompletableFuture.failedFuture(failure);
         }
+    }
+
+    /**
+     * The future for what a call on the caller's thread returned: the shared done future for null (so
+     * the idle {@code invokeAsync(Runnable)} allocates nothing), else a completed one.
+     */
+    @SuppressWarnings("unchecked")
+    <T> CompletableFuture<T> completedInline(Object result) {
+        return result == null ? (CompletableFuture<T>) SharedDoneFuture.INSTANCE
+                : CompletableFuture.completedFuture((T) result);
     }
 
     static CallbackOutcome outcome(CompletableFuture<?> future) {

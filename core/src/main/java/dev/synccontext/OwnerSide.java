@@ -9,7 +9,8 @@ package dev.synccontext;
  * producer fields on separate cache lines"). {@code FieldLayoutTest} checks the distance.
  *
  * <p>Which thread may touch each field, and how, is said where the fields are used:
- * {@link CallbackQueue} for the queue position, {@link SyncContext} for the token and the progress.
+ * {@link CallbackQueue} for the queue position, {@link SyncContext} and {@link Drain} for the token
+ * and the progress.
  */
 abstract class OwnerSide {
 

@@ -18,7 +18,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Subclasses are never shared between contexts.
  */
-abstract class QueuedCallback<T> extends CompletableFuture<T> {
+abstract sealed class QueuedCallback<T> extends CompletableFuture<T> permits QueuedPost, QueuedSend, QueuedFuture {
 
     private static final VarHandle NEXT;
     private static final VarHandle CALLBACK;
@@ -84,6 +84,11 @@ abstract class QueuedCallback<T> extends CompletableFuture<T> {
     /** Whether the callback is not yet claimed. Exact when read by the owner. */
     final boolean unclaimed() {
         return CALLBACK.getOpaque(this) != null;
+    }
+
+    /** Which path the observer hears of for this node: a {@code send}'s own, or the queue's. */
+    CallbackPath path() {
+        return CallbackPath.QUEUED;
     }
 
     /**

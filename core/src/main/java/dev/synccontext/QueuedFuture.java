@@ -9,7 +9,7 @@ import java.util.concurrent.TimeoutException;
  * the same context while it is still queued can never finish (the caller holds the context its
  * callback waits for), so {@link #join()} and {@link #get()} throw instead of hanging.
  */
-abstract class QueuedFuture<T> extends QueuedCallback<T> {
+abstract sealed class QueuedFuture<T> extends QueuedCallback<T> permits QueuedCall, QueuedStage {
 
     final SyncContext context;
 

@@ -16,7 +16,7 @@ final class QueuedPost extends QueuedCallback<Void> {
         try {
             ((Runnable) callback).run();
         } catch (Throwable failure) {
-            ctx.reportUnhandled(failure);
+            CallbackRunner.reportUnhandled(ctx, failure);
             return Outcomes.of(failure);
         }
         return CallbackOutcome.SUCCESS;

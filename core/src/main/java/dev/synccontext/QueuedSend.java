@@ -2,6 +2,8 @@ package dev.synccontext;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -51,6 +53,11 @@ final class QueuedSend extends QueuedCallback<Void> {
     }
 
     @Override
+    CallbackPath path() {
+        return CallbackPath.SEND;
+    }
+
+    @Override
     CallbackOutcome runQueued(SyncContext ctx, Object callback) {
         throw new AssertionError("a send is handed off to its own thread, never run by the drain");
     }
@@ -66,9 +73,9 @@ final class QueuedSend extends QueuedCallback<Void> {
 
     /**
      * Parks the sender until its turn. Returns {@link #HANDED_OFF}, {@link #FAILED} (see
-     * {@link #failure()}) or {@link #WITHDRAWN} (interrupted before its turn; interrupt status kept).
+     * {@link #failure}) or {@link #WITHDRAWN} (interrupted before its turn; interrupt status kept).
      */
-    int awaitTurn() {
+    private int awaitTurn() {
         boolean interrupted = false;
         int s;
         while ((s = status) == WAITING) {
@@ -87,7 +94,21 @@ final class QueuedSend extends QueuedCallback<Void> {
         return s;
     }
 
-    Throwable failure() {
-        return failure;
+    /**
+     * Parks the sender until its turn ({@link #awaitTurn}) and returns once the context was handed to
+     * it. Otherwise throws what the sender sees: a {@link RejectedExecutionException} when the context
+     * aborted it, a {@link CancellationException} when it was interrupted first (interrupt status kept).
+     */
+    void awaitHandOff(String contextName) {
+        switch (awaitTurn()) {
+            case HANDED_OFF:
+                return;
+            case FAILED:
+                throw new RejectedExecutionException("send to context '" + contextName + "' did not run: "
+                        + failure.getMessage(), failure);
+            default:
+                throw new CancellationException("send to context '" + contextName + "' was interrupted while"
+                        + " waiting for its turn; the callback did not run");
+        }
     }
 }

@@ -3,20 +3,12 @@ package dev.synccontext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 
 /**
  * The one implementation of {@link RendererSyncContext}.
@@ -83,6 +75,15 @@ import java.util.function.Consumer;
  * leaves the count one too high and wedges the context; a callback that overflows is handled like
  * any other failure. An executor that accepts a drain and silently drops it (a discard policy) strands
  * the queue until {@link #closeNow()}, which takes it over.
+ *
+ * <h2>What lives beside this class</h2>
+ * Every change of the state word (a CAS, or an atomic add or or) is made here, with the token cleared
+ * before each one that gives ownership away. The owner's loop over the queue is {@link Drain}'s: it
+ * reads the state and calls the steps here that change it. Running a callback once it may run, and
+ * telling the observer, is {@link CallbackRunner}'s; each {@code invokeAsync*} kind's own code is its
+ * {@link Invocation} constant's; a sender's wait for its turn is {@link QueuedSend}'s; waiting for the
+ * termination and closeNow()'s walk are {@link Termination}'s; what a refused caller is told,
+ * {@link Refusals}'.
  */
 final class SyncContext extends CallbackQueue implements RendererSyncContext, Runnable {
 
@@ -97,12 +98,9 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      */
     static final int TAILING_RUN = 8;
 
-    private static final System.Logger LOG = System.getLogger(RendererSyncContext.class.getName());
-
     private static final VarHandle STATE;
     private static final VarHandle OWNER;
     private static final VarHandle PROGRESS;
-    private static final VarHandle TERMINATION;
     private static final VarHandle UNHANDLED;
     private static final VarHandle BLOCKED;
 
@@ -112,7 +110,6 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
             STATE = lookup.findVarHandle(SyncContext.class, "state", int.class);
             OWNER = lookup.findVarHandle(OwnerSide.class, "owner", Thread.class);
             PROGRESS = lookup.findVarHandle(OwnerSide.class, "progress", int.class);
-            TERMINATION = lookup.findVarHandle(SyncContext.class, "termination", Termination.class);
             UNHANDLED = lookup.findVarHandle(SyncContext.class, "unhandledCount", long.class);
             BLOCKED = lookup.findVarHandle(SyncContext.class, "blockedCount", long.class);
         } catch (ReflectiveOperationException e) {
@@ -124,8 +121,9 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     final ContextSettings settings;
 
     private volatile int state;
-    @SuppressWarnings("unused") // Accessed through TERMINATION.
-    private Termination termination;
+    /** Null until the first close, closeNow or awaitTermination; see {@link Termination#of}. */
+    @SuppressWarnings("unused") // Accessed through Termination's VarHandle.
+    Termination termination;
     @SuppressWarnings("unused") // Accessed through UNHANDLED.
     private long unhandledCount;
     @SuppressWarnings("unused") // Accessed through BLOCKED.
@@ -166,28 +164,29 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         return submit(callback, Invocation.STAGE);
     }
 
-    private <T> CompletableFuture<T> submit(Object callback, int kind) {
+    private <T> CompletableFuture<T> submit(Object callback, Invocation how) {
         Thread caller = Thread.currentThread();
         if (OWNER.getOpaque(this) == caller) {
-            return invokeNested(callback, kind);
+            // Called from inside this context: run it now, as a plain method call.
+            return CallbackRunner.invoke(this, callback, how, CallbackPath.NESTED);
         }
         QueuedFuture<T> node = null;
         for (;;) {
             int s = state;
             if ((s & (COUNT_MASK | CLOSED)) == 0) {
                 if (STATE.compareAndSet(this, s, s + 1 + RUNNING)) {
-                    return invokeInline(callback, kind, caller);
+                    return invokeInline(callback, how, caller);
                 }
                 continue;
             }
             String refusal = refusal(s);
             if (refusal != null) {
-                observe(CallbackPath.QUEUED, CallbackOutcome.REJECTED);
+                CallbackRunner.observe(this, CallbackPath.QUEUED, CallbackOutcome.REJECTED);
                 return CompletableFuture.failedFuture(new RejectedExecutionException(refusal));
             }
             if (node == null) {
                 try {
-                    node = newQueuedFuture(callback, kind);
+                    node = how.queued(this, callback);
                 } catch (Throwable decoratorFailure) {
                     return CompletableFuture.failedFuture(decoratorFailure);
                 }
@@ -199,66 +198,15 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private <T> QueuedFuture<T> newQueuedFuture(Object callback, int kind) {
-        CallbackDecorator decorator = settings.decorator;
-        QueuedFuture<T> node;
-        switch (kind) {
-            case Invocation.RUNNABLE:
-                Runnable r = (Runnable) callback;
-                node = (QueuedFuture<T>) new QueuedRunnable(this, decorator == null ? r : decorator.decorate(r));
-                break;
-            case Invocation.CALLABLE:
-                Callable<T> c = (Callable<T>) callback;
-                node = new QueuedCallable<>(this, decorator == null ? c : decorator.decorate(c));
-                break;
-            default:
-                Callable<? extends CompletionStage<T>> sc = (Callable<? extends CompletionStage<T>>) callback;
-                node = new QueuedStage<>(this, decorator == null ? sc : decorator.decorate(sc));
-        }
-        markSample(node);
-        return node;
-    }
-
     /** Runs a callback that claimed the idle context, on the caller's thread. */
-    private <T> CompletableFuture<T> invokeInline(Object callback, int kind, Thread caller) {
-        CallbackFrame frame = CallbackFrame.get();
-        SyncContext outer = frame.enter(this);
+    private <T> CompletableFuture<T> invokeInline(Object callback, Invocation how, Thread caller) {
         OWNER.setOpaque(this, caller);
         try {
-            return settings.observer == null ? Invocation.call(callback, kind)
-                    : invokeObserved(callback, kind, CallbackPath.INLINE, frame);
+            return CallbackRunner.invoke(this, callback, how, CallbackPath.INLINE);
         } finally {
             OWNER.setOpaque(this, null);
-            frame.context = outer;
             releaseFromCaller();
         }
-    }
-
-    /** Runs a callback called from inside this context, now, as a plain method call. */
-    private <T> CompletableFuture<T> invokeNested(Object callback, int kind) {
-        CallbackFrame frame = CallbackFrame.get();
-        SyncContext outer = frame.enter(this);
-        try {
-            return settings.observer == null ? Invocation.call(callback, kind)
-                    : invokeObserved(callback, kind, CallbackPath.NESTED, frame);
-        } finally {
-            frame.context = outer;
-        }
-    }
-
-    private <T> CompletableFuture<T> invokeObserved(Object callback, int kind, CallbackPath path, CallbackFrame frame) {
-        if (!frame.sampleNext(settings.samplingMask)) {
-            CompletableFuture<T> result = Invocation.call(callback, kind);
-            observe(path, Invocation.outcome(result));
-            return result;
-        }
-        long allocatedBefore = AllocationProbe.currentThreadAllocatedBytes();
-        long start = System.nanoTime();
-        CompletableFuture<T> result = Invocation.call(callback, kind);
-        sampled(path, 0, System.nanoTime() - start, allocatedBefore);
-        observe(path, Invocation.outcome(result));
-        return result;
     }
 
     // ---------------------------------------------------------------- post / execute
@@ -268,25 +216,21 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         Objects.requireNonNull(callback, "callback");
         CallbackDecorator decorator = settings.decorator;
         QueuedPost node = new QueuedPost(decorator == null ? callback : decorator.decorate(callback));
-        markSample(node);
+        CallbackRunner.markSample(this, node);
         for (;;) {
             int s = state;
             String refusal = refusal(s);
             if (refusal != null) {
-                observe(CallbackPath.QUEUED, CallbackOutcome.REJECTED);
+                CallbackRunner.observe(this, CallbackPath.QUEUED, CallbackOutcome.REJECTED);
                 throw new RejectedExecutionException(refusal);
             }
-            if ((s & COUNT_MASK) == 0) {
-                if (STATE.compareAndSet(this, s, s + 1 + SCHEDULED)) {
-                    if (!enqueueUnlessForceClosed(node)) {
-                        throw rejectedAsForceClosed();
-                    }
-                    scheduleDrain();
-                    return;
-                }
-            } else if (STATE.compareAndSet(this, s, s + 1)) {
+            boolean idle = (s & COUNT_MASK) == 0; // then this post owns the context, and hands it to a drain
+            if (STATE.compareAndSet(this, s, idle ? s + 1 + SCHEDULED : s + 1)) {
                 if (!enqueueUnlessForceClosed(node)) {
-                    throw rejectedAsForceClosed();
+                    throw Refusals.closedNowWhileQueued(name);
+                }
+                if (idle) {
+                    scheduleDrain();
                 }
                 return;
             }
@@ -319,16 +263,10 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         }
         Object callback = node.takeUnlinked();
         link(previous, node);
-        node.abort(callback, new CancellationException(
-                "Context '" + name + "' was closed with closeNow() before this callback started"));
-        observe(node instanceof QueuedSend ? CallbackPath.SEND : CallbackPath.QUEUED, CallbackOutcome.CANCELLED);
+        node.abort(callback, Refusals.closedNowBeforeStart(name));
+        CallbackRunner.observe(this, node.path(), CallbackOutcome.CANCELLED);
         terminateIfDone((int) STATE.getAndAdd(this, -1) - 1);
         return false;
-    }
-
-    private RejectedExecutionException rejectedAsForceClosed() {
-        return new RejectedExecutionException("Context '" + name + "' was closed with closeNow() while this"
-                + " callback was being queued; it did not run");
     }
 
     // ---------------------------------------------------------------- send
@@ -338,7 +276,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         Objects.requireNonNull(callback, "callback");
         Thread caller = Thread.currentThread();
         if (OWNER.getOpaque(this) == caller) {
-            rethrow(runOnCaller(callback, CallbackPath.NESTED));
+            CallbackRunner.rethrow(CallbackRunner.runOnCaller(this, callback, CallbackPath.NESTED));
             return;
         }
         QueuedSend node = null;
@@ -353,7 +291,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
             }
             String refusal = refusal(s);
             if (refusal != null) {
-                observe(CallbackPath.SEND, CallbackOutcome.REJECTED);
+                CallbackRunner.observe(this, CallbackPath.SEND, CallbackOutcome.REJECTED);
                 throw new RejectedExecutionException(refusal);
             }
             if (node == null) {
@@ -361,31 +299,20 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
             }
             if (STATE.compareAndSet(this, s, s + 1)) {
                 if (!enqueueUnlessForceClosed(node)) {
-                    throw rejectedAsForceClosed();
+                    throw Refusals.closedNowWhileQueued(name);
                 }
                 break;
             }
         }
-        switch (node.awaitTurn()) {
-            case QueuedSend.HANDED_OFF:
-                if ((state & ABORTED) != 0) {
-                    // closeNow() came between the hand-off and this thread waking up: it returned, so
-                    // nothing may start now. This thread owns the context; it only gives it back.
-                    releaseFromCaller();
-                    observe(CallbackPath.SEND, CallbackOutcome.CANCELLED);
-                    throw new RejectedExecutionException("send to context '" + name + "' did not run: the"
-                            + " context was closed with closeNow() as its turn came");
-                }
-                runSendAsOwner(callback, caller);
-                return;
-            case QueuedSend.FAILED:
-                Throwable reason = node.failure();
-                throw new RejectedExecutionException("send to context '" + name + "' did not run: "
-                        + reason.getMessage(), reason);
-            default:
-                throw new CancellationException("send to context '" + name + "' was interrupted while"
-                        + " waiting for its turn; the callback did not run");
+        node.awaitHandOff(name); // returns owning the context, or throws why the callback will not run
+        if ((state & ABORTED) != 0) {
+            // closeNow() came between the hand-off and this thread waking up: it returned, so
+            // nothing may start now. This thread owns the context; it only gives it back.
+            releaseFromCaller();
+            CallbackRunner.observe(this, CallbackPath.SEND, CallbackOutcome.CANCELLED);
+            throw Refusals.closedNowAtTurn(name);
         }
+        runSendAsOwner(callback, caller);
     }
 
     /** The sender owns the context (claimed it idle, or was handed it): run, then release. */
@@ -393,57 +320,12 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         OWNER.setOpaque(this, caller);
         Throwable failure;
         try {
-            failure = runOnCaller(callback, CallbackPath.SEND);
+            failure = CallbackRunner.runOnCaller(this, callback, CallbackPath.SEND);
         } finally {
             OWNER.setOpaque(this, null);
             releaseFromCaller();
         }
-        rethrow(failure);
-    }
-
-    /** Runs a {@code send} callback on the caller's thread, inside the context; returns its failure. */
-    private Throwable runOnCaller(Runnable callback, CallbackPath path) {
-        CallbackFrame frame = CallbackFrame.get();
-        SyncContext outer = frame.enter(this);
-        try {
-            if (settings.observer == null) {
-                try {
-                    callback.run();
-                    return null;
-                } catch (Throwable failure) {
-                    return failure;
-                }
-            }
-            boolean sample = frame.sampleNext(settings.samplingMask);
-            long allocatedBefore = sample ? AllocationProbe.currentThreadAllocatedBytes() : 0;
-            long start = sample ? System.nanoTime() : 0;
-            Throwable failure = null;
-            try {
-                callback.run();
-            } catch (Throwable thrown) {
-                failure = thrown;
-            }
-            if (sample) {
-                sampled(path, 0, System.nanoTime() - start, allocatedBefore);
-            }
-            observe(path, failure == null ? CallbackOutcome.SUCCESS : Outcomes.of(failure));
-            return failure;
-        } finally {
-            frame.context = outer;
-        }
-    }
-
-    private static void rethrow(Throwable failure) {
-        if (failure == null) {
-            return;
-        }
-        if (failure instanceof RuntimeException runtime) {
-            throw runtime;
-        }
-        if (failure instanceof Error error) {
-            throw error;
-        }
-        throw new CompletionException(failure);
+        CallbackRunner.rethrow(failure);
     }
 
     // ---------------------------------------------------------------- ownership hand-over
@@ -486,128 +368,24 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     /** The drain task. Only ever given to the executor, with {@code SCHEDULED} set. */
     @Override
     public void run() {
+        if (takeOverScheduled()) {
+            Drain.run(this);
+        } // else closeNow() took the queue over before this drain started
+    }
+
+    /**
+     * Takes the drain over from {@code SCHEDULED}: the ownership it was handed with becomes this
+     * thread's ({@code RUNNING}). False if closeNow() took the queue over first; nothing to do then.
+     */
+    private boolean takeOverScheduled() {
         int s;
         do {
             s = state;
             if ((s & SCHEDULED) == 0) {
-                return; // closeNow() took the queue over before this drain started
+                return false;
             }
         } while (!STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING));
-        drain();
-    }
-
-    /**
-     * Runs the queue as its owner. It reads the state once per run of the nodes it counted there (at
-     * most {@code maxBatch}), and takes those nodes with a local cursor, publishing its position before
-     * it reads the state again; a node already linked behind the last one it took is taken without that
-     * read (it was reserved before it was linked), within the same {@code maxBatch}. So while producers
-     * keep changing the state, a run of callbacks does not touch the context's fields but for the
-     * progress count, and a drain running its own callbacks' posts ({@code PostSerial}) does not read the
-     * state between them. Nor does it read the settings field per callback: it shares the line every
-     * post writes, so the observer and {@code maxBatch} are read once per drain (see {@link #runQueued}).
-     * Whether closeNow() began needs no look per callback: each node is claimed, and closeNow() claims
-     * every node it may return. Right behind a producer it steps back (see the class Javadoc) before it
-     * reads the state again.
-     */
-    private void drain() {
-        Thread self = Thread.currentThread();
-        CallbackFrame frame = CallbackFrame.get();
-        SyncContext outer = frame.context;
-        frame.context = this;
-        OWNER.setOpaque(this, self);
-        SyncContextObserver observer = settings.observer;
-        int maxBatch = settings.maxBatch;
-        int budget = maxBatch;
-        int done = 0;
-        QueuedCallback<?> cursor = lastTaken();
-        int counted = 0; // nodes counted in the last state read and not yet taken
-        boolean ran = false; // whether the last node taken was claimed here (not aborted by closeNow())
-        int sinceStepBack = TAILING_RUN; // nodes taken since this drain last stepped back
-        try {
-            for (;;) {
-                if (counted == 0 && ran && budget > 0 && cursor != null && cursor.nextAcquire() != null) {
-                    // A linked node was reserved before it was linked, so the count already holds it: take
-                    // it without a look at the state word, which producers keep writing. The run grows by
-                    // one, still within maxBatch (closeNow()'s walk copes with a head one run stale).
-                    counted = 1;
-                }
-                if (counted == 0) {
-                    publishTaken(cursor);
-                    int s = state;
-                    if ((s & ABORTED) != 0 || (s & COUNT_MASK) == done) {
-                        if (abortOrRelease(s, done, self)) {
-                            return;
-                        }
-                        cursor = lastTaken(); // it may have dropped the dummy and a producer published a new head
-                        continue; // the state moved meanwhile
-                    }
-                    if (budget == 0) {
-                        // Fairness: give the pool thread back and queue the rest of the work behind others.
-                        OWNER.setOpaque(this, null);
-                        PROGRESS.setOpaque(this, 0);
-                        if (!STATE.compareAndSet(this, s, s - done - RUNNING + SCHEDULED)) {
-                            OWNER.setOpaque(this, self);
-                            PROGRESS.setOpaque(this, done);
-                            continue;
-                        }
-                        done = 0;
-                        if (resubmitOrReclaim()) {
-                            return;
-                        }
-                        OWNER.setOpaque(this, self);
-                        budget = maxBatch;
-                        continue;
-                    }
-                    // The count is what this drain finished plus what is queued: nodes it may take now.
-                    int waiting = (s & COUNT_MASK) - done;
-                    counted = Math.min(waiting, budget);
-                    if (waiting < TAILING_RUN && ran && sinceStepBack >= TAILING_RUN && stepBack()) {
-                        // Right behind a producer: it got ahead meanwhile, so look again (the next run
-                        // is a batch, taken by following links, or after one more read of the state).
-                        sinceStepBack = 0;
-                        counted = 0;
-                        continue;
-                    }
-                }
-                QueuedCallback<?> node = takeAfter(cursor);
-                cursor = node;
-                counted--;
-                sinceStepBack++;
-                budget--;
-                Object callback = node.claim();
-                ran = callback != null;
-                if (!ran) {
-                    counted = 0; // closeNow() (or its producer, racing it) aborted it: the next check leaves
-                    continue;
-                }
-                if (node instanceof QueuedSend send) {
-                    publishTaken(cursor);
-                    counted = 0;
-                    OWNER.setOpaque(this, null);
-                    PROGRESS.setOpaque(this, 0);
-                    if (done > 0) {
-                        STATE.getAndAdd(this, -done);
-                        done = 0;
-                    }
-                    if (send.handOff()) {
-                        return; // the sender owns the context now, its own callback still counted
-                    }
-                    OWNER.setOpaque(this, self); // the sender withdrew (interrupted): it counts as done
-                    observe(CallbackPath.SEND, CallbackOutcome.CANCELLED);
-                } else {
-                    runQueued(node, callback, frame, observer);
-                }
-                done++;
-                PROGRESS.setOpaque(this, done);
-            }
-        } finally {
-            frame.context = outer;
-        }
-    }
-
-    /** See "Stepping back from a producer": only the default executor's pool spins for it. */
-    private boolean stepBack() {
-        return settings.executor instanceof ElasticExecutor pool && pool.stepBack();
+        return true;
     }
 
     /**
@@ -619,7 +397,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * @return true if ownership is gone; false if the state moved meanwhile (a producer reserved or
      *     linked a node) and the owner must look again, token restored
      */
-    private boolean abortOrRelease(int s, int done, Thread self) {
+    boolean abortOrRelease(int s, int done, Thread self) {
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
         if ((s & ABORTED) != 0) {
@@ -638,102 +416,65 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         return false;
     }
 
-    /** After a full batch: true if the executor took the next drain. */
-    private boolean resubmitOrReclaim() {
+    /**
+     * Fairness, once the drain has taken {@code maxBatch} nodes: gives back the {@code done} callbacks
+     * and the ownership, with {@code SCHEDULED} set, so that the rest of the work queues behind others'
+     * on the executor ({@link #resubmitOrReclaim} hands it over). The token is cleared before the CAS.
+     *
+     * @return true if given up; false if the state moved meanwhile and the owner must look again, token
+     *     and progress restored
+     */
+    boolean yieldAfterBatch(int s, int done, Thread self) {
+        OWNER.setOpaque(this, null);
+        PROGRESS.setOpaque(this, 0);
+        if (STATE.compareAndSet(this, s, s - done - RUNNING + SCHEDULED)) {
+            return true;
+        }
+        OWNER.setOpaque(this, self);
+        PROGRESS.setOpaque(this, done);
+        return false;
+    }
+
+    /** After a full batch: true if the executor took the next drain (or closeNow() the queue). */
+    boolean resubmitOrReclaim() {
         try {
             settings.executor.execute(this);
             return true;
         } catch (Throwable refused) {
             // We are already on an executor thread, so keep draining here rather than fail the work;
             // unless closeNow() took the queue over in the meantime.
-            int s;
-            do {
-                s = state;
-                if ((s & SCHEDULED) == 0) {
-                    return true;
-                }
-            } while (!STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING));
-            return false;
+            return !takeOverScheduled();
         }
     }
 
     /**
-     * Runs one queued callback for the drain, with the observer the drain read once: the context's
-     * {@code settings} field shares a cache line with the state word and the tail for most places the
-     * object can land at (depending on its address modulo 64), and a read of it per callback took that
-     * line from a producer posting meanwhile, and the producer took it back with its next post.
-     * Measured: {@code PostConcurrent} ran at ~51 ns per post in every fork where the object landed so
-     * (5 of 8 alignments on Java 17, 7 of 8 on Java 25), ~29 ns in the others (bench/README.md, "The
-     * settings read per callback").
+     * The drain claimed a send: gives back the {@code done} callbacks, then the context to the sender's
+     * thread. The token is cleared before the hand-off.
+     *
+     * @return true if the sender owns the context now; false if it withdrew (interrupted) and this
+     *     drain owns the context still, token restored and nothing left to give back
      */
-    private void runQueued(QueuedCallback<?> node, Object callback, CallbackFrame frame,
-            SyncContextObserver observer) {
-        frame.seq++;
-        if (observer == null) {
-            node.runQueued(this, callback);
-            return;
+    boolean handOffToSender(QueuedSend send, int done, Thread self) {
+        OWNER.setOpaque(this, null);
+        PROGRESS.setOpaque(this, 0);
+        if (done > 0) {
+            STATE.getAndAdd(this, -done);
         }
-        int sampledAt = node.sampledAt;
-        if (sampledAt == 0) {
-            observe(observer, CallbackPath.QUEUED, node.runQueued(this, callback));
-            return;
+        if (send.handOff()) {
+            return true;
         }
-        long waitNanos = SampleClock.nanosSince(sampledAt);
-        long allocatedBefore = AllocationProbe.currentThreadAllocatedBytes();
-        long start = System.nanoTime();
-        CallbackOutcome outcome = node.runQueued(this, callback);
-        sampled(observer, CallbackPath.QUEUED, waitNanos, System.nanoTime() - start, allocatedBefore);
-        observe(observer, CallbackPath.QUEUED, outcome);
+        OWNER.setOpaque(this, self);
+        CallbackRunner.observe(this, CallbackPath.SEND, CallbackOutcome.CANCELLED);
+        return false;
     }
 
     /**
-     * The executor refused a drain that a caller thread tried to schedule. That thread may not run
-     * other callers' callbacks, so it fails them instead, loudly: futures and senders with a
-     * {@link RejectedExecutionException}, posts through the unhandled-exception handler. The context
-     * stays open; the next submission tries the executor again.
+     * The executor refused a drain that a caller thread tried to schedule: unless closeNow() took the
+     * queue over, this thread takes the drain's ownership and fails the queue ({@link Drain#failQueued}).
      */
     private void drainRefused(Throwable cause) {
-        int s;
-        do {
-            s = state;
-            if ((s & SCHEDULED) == 0) {
-                return; // closeNow() took the queue over
-            }
-        } while (!STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING));
-        // This thread owns the context now, so the handler and observer run inside it, as in a drain.
-        // Without the token, a handler that calls closeNow() would wait for the owner: for itself.
-        Thread self = Thread.currentThread();
-        CallbackFrame frame = CallbackFrame.get();
-        SyncContext outer = frame.context;
-        frame.context = this;
-        OWNER.setOpaque(this, self);
-        int failed = 0;
-        try {
-            for (;;) {
-                s = state;
-                if ((s & ABORTED) != 0 || (s & COUNT_MASK) == failed) {
-                    if (abortOrRelease(s, failed, self)) {
-                        return;
-                    }
-                    continue; // the state moved meanwhile
-                }
-                QueuedCallback<?> node = poll();
-                Object callback = node.claim();
-                if (callback == null) {
-                    continue; // closeNow() (or the producer, racing it) aborted it: the next check leaves
-                }
-                RejectedExecutionException rejection = new RejectedExecutionException("The executor of context '"
-                        + name + "' refused to run its drain, so this queued callback cannot run: " + cause, cause);
-                Runnable post = node.abort(callback, rejection);
-                if (post != null) {
-                    reportUnhandled(rejection);
-                }
-                observe(node instanceof QueuedSend ? CallbackPath.SEND : CallbackPath.QUEUED, CallbackOutcome.REJECTED);
-                failed++;
-                PROGRESS.setOpaque(this, failed); // so that closeNow() from the handler counts what is left
-            }
-        } finally {
-            frame.context = outer;
+        if (takeOverScheduled()) {
+            Drain.failQueued(this, cause);
         }
     }
 
@@ -741,7 +482,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
 
     @Override
     public void close() {
-        Termination t = termination();
+        Termination t = Termination.of(this);
         int previous = (int) STATE.getAndBitwiseOr(this, CLOSED);
         if ((previous & COUNT_MASK) == 0) {
             t.terminated.complete(null);
@@ -750,10 +491,10 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
 
     @Override
     public List<Runnable> closeNow() {
-        Termination t = termination();
+        Termination t = Termination.of(this);
         int previous = (int) STATE.getAndBitwiseOr(this, CLOSED | ABORTED);
         Thread self = Thread.currentThread();
-        if (t.aborting == self) {
+        if (t.abortingOn(self)) {
             // Re-entered from code the abort itself runs (an observer, a cancelled future's
             // dependent): that abort is under way on this very thread and returns the posts.
             return List.of();
@@ -769,39 +510,11 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         while (((s = state) & SCHEDULED) != 0 && !STATE.compareAndSet(this, s, s - SCHEDULED)) {
             Thread.onSpinWait();
         }
-        Abort abort = new Abort();
-        t.aborting = self;
-        try {
-            visitQueued(abort);
-        } finally {
-            t.aborting = null;
-        }
+        Termination.Abort abort = t.abortQueued(this);
         if (abort.count > 0) {
             terminateIfDone((int) STATE.getAndAdd(this, -abort.count) - abort.count);
         }
         return abort.posts;
-    }
-
-    /** closeNow()'s visitor: claims and aborts each node no one else claimed; keeps the posts. */
-    private final class Abort implements Consumer<QueuedCallback<?>> {
-
-        final List<Runnable> posts = new ArrayList<>();
-        int count;
-
-        @Override
-        public void accept(QueuedCallback<?> node) {
-            Object callback = node.claim();
-            if (callback == null) {
-                return; // ran, runs, or was aborted by someone else
-            }
-            count++;
-            Runnable post = node.abort(callback, new CancellationException(
-                    "Context '" + name + "' was closed with closeNow() before this callback started"));
-            if (post != null) {
-                posts.add(post);
-            }
-            observe(node instanceof QueuedSend ? CallbackPath.SEND : CallbackPath.QUEUED, CallbackOutcome.CANCELLED);
-        }
     }
 
     /**
@@ -814,47 +527,14 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
 
     private void terminateIfDone(int newState) {
         if ((newState & (COUNT_MASK | CLOSED)) == CLOSED) {
-            termination().terminated.complete(null);
+            Termination.of(this).terminated.complete(null);
         }
     }
 
     @Override
     public boolean awaitTermination(Duration timeout) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
-        Termination t = termination();
-        if (t.terminated.isDone()) {
-            return true;
-        }
-        if (checkAccess()) {
-            throw new IllegalStateException("awaitTermination called from a callback of context '" + name
-                    + "' would wait for that very callback to finish; call it from outside the context");
-        }
-        try {
-            t.terminated.get(Math.max(0, toNanosSaturated(timeout)), TimeUnit.NANOSECONDS);
-            return true;
-        } catch (TimeoutException notYet) {
-            return false;
-        } catch (ExecutionException impossible) {
-            throw new IllegalStateException(impossible);
-        }
-    }
-
-    private static long toNanosSaturated(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return d.isNegative() ? 0 : Long.MAX_VALUE;
-        }
-    }
-
-    private Termination termination() {
-        Termination t = (Termination) TERMINATION.getAcquire(this);
-        if (t != null) {
-            return t;
-        }
-        Termination created = new Termination();
-        Termination witness = (Termination) TERMINATION.compareAndExchange(this, null, created);
-        return witness == null ? created : witness;
+        return Termination.of(this).await(this, timeout);
     }
 
     // ---------------------------------------------------------------- admission
@@ -862,12 +542,11 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     /** Why a new callback cannot be accepted in state {@code s}, or null if it can. */
     private String refusal(int s) {
         if ((s & CLOSED) != 0) {
-            return "Context '" + name + "' is closed and accepts no new callbacks";
+            return Refusals.closed(name);
         }
         int max = settings.maxQueueDepth;
         if (max > 0 && queued(s) >= max) {
-            return "Context '" + name + "' is full: " + max
-                    + " callbacks are already waiting (maxQueueDepth = " + max + ")";
+            return Refusals.full(name, max);
         }
         return null;
     }
@@ -877,67 +556,11 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         return (s & COUNT_MASK) - running - (int) PROGRESS.getOpaque(this);
     }
 
-    private void markSample(QueuedCallback<?> node) {
-        int mask = settings.samplingMask;
-        if (mask >= 0 && (ThreadLocalRandom.current().nextInt() & mask) == 0) {
-            node.sampledAt = SampleClock.now();
-        }
-    }
+    // ---------------------------------------------------------------- counters
 
-    // ---------------------------------------------------------------- observation and failures
-
-    private void observe(CallbackPath path, CallbackOutcome outcome) {
-        observe(settings.observer, path, outcome);
-    }
-
-    private void observe(SyncContextObserver observer, CallbackPath path, CallbackOutcome outcome) {
-        if (observer != null) {
-            try {
-                observer.callbackFinished(this, path, outcome);
-            } catch (Throwable failure) {
-                LOG.log(System.Logger.Level.ERROR, "SyncContextObserver.callbackFinished threw", failure);
-            }
-        }
-    }
-
-    private void sampled(CallbackPath path, long waitNanos, long runNanos, long allocatedBefore) {
-        sampled(settings.observer, path, waitNanos, runNanos, allocatedBefore);
-    }
-
-    private void sampled(SyncContextObserver observer, CallbackPath path, long waitNanos, long runNanos,
-            long allocatedBefore) {
-        long allocated = allocatedBefore < 0 ? -1
-                : AllocationProbe.currentThreadAllocatedBytes() - allocatedBefore;
-        try {
-            observer.callbackSampled(this, path, waitNanos, runNanos, allocated);
-        } catch (Throwable failure) {
-            LOG.log(System.Logger.Level.ERROR, "SyncContextObserver.callbackSampled threw", failure);
-        }
-    }
-
-    /** A posted callback failed: count it, tell the observer, then the handler. Never throws. */
-    void reportUnhandled(Throwable failure) {
+    /** A posted callback failed; see {@link CallbackRunner#reportUnhandled}. */
+    void countUnhandled() {
         UNHANDLED.getAndAdd(this, 1L);
-        SyncContextObserver observer = settings.observer;
-        if (observer != null) {
-            try {
-                observer.unhandledException(this, failure);
-            } catch (Throwable observerFailure) {
-                LOG.log(System.Logger.Level.ERROR, "SyncContextObserver.unhandledException threw",
-                        observerFailure);
-            }
-        }
-        try {
-            if (settings.unhandledExceptionHandler != null) {
-                settings.unhandledExceptionHandler.accept(this, failure);
-            } else {
-                LOG.log(System.Logger.Level.ERROR, "Unhandled exception in a callback posted to context '"
-                        + name + "'", failure);
-            }
-        } catch (Throwable handlerFailure) {
-            LOG.log(System.Logger.Level.ERROR, "The unhandled-exception handler of context '" + name
-                    + "' threw; the queue goes on. The original failure was: " + failure, handlerFailure);
-        }
     }
 
     void countBlocked() {
@@ -945,6 +568,11 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     }
 
     // ---------------------------------------------------------------- queries
+
+    /** The state word, read volatile: for the owner's loop ({@link Drain}), which never writes it. */
+    int stateVolatile() {
+        return state;
+    }
 
     @Override
     public String name() {

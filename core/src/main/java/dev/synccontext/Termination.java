@@ -1,13 +1,34 @@
 package dev.synccontext;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * Created on the first {@code close}, {@code closeNow} or {@code awaitTermination}, so an open context
  * pays one null field for it. Completes when the context is closed and its count of accepted,
- * unfinished callbacks reaches zero.
+ * unfinished callbacks reaches zero. Whoever brings the count there completes it; that is decided by
+ * the context's state word, in {@link SyncContext}. Here: waiting for it, and {@code closeNow()}'s
+ * walk over the queue ({@link Abort}).
  */
 final class Termination {
+
+    private static final VarHandle TERMINATION;
+
+    static {
+        try {
+            TERMINATION = MethodHandles.lookup().findVarHandle(SyncContext.class, "termination", Termination.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     final CompletableFuture<Void> terminated = new CompletableFuture<>();
 
@@ -15,5 +36,98 @@ final class Termination {
      * The thread aborting the queue right now, or null. Only compared with the current thread, which
      * can see its own reference here only while it aborts (as with the context's owner token).
      */
-    Thread aborting;
+    private Thread aborting;
+
+    private Termination() {
+    }
+
+    /** The context's termination, created by the first thread that asks; every thread gets the same. */
+    static Termination of(SyncContext ctx) {
+        Termination t = (Termination) TERMINATION.getAcquire(ctx);
+        if (t != null) {
+            return t;
+        }
+        Termination created = new Termination();
+        Termination witness = (Termination) TERMINATION.compareAndExchange(ctx, null, created);
+        return witness == null ? created : witness;
+    }
+
+    /** Whether {@code thread} (the current one) is inside {@link #abortQueued} already. */
+    boolean abortingOn(Thread thread) {
+        return aborting == thread;
+    }
+
+    /**
+     * closeNow()'s walk over the queue of {@code ctx}, already marked force-closed: aborts every node no
+     * one else claimed. Code the abort runs (an observer, a cancelled future's dependent) that calls
+     * closeNow() again finds {@link #abortingOn} true.
+     *
+     * @return what it aborted: the count to subtract, and the posts
+     */
+    Abort abortQueued(SyncContext ctx) {
+        Abort abort = new Abort(ctx);
+        aborting = Thread.currentThread();
+        try {
+            ctx.visitQueued(abort);
+        } finally {
+            aborting = null;
+        }
+        return abort;
+    }
+
+    /** {@code awaitTermination} of {@code ctx}, after the null check. */
+    boolean await(SyncContext ctx, Duration timeout) throws InterruptedException {
+        if (terminated.isDone()) {
+            return true;
+        }
+        if (ctx.checkAccess()) {
+            throw new IllegalStateException("awaitTermination called from a callback of context '" + ctx.name
+                    + "' would wait for that very callback to finish; call it from outside the context");
+        }
+        try {
+            terminated.get(Math.max(0, toNanosSaturated(timeout)), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException notYet) {
+            return false;
+        } catch (ExecutionException impossible) {
+            throw new IllegalStateException(impossible);
+        }
+    }
+
+    private static long toNanosSaturated(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return d.isNegative() ? 0 : Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * {@code closeNow()}'s visitor: claims and aborts each node no one else claimed; keeps the posts and
+     * counts what it aborted, for the context to subtract from its count.
+     */
+    static final class Abort implements Consumer<QueuedCallback<?>> {
+
+        private final SyncContext ctx;
+        final List<Runnable> posts = new ArrayList<>();
+        int count;
+
+        Abort(SyncContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public void accept(QueuedCallback<?> node) {
+            Object callback = node.claim();
+            if (callback == null) {
+                return; // ran, runs, or was aborted by someone else
+            }
+            count++;
+            Runnable post = node.abort(callback, Refusals.closedNowBeforeStart(ctx.name));
+            if (post != null) {
+                posts.add(post);
+            }
+            CallbackRunner.observe(ctx, node.path(), CallbackOutcome.CANCELLED);
+        }
+    }
 }

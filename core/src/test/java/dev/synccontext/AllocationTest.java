@@ -71,7 +71,7 @@ class AllocationTest {
             perCall = (threads.getCurrentThreadAllocatedBytes() - before) / (double) (MEASURED / 10);
         }
         last.get(30, TimeUnit.SECONDS);
-        // One QueuedRunnable: 12-byte header + 6 reference/int fields = 40 bytes with compressed oops.
+        // One QueuedCall: 12-byte header + 7 reference/int fields = 40 bytes with compressed oops.
         assertThat(perCall).as("bytes per queued invokeAsync(Runnable)").isLessThanOrEqualTo(48.0);
     }
 

@@ -1,0 +1,48 @@
+package dev.synccontext;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * What a caller is told when its callback was refused or will not run: each message names the
+ * context, what happened and, where there is one, the limit. The states that lead here are
+ * {@link SyncContext}'s; a sender's own outcomes are {@link QueuedSend#awaitHandOff}'s.
+ */
+final class Refusals {
+
+    private Refusals() {
+    }
+
+    static String closed(String context) {
+        return "Context '" + context + "' is closed and accepts no new callbacks";
+    }
+
+    static String full(String context, int maxQueueDepth) {
+        return "Context '" + context + "' is full: " + maxQueueDepth
+                + " callbacks are already waiting (maxQueueDepth = " + maxQueueDepth + ")";
+    }
+
+    /** A queued callback that closeNow() (or its producer, seeing closeNow() begun) aborted. */
+    static CancellationException closedNowBeforeStart(String context) {
+        return new CancellationException(
+                "Context '" + context + "' was closed with closeNow() before this callback started");
+    }
+
+    /** To a {@code post} or {@code send} whose node came back aborted from being queued. */
+    static RejectedExecutionException closedNowWhileQueued(String context) {
+        return new RejectedExecutionException("Context '" + context + "' was closed with closeNow() while this"
+                + " callback was being queued; it did not run");
+    }
+
+    /** To a sender handed the context just as closeNow() returned. */
+    static RejectedExecutionException closedNowAtTurn(String context) {
+        return new RejectedExecutionException("send to context '" + context + "' did not run: the"
+                + " context was closed with closeNow() as its turn came");
+    }
+
+    /** For each callback queued behind a drain the executor refused. */
+    static RejectedExecutionException drainRefused(String context, Throwable cause) {
+        return new RejectedExecutionException("The executor of context '" + context
+                + "' refused to run its drain, so this queued callback cannot run: " + cause, cause);
+    }
+}
