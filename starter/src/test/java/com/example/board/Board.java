@@ -1,12 +1,11 @@
 package com.example.board;
 
-import org.springframework.context.annotation.Scope;
+import dev.synccontext.autoconfigure.scope.ContextScoped;
 import org.springframework.stereotype.Component;
-import org.springframework.web.context.WebApplicationContext;
 
-/** One per HTTP session. Only its session's context touches it, one callback at a time: no lock. */
+/** One per session's context. Only that context's callbacks touch it, one at a time: no lock. */
 @Component
-@Scope(WebApplicationContext.SCOPE_SESSION)
+@ContextScoped
 public class Board {
 
     private int count;
