@@ -607,7 +607,8 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
 
     /** See "Stepping back from a producer": only the default executor's pool spins for it. */
     private boolean stepBack() {
-        return settings.executor instanceof ElasticExecutor pool && pool.stepBack();
+        DrainPool pool = settings.drainPool;
+        return pool != null && pool.stepBack();
     }
 
     /**
