@@ -607,8 +607,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
 
     /** See "Stepping back from a producer": only the default executor's pool spins for it. */
     private boolean stepBack() {
-        DrainPool pool = settings.drainPool;
-        return pool != null && pool.stepBack();
+        return settings.drainPool != null && settings.drainPool.stepBack();
     }
 
     /**
