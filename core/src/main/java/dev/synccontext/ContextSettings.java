@@ -10,6 +10,11 @@ import java.util.function.BiConsumer;
 final class ContextSettings {
 
     final Executor executor;
+    /**
+     * The executor as a {@link DrainPool}, resolved once here so that a drain asks it without a type
+     * check; null = the executor does not support stepping back (the drain never does).
+     */
+    final DrainPool drainPool;
     final int maxBatch;
     /** 0 = unbounded. */
     final int maxQueueDepth;
@@ -28,6 +33,7 @@ final class ContextSettings {
             BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler,
             SyncContextObserver observer, CallbackDecorator decorator) {
         this.executor = executor;
+        this.drainPool = executor instanceof DrainPool pool ? pool : null;
         this.maxBatch = maxBatch;
         this.maxQueueDepth = maxQueueDepth;
         this.blockedThresholdNanos = blockedThresholdNanos;

@@ -149,7 +149,8 @@ final class Drain {
 
     /** See {@link SyncContext}, "Stepping back from a producer": only the default executor's pool spins. */
     private static boolean stepBack(SyncContext ctx) {
-        return ctx.settings.executor instanceof ElasticExecutor pool && pool.stepBack();
+        DrainPool pool = ctx.settings.drainPool;
+        return pool != null && pool.stepBack();
     }
 
     /**

@@ -5,6 +5,10 @@ import dev.synccontext.scenario.BaselineSyncContext;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** The {@code mode} parameter of every benchmark: which context implementation a scenario runs on. */
 final class BenchModes {
@@ -26,6 +30,8 @@ final class BenchModes {
     static final String ELASTIC = "elastic";
     static final String COMMON_POOL = "common-pool";
     static final String VIRTUAL = "virtual";
+    /** The JDK rival of the default executor: {@link CappedCachedPool}. */
+    static final String CACHED_TPE = "cached-tpe";
 
     private BenchModes() {
     }
@@ -68,9 +74,32 @@ final class BenchModes {
                 return ForkJoinPool.commonPool();
             case VIRTUAL:
                 return VirtualThreads.SHARED;
+            case CACHED_TPE:
+                return CappedCachedPool.SHARED;
             default:
                 throw new IllegalArgumentException("Unknown executor '" + name + "'; valid: " + ELASTIC + ", "
-                        + COMMON_POOL + ", " + VIRTUAL);
+                        + COMMON_POOL + ", " + VIRTUAL + ", " + CACHED_TPE);
+        }
+    }
+
+    /**
+     * The pool a reviewer would write instead of the default executor: a cached {@link ThreadPoolExecutor}
+     * capped like it ({@code CPUs} core threads, at most {@code max(256, 16 × CPUs)}, 60 s keep-alive), a
+     * {@link SynchronousQueue} hand-off (a task gets an idle thread or a new one, so a blocked drain never
+     * holds up another), and caller-runs once every thread is busy. Daemon threads {@code cached-tpe-N}.
+     */
+    private static final class CappedCachedPool {
+        static final ThreadPoolExecutor SHARED = create();
+
+        private static ThreadPoolExecutor create() {
+            int cpus = Runtime.getRuntime().availableProcessors();
+            AtomicInteger ids = new AtomicInteger();
+            return new ThreadPoolExecutor(cpus, Math.max(256, 16 * cpus), 60, TimeUnit.SECONDS,
+                    new SynchronousQueue<>(), task -> {
+                        Thread t = new Thread(task, "cached-tpe-" + ids.incrementAndGet());
+                        t.setDaemon(true);
+                        return t;
+                    }, new ThreadPoolExecutor.CallerRunsPolicy());
         }
     }
 

@@ -37,7 +37,8 @@ public class SeedBenchmarks {
 
     /**
      * Where the optimized context drains: {@code elastic} (the default executor), {@code common-pool},
-     * {@code virtual} (a virtual thread per drain, Java 21+). Other modes ignore it.
+     * {@code virtual} (a virtual thread per drain, Java 21+), {@code cached-tpe} (a capped cached
+     * {@code ThreadPoolExecutor}, see {@link BenchModes#executor}). Other modes ignore it.
      */
     @Param({BenchModes.ELASTIC})
     public String executor;
