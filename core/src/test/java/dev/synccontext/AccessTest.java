@@ -3,6 +3,7 @@ package dev.synccontext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.synccontext.testing.NoThreadLeftStuck;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -10,18 +11,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Rule 5: checkAccess, current() and assertAccess follow the ownership token, on every path. */
 class AccessTest {
 
-    private final ExecutorService pool = Executors.newFixedThreadPool(2);
+    @RegisterExtension
+    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
 
-    @AfterEach
-    void shutdown() {
-        pool.shutdownNow();
-    }
+    private final ExecutorService pool = threads.fixedPool(2);
 
     @Test
     void checkAccessIsTrueExactlyWhileACallbackRuns() throws Exception {

@@ -2,15 +2,15 @@ package dev.synccontext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.synccontext.testing.NoThreadLeftStuck;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The performance design, checked in bytes (not time): the idle path allocates nothing, a queued call
@@ -22,7 +22,10 @@ class AllocationTest {
     private static final int WARMUP = 200_000;
     private static final int MEASURED = 100_000;
 
-    private final ExecutorService pool = Executors.newFixedThreadPool(2);
+    @RegisterExtension
+    final NoThreadLeftStuck pools = new NoThreadLeftStuck();
+
+    private final ExecutorService pool = pools.fixedPool(2);
     private com.sun.management.ThreadMXBean threads;
 
     @BeforeEach
@@ -30,11 +33,6 @@ class AllocationTest {
         Assumptions.assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
                 "this JVM has no per-thread allocation counter");
         threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    }
-
-    @AfterEach
-    void shutdown() {
-        pool.shutdownNow();
     }
 
     @Test

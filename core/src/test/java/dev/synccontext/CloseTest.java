@@ -3,6 +3,7 @@ package dev.synccontext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.synccontext.testing.NoThreadLeftStuck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,13 +11,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Rule 8: close rejects new work, lets queued work finish; closeNow aborts and hands posts back at once,
@@ -24,12 +24,10 @@ import org.junit.jupiter.api.Test;
  */
 class CloseTest {
 
-    private final ExecutorService pool = Executors.newFixedThreadPool(2);
+    @RegisterExtension
+    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
 
-    @AfterEach
-    void shutdown() {
-        pool.shutdownNow();
-    }
+    private final ExecutorService pool = threads.fixedPool(2);
 
     @Test
     void closeRejectsNewWorkWithAMessageNamingTheContext() {

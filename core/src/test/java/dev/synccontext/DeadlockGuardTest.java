@@ -3,23 +3,21 @@ package dev.synccontext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.synccontext.testing.NoThreadLeftStuck;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Rule 9, second half: blocking inside the context on work queued behind it throws, not hangs. */
 class DeadlockGuardTest {
 
-    private final ExecutorService pool = Executors.newFixedThreadPool(2);
+    @RegisterExtension
+    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
 
-    @AfterEach
-    void shutdown() {
-        pool.shutdownNow();
-    }
+    private final ExecutorService pool = threads.fixedPool(2);
 
     @Test
     void joinInsideTheContextOnAFutureQueuedOnItThrowsExplainingTheDeadlock() throws Exception {

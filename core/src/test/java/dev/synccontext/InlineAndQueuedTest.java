@@ -2,6 +2,7 @@ package dev.synccontext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.synccontext.testing.NoThreadLeftStuck;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -10,18 +11,17 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Rule 1: idle → inline on the caller's thread; busy → queued, FIFO, on the executor. */
 class InlineAndQueuedTest {
 
-    private final ExecutorService pool = Executors.newFixedThreadPool(2, r -> new Thread(r, "drain-pool"));
+    @RegisterExtension
+    final NoThreadLeftStuck guard = new NoThreadLeftStuck();
 
-    @AfterEach
-    void shutdown() {
-        pool.shutdownNow();
-    }
+    private final ExecutorService pool = guard.pool(
+            Executors.newFixedThreadPool(2, r -> guard.watch(new Thread(r, "drain-pool"))));
 
     @Test
     void idleInvokeAsyncRunsInlineOnTheCallerThreadBeforeReturning() {

@@ -2,26 +2,24 @@ package dev.synccontext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.synccontext.testing.NoThreadLeftStuck;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The observer sees every callback with its path and outcome; the decorator wraps queued ones only. */
 class ObserverAndDecoratorTest {
 
-    private final ExecutorService pool = Executors.newFixedThreadPool(2);
+    @RegisterExtension
+    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
 
-    @AfterEach
-    void shutdown() {
-        pool.shutdownNow();
-    }
+    private final ExecutorService pool = threads.fixedPool(2);
 
     record Event(CallbackPath path, CallbackOutcome outcome) {
     }

@@ -1,7 +1,6 @@
 package dev.synccontext;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -9,17 +8,20 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * A drain on the default executor that catches up with a producer steps back ({@code SyncContext},
- * "Stepping back from a producer"). Stepping back only delays the drain, so every rule of the contract
- * must hold exactly as before while it happens: here one thread streams posts into a context (fast,
- * so that the drain keeps catching it between a reservation and a link) and another calls
- * {@code invokeAsync(...).join()} in between. Only a race reaches the step back, so the stream goes on
- * until the pool has counted {@value #STEP_BACKS_WANTED} of them, or for at most {@value #MAX_ROUNDS}
- * rounds; a run that saw none is reported as skipped, not passed.
+ * "Stepping back from a producer"): {@link ElasticExecutor#stepBack} spins a little, only while no other
+ * task waits for the pool. Stepping back only delays the drain, so every rule of the contract must hold
+ * exactly as before while it happens.
+ *
+ * <p>The pool's side of the rule is driven deterministically (an idle pool steps back and counts it; a
+ * pool with a task queued returns at once). The drain's side, reaching a producer between its reservation
+ * and its link, has no seam a test can hold (the window is two instructions inside
+ * {@code enqueueUnlessForceClosed}), so the streaming test below provokes it by racing and asserts the
+ * contract on every run, whether or not a step back happened in it; it prints how many did.
  */
 // Hang guard only (a stalled drain fails instead of stalling the build), never a speed bound.
 @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -29,7 +31,42 @@ class StepBackTest {
     private static final int MAX_ROUNDS = 400;
     private static final int STEP_BACKS_WANTED = 50;
 
-    @RepeatedTest(5)
+    @Test
+    void anIdlePoolStepsBackAndCountsIt() {
+        ElasticExecutor pool = pool("step-back-idle-", 1);
+
+        assertThat(pool.stepBack()).as("stepped back with nothing queued: %s", pool).isTrue();
+        assertThat(pool.stepBackCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aPoolWithATaskQueuedDoesNotStepBack() throws Exception {
+        ElasticExecutor pool = pool("step-back-busy-", 1);
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch queuedRan = new CountDownLatch(1);
+        pool.execute(() -> {
+            running.countDown();
+            Occupier.awaitUninterruptibly(release);
+        });
+        assertThat(running.await(30, TimeUnit.SECONDS)).as("the blocker runs: %s", pool).isTrue();
+        pool.execute(queuedRan::countDown); // its one thread is busy and it may start no other: queued
+        try {
+            assertThat(pool.stepBack()).as("stepped back while a task is queued: %s", pool).isFalse();
+            assertThat(pool.stepBackCount()).as("step backs counted").isZero();
+        } finally {
+            release.countDown();
+        }
+        assertThat(queuedRan.await(30, TimeUnit.SECONDS)).as("the queued task ran: %s", pool).isTrue();
+    }
+
+    /** A pool of at most {@code maxThreads} threads that retire after 1 s idle. */
+    private static ElasticExecutor pool(String namePrefix, int maxThreads) {
+        return new ElasticExecutor(namePrefix, 1, maxThreads, TimeUnit.SECONDS.toNanos(1),
+                TimeUnit.MILLISECONDS.toNanos(2), ElasticExecutor.DEFAULT_SPIN_NANOS);
+    }
+
+    @Test
     void postsFromAStreamingProducerRunOnceEachInOrderOneAtATime() throws Exception {
         ElasticExecutor pool = new ElasticExecutor("step-back-test-", 2, 16, TimeUnit.SECONDS.toNanos(1),
                 TimeUnit.MILLISECONDS.toNanos(2), ElasticExecutor.DEFAULT_SPIN_NANOS);
@@ -95,6 +132,5 @@ class StepBackTest {
         assertThat(counted).as("posts run, of %d posted", posted).isEqualTo(posted);
         System.out.println("[step-back] " + pool.stepBackCount() + " step backs over " + posted + " posts and "
                 + calls.get() + " calls");
-        assumeTrue(pool.stepBackCount() > 0, "no drain caught up with the producer in this run");
     }
 }

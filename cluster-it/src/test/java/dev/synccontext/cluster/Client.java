@@ -1,8 +1,8 @@
 package dev.synccontext.cluster;
 
+import dev.synccontext.testing.Browser;
 import java.io.IOException;
-import java.net.CookieManager;
-import java.net.HttpCookie;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,9 +13,10 @@ import java.util.Base64;
 import java.util.UUID;
 
 /**
- * One user's browser: a cookie jar (so one instance is one session) and, for nginx's affinity hash,
- * a {@code route} cookie set once, as a small script on the page would. Requests go to whichever port
- * is given, so one session can be sent to node A, node B or nginx on purpose.
+ * One user's browser, in the cluster's words, over core's test {@link Browser}: a cookie jar (so one
+ * instance is one session) and, for nginx's affinity hash, a {@code route} cookie set once, as a small
+ * script on the page would. Requests go to whichever port is given, so one session can be sent to node A,
+ * node B or nginx on purpose; a connection failure is an answer here (a node may be down on purpose).
  */
 final class Client {
 
@@ -27,24 +28,20 @@ final class Client {
         }
     }
 
-    private final CookieManager cookies = new CookieManager();
-    private final HttpClient http = HttpClient.newBuilder().cookieHandler(cookies)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final Browser browser = new Browser(URI.create("http://127.0.0.1"), HttpClient.Version.HTTP_2,
+            Duration.ofSeconds(30));
 
     Client withRoute() {
-        HttpCookie route = new HttpCookie("route", UUID.randomUUID().toString());
-        route.setPath("/");
-        route.setVersion(0);
-        cookies.getCookieStore().add(URI.create("http://127.0.0.1/"), route);
+        browser.setCookie("route", UUID.randomUUID().toString());
         return this;
     }
 
     Reply get(int port, String path) {
-        return send(HttpRequest.newBuilder(uri(port, path)).GET());
+        return send(browser.request(uri(port, path)).GET());
     }
 
     Reply post(int port, String path) {
-        return send(HttpRequest.newBuilder(uri(port, path)).POST(HttpRequest.BodyPublishers.noBody()));
+        return send(browser.request(uri(port, path)).POST(HttpRequest.BodyPublishers.noBody()));
     }
 
     /** The Spring Session id, decoded from the {@code SESSION} cookie (the servlet side Base64-encodes it). */
@@ -54,8 +51,11 @@ final class Client {
 
     /** The {@code SESSION} cookie's value as it is (WebFlux sends the id itself). */
     String sessionCookie() {
-        return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals("SESSION")).findFirst()
-                .map(java.net.HttpCookie::getValue).orElseThrow(() -> new IllegalStateException("no SESSION cookie yet"));
+        String value = browser.cookie("SESSION");
+        if (value == null) {
+            throw new IllegalStateException("no SESSION cookie yet");
+        }
+        return value;
     }
 
     private static URI uri(int port, String path) {
@@ -64,15 +64,11 @@ final class Client {
 
     private Reply send(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = browser.send(request);
             return new Reply(response.statusCode(), response.body(),
                     response.headers().firstValue("X-Node").orElse(""), null);
-        } catch (IOException e) {
-            return new Reply(-1, "", "", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+        } catch (UncheckedIOException e) {
+            return new Reply(-1, "", "", e.getCause());
         }
     }
 }

@@ -7,9 +7,6 @@ import org.jetbrains.kotlinx.lincheck.annotations.Param;
 import org.jetbrains.kotlinx.lincheck.annotations.Validate;
 import org.jetbrains.kotlinx.lincheck.paramgen.ThreadIdGen;
 import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 
 /**
  * Lincheck model checking of the idle path alone, where the windows are a few instructions wide:
@@ -18,9 +15,7 @@ import org.junit.jupiter.api.Test;
  * outlives the release (cleared after the CAS) erases the next owner's token: its callback loses
  * {@code checkAccess()}, and its nested {@code send} no longer counts as nested and waits on itself.
  */
-public class ClaimReleaseModelCheckingTest {
-
-    private static WatchdogFreeze freeze;
+public class ClaimReleaseModelCheckingTest extends ModelCheckingTest {
 
     private final Ledger ledger = new Ledger(RendererSyncContext.builder()
             .name("lincheck-claim")
@@ -58,24 +53,18 @@ public class ClaimReleaseModelCheckingTest {
         ledger.validate();
     }
 
-    @BeforeAll
-    static void freezeWatchdog() throws InterruptedException {
-        freeze = WatchdogFreeze.engage();
-    }
-
-    @AfterAll
-    static void releaseWatchdog() {
-        freeze.close();
-    }
-
-    @Test
-    void modelCheck() {
-        ModelChecker.check(ClaimReleaseModelCheckingTest.class, new ModelCheckingOptions()
-                .iterations(Integer.getInteger("lincheck.iterations", 10))
-                .invocationsPerIteration(2 * Integer.getInteger("lincheck.invocations", 200))
+    @Override
+    ModelCheckingOptions scenario() {
+        return new ModelCheckingOptions()
                 .threads(2)
                 .actorsPerThread(2)
                 .actorsBefore(0)
-                .actorsAfter(0));
+                .actorsAfter(0);
+    }
+
+    /** The idle path's windows are a few instructions wide: twice the interleavings per scenario. */
+    @Override
+    int invocationWeight() {
+        return 2;
     }
 }

@@ -9,9 +9,6 @@ import org.jetbrains.kotlinx.lincheck.annotations.Operation;
 import org.jetbrains.kotlinx.lincheck.annotations.Param;
 import org.jetbrains.kotlinx.lincheck.paramgen.ThreadIdGen;
 import org.jetbrains.kotlinx.lincheck.annotations.Validate;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 
 /**
  * Lincheck model checking of the state machine with drains that run on the thread that schedules
@@ -20,9 +17,7 @@ import org.junit.jupiter.api.Test;
  * thread interleavings of random scenarios; after each, {@link Ledger#validate()} checks that every
  * task ran exactly once or was reported, every future completed, FIFO per producer, no overlap.
  */
-public class ContextModelCheckingTest {
-
-    private static WatchdogFreeze freeze;
+public class ContextModelCheckingTest extends ModelCheckingTest {
 
     private final Ledger ledger = new Ledger(RendererSyncContext.builder()
             .name("lincheck")
@@ -105,24 +100,12 @@ public class ContextModelCheckingTest {
         ledger.validate();
     }
 
-    @BeforeAll
-    static void freezeWatchdog() throws InterruptedException {
-        freeze = WatchdogFreeze.engage();
-    }
-
-    @AfterAll
-    static void releaseWatchdog() {
-        freeze.close();
-    }
-
-    @Test
-    void modelCheck() {
-        ModelChecker.check(ContextModelCheckingTest.class, new ModelCheckingOptions()
-                .iterations(Integer.getInteger("lincheck.iterations", 10))
-                .invocationsPerIteration(Integer.getInteger("lincheck.invocations", 200))
+    @Override
+    ModelCheckingOptions scenario() {
+        return new ModelCheckingOptions()
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(1)
-                .actorsAfter(1));
+                .actorsAfter(1);
     }
 }

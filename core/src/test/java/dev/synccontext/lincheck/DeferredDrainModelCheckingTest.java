@@ -9,9 +9,6 @@ import org.jetbrains.kotlinx.lincheck.annotations.Param;
 import org.jetbrains.kotlinx.lincheck.annotations.Validate;
 import org.jetbrains.kotlinx.lincheck.paramgen.ThreadIdGen;
 import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 
 /**
  * Lincheck model checking with an executor that only queues drains: a drain runs when some thread
@@ -21,9 +18,7 @@ import org.junit.jupiter.api.Test;
  * blocks until a drain that this model may never run. Whatever drains are left run in
  * {@link #validate()}, which then checks the ledger.
  */
-public class DeferredDrainModelCheckingTest {
-
-    private static WatchdogFreeze freeze;
+public class DeferredDrainModelCheckingTest extends ModelCheckingTest {
 
     private final ConcurrentLinkedQueue<Runnable> drains = new ConcurrentLinkedQueue<>();
     private final Ledger ledger = new Ledger(RendererSyncContext.builder()
@@ -91,24 +86,12 @@ public class DeferredDrainModelCheckingTest {
         ledger.validate();
     }
 
-    @BeforeAll
-    static void freezeWatchdog() throws InterruptedException {
-        freeze = WatchdogFreeze.engage();
-    }
-
-    @AfterAll
-    static void releaseWatchdog() {
-        freeze.close();
-    }
-
-    @Test
-    void modelCheck() {
-        ModelChecker.check(DeferredDrainModelCheckingTest.class, new ModelCheckingOptions()
-                .iterations(Integer.getInteger("lincheck.iterations", 10))
-                .invocationsPerIteration(Integer.getInteger("lincheck.invocations", 200))
+    @Override
+    ModelCheckingOptions scenario() {
+        return new ModelCheckingOptions()
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(1)
-                .actorsAfter(1));
+                .actorsAfter(1);
     }
 }

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import dev.synccontext.testing.NoThreadLeftStuck;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -24,17 +25,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class SyncContextMetricsTest {
 
     private final List<RendererSyncContext> live = new CopyOnWriteArrayList<>();
-    private final ExecutorService executor = Executors.newSingleThreadExecutor();
+    @RegisterExtension
+    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
+
+    private final ExecutorService executor = threads.fixedPool(1);
     private final MeterRegistry registry = new SimpleMeterRegistry();
 
     @AfterEach
-    void stop() {
+    void closeLive() {
         live.forEach(RendererSyncContext::closeNow);
-        executor.shutdownNow();
     }
 
     private SyncContextStatistics statistics(int samplingInterval) {

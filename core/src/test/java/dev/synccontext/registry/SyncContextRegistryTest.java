@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.synccontext.RendererSyncContext;
 import dev.synccontext.CallbackOutcome;
 import dev.synccontext.CallbackPath;
+import dev.synccontext.RendererSyncContext;
 import dev.synccontext.statistics.SyncContextStatistics;
+import dev.synccontext.testing.NoThreadLeftStuck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,16 +20,19 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class SyncContextRegistryTest {
 
-    private final ExecutorService executor = Executors.newFixedThreadPool(2);
+    @RegisterExtension
+    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
+
+    private final ExecutorService executor = threads.fixedPool(2);
     private final List<CountDownLatch> gates = new ArrayList<>();
 
     @AfterEach
-    void stop() {
+    void releaseGates() {
         gates.forEach(CountDownLatch::countDown);
-        executor.shutdownNow();
     }
 
     private SyncContextRegistry registry(Duration shutdownTimeout) {

@@ -6,9 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.BlockedCallback;
-import dev.synccontext.RendererSyncContext;
 import dev.synccontext.CallbackOutcome;
 import dev.synccontext.CallbackPath;
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.NoThreadLeftStuck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,15 +18,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault injection in what the context runs: callbacks that throw ({@code RuntimeException},
@@ -40,18 +40,10 @@ class CallbackFaultTest {
 
     private static final Duration HANG_GUARD = Duration.ofSeconds(30);
 
-    private final ExecutorService pool = Executors.newFixedThreadPool(2);
-    private final List<Thread> started = new ArrayList<>();
+    @RegisterExtension
+    final NoThreadLeftStuck threads = new NoThreadLeftStuck(HANG_GUARD);
 
-    @AfterEach
-    void noThreadLeftStuck() throws InterruptedException {
-        for (Thread t : started) {
-            t.join(HANG_GUARD.toMillis());
-            assertThat(t.isAlive()).as("thread %s left stuck: %s", t.getName(), t.getState()).isFalse();
-        }
-        pool.shutdownNow();
-        assertThat(pool.awaitTermination(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-    }
+    private final ExecutorService pool = threads.fixedPool(2);
 
     @Test
     void runtimeExceptionOnEveryPathIsReportedAndTheContextKeepsServing() throws Exception {
@@ -100,7 +92,7 @@ class CallbackFaultTest {
 
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Thread owner = start("owner", () -> ctx.invokeAsync(() -> {
+        Thread owner = threads.start("owner", () -> ctx.invokeAsync(() -> {
             inside.countDown();
             await(release);
         }).join());
@@ -151,7 +143,7 @@ class CallbackFaultTest {
                 .blockedThreshold(Duration.ofMillis(100)).observer(observer).build();
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch inside = new CountDownLatch(1);
-        Thread owner = start("blocked-owner", () -> ctx.invokeAsync(() -> {
+        Thread owner = threads.start("blocked-owner", () -> ctx.invokeAsync(() -> {
             inside.countDown();
             await(observer.firstBlocked); // blocked until the watchdog has reported it
             List<BlockedCallback> now = RendererSyncContext.blockedCallbacks();
@@ -185,7 +177,7 @@ class CallbackFaultTest {
                 .observer(observer).build();
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Thread owner = start("owner", () -> ctx.invokeAsync(() -> {
+        Thread owner = threads.start("owner", () -> ctx.invokeAsync(() -> {
             inside.countDown();
             await(release);
         }).join());
@@ -193,7 +185,7 @@ class CallbackFaultTest {
         AtomicInteger sentRuns = new AtomicInteger();
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         AtomicReference<Boolean> interruptKept = new AtomicReference<>();
-        Thread sender = start("sender", () -> {
+        Thread sender = threads.start("sender", () -> {
             try {
                 ctx.send(sentRuns::incrementAndGet);
             } catch (Throwable t) {
@@ -278,7 +270,7 @@ class CallbackFaultTest {
             futures.add(ctx.invokeAsync(ranAfter::incrementAndGet));
         }
         AtomicReference<Throwable> sendFailure = new AtomicReference<>();
-        Thread sender = start("sender", () -> {
+        Thread sender = threads.start("sender", () -> {
             try {
                 ctx.send(ranAfter::incrementAndGet);
             } catch (Throwable t) {
@@ -311,7 +303,7 @@ class CallbackFaultTest {
         CountDownLatch queuedUp = new CountDownLatch(1);
         AtomicInteger ranAfter = new AtomicInteger();
         Runnable pendingPost = ranAfter::incrementAndGet;
-        Thread owner = start("owner", () -> ctx.invokeAsync(() -> {
+        Thread owner = threads.start("owner", () -> ctx.invokeAsync(() -> {
             inside.countDown();
             await(queuedUp);
             returned.set(ctx.closeNow());
@@ -327,11 +319,4 @@ class CallbackFaultTest {
         assertThat(ranAfter).hasValue(0);
     }
 
-    private Thread start(String name, Runnable body) {
-        Thread t = new Thread(body, name);
-        t.setDaemon(true);
-        started.add(t);
-        t.start();
-        return t;
-    }
 }

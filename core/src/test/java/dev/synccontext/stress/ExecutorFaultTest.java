@@ -3,9 +3,10 @@ package dev.synccontext.stress;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.synccontext.RendererSyncContext;
 import dev.synccontext.CallbackOutcome;
 import dev.synccontext.CallbackPath;
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.NoThreadLeftStuck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,15 +17,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault injection at the executor: it rejects, throws, or stalls. In every case each pending caller
@@ -37,18 +37,10 @@ class ExecutorFaultTest {
 
     private static final Duration HANG_GUARD = Duration.ofSeconds(30);
 
-    private final ExecutorService pool = Executors.newFixedThreadPool(2);
-    private final List<Thread> started = new ArrayList<>();
+    @RegisterExtension
+    final NoThreadLeftStuck threads = new NoThreadLeftStuck(HANG_GUARD);
 
-    @AfterEach
-    void noThreadLeftStuck() throws InterruptedException {
-        for (Thread t : started) {
-            t.join(HANG_GUARD.toMillis());
-            assertThat(t.isAlive()).as("thread %s left stuck: %s", t.getName(), t.getState()).isFalse();
-        }
-        pool.shutdownNow();
-        assertThat(pool.awaitTermination(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-    }
+    private final ExecutorService pool = threads.fixedPool(2);
 
     /** An executor that forwards to the pool while {@code working}, and otherwise throws {@code fault}. */
     private Executor faulty(AtomicBoolean working, AtomicReference<Throwable> fault) {
@@ -101,7 +93,7 @@ class ExecutorFaultTest {
         // Work that queues behind an inline callback is refused when that callback releases.
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Thread owner = start("owner", () -> ctx.invokeAsync(() -> {
+        Thread owner = threads.start("owner", () -> ctx.invokeAsync(() -> {
             inside.countDown();
             await(release);
         }).join());
@@ -110,7 +102,7 @@ class ExecutorFaultTest {
         ctx.post(postsRun::incrementAndGet);
         AtomicReference<Throwable> sendFailure = new AtomicReference<>();
         CountDownLatch senderQueued = new CountDownLatch(1);
-        Thread sender = start("sender", () -> {
+        Thread sender = threads.start("sender", () -> {
             senderQueued.countDown();
             try {
                 ctx.send(() -> postsRun.addAndGet(1000));
@@ -172,7 +164,7 @@ class ExecutorFaultTest {
         self[0] = ctx;
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Thread owner = start("owner", () -> ctx.invokeAsync(() -> {
+        Thread owner = threads.start("owner", () -> ctx.invokeAsync(() -> {
             inside.countDown();
             await(release);
         }).join());
@@ -242,7 +234,7 @@ class ExecutorFaultTest {
             throw new AssertionError("a cancelled callback ran");
         });
         AtomicReference<Throwable> sendFailure = new AtomicReference<>();
-        Thread sender = start("stalled-sender", () -> {
+        Thread sender = threads.start("stalled-sender", () -> {
             try {
                 ctx.send(() -> {
                     throw new AssertionError("an aborted send ran");
@@ -264,14 +256,6 @@ class ExecutorFaultTest {
         // The stalled drain finally runs: it finds the queue taken over and does nothing.
         stalled.poll().run();
         assertThat(ctx.queueDepth()).isZero();
-    }
-
-    private Thread start(String name, Runnable body) {
-        Thread t = new Thread(body, name);
-        t.setDaemon(true);
-        started.add(t);
-        t.start();
-        return t;
     }
 
     static void await(CountDownLatch latch) {

@@ -3,6 +3,7 @@ package dev.synccontext.stress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.NoThreadLeftStuck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +16,9 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The transitions that the Lincheck model checks cover, raced for real: two threads released
@@ -30,17 +31,11 @@ class TransitionRaceTest {
 
     private static final int ROUNDS = (int) (20_000 * Double.parseDouble(System.getProperty("stress.scale", "1")));
 
-    private final ExecutorService pool = Executors.newFixedThreadPool(2, r -> {
-        Thread t = new Thread(r, MixedLoad.DRAIN_THREAD_PREFIX + "race");
-        t.setDaemon(true);
-        return t;
-    });
+    @RegisterExtension
+    final NoThreadLeftStuck threads = new NoThreadLeftStuck(Duration.ofMinutes(1));
 
-    @AfterEach
-    void shutdown() throws InterruptedException {
-        pool.shutdownNow();
-        assertThat(pool.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
-    }
+    private final ExecutorService pool = threads.pool(
+            Executors.newFixedThreadPool(2, threads.threadFactory(MixedLoad.DRAIN_THREAD_PREFIX + "race-")));
 
     /** Two callers race for an idle context: neither loses its token to the other, both run once. */
     @Test

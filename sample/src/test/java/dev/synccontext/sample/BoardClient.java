@@ -1,28 +1,22 @@
 package dev.synccontext.sample;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.CookieManager;
-import java.net.CookiePolicy;
-import java.net.HttpCookie;
+import dev.synccontext.testing.Browser;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.StringJoiner;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One browser-like visitor of the sample: its own cookie jar (so its own HTTP session), the CSRF
- * header the page sends, and plain {@code java.net.http} underneath — real HTTP, nothing mocked.
+ * One browser-like visitor of the sample, in the board's words, over core's test {@link Browser} (its own
+ * cookie jar, so its own HTTP session; real HTTP, nothing mocked): HTTP/1.1 as the page's browser speaks
+ * it to the sample, JSON asked for, and the CSRF header the page sends on every change.
  */
 final class BoardClient {
 
@@ -30,25 +24,19 @@ final class BoardClient {
     static final String ACTUATOR_USER = "actuator";
     static final String ACTUATOR_PASSWORD = "actuator-dev-password";
 
-    private final URI base;
-    private final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL);
-    private final HttpClient http;
+    private final Browser browser;
 
     BoardClient(int port) {
-        this.base = URI.create("http://127.0.0.1:" + port);
-        this.http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .cookieHandler(cookies)
-                .connectTimeout(Duration.ofSeconds(5))
-                .build();
+        this.browser = new Browser(URI.create("http://127.0.0.1:" + port), HttpClient.Version.HTTP_1_1,
+                Duration.ofSeconds(30));
     }
 
     URI uri(String path) {
-        return base.resolve(path);
+        return browser.uri(path);
     }
 
     HttpClient http() {
-        return http;
+        return browser.httpClient();
     }
 
     Reply get(String path) {
@@ -61,14 +49,9 @@ final class BoardClient {
 
     /** A form post, as the page's forms send it; {@code fields} are name, value, name, value... */
     Reply postForm(String path, String... fields) {
-        StringJoiner form = new StringJoiner("&");
-        for (int i = 0; i < fields.length; i += 2) {
-            form.add(URLEncoder.encode(fields[i], StandardCharsets.UTF_8) + "="
-                    + URLEncoder.encode(fields[i + 1], StandardCharsets.UTF_8));
-        }
         return send(withCsrf(request(path))
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(BodyPublishers.ofString(form.toString())));
+                .POST(Browser.form(fields)));
     }
 
     Reply delete(String path) {
@@ -82,19 +65,12 @@ final class BoardClient {
     }
 
     Reply send(HttpRequest.Builder request) {
-        try {
-            var response = http.send(request.build(), BodyHandlers.ofString());
-            return new Reply(response.statusCode(), response.headers(), response.body());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        var response = browser.send(request);
+        return new Reply(response.statusCode(), response.headers(), response.body());
     }
 
     HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30)).header("Accept", "application/json");
+        return browser.request(path).header("Accept", "application/json");
     }
 
     /** Opens the session's event stream ({@code GET /api/events}) and starts reading it. */
@@ -104,15 +80,12 @@ final class BoardClient {
 
     /** The session cookie's value, or {@code null} before the server started a session. */
     String sessionId() {
-        return cookie("JSESSIONID");
+        return browser.cookie("JSESSIONID");
     }
 
-    /** Forgets every cookie except the session cookie's value, which is set again as given. */
+    /** Sets the session cookie to {@code sessionId}, as a visitor who copied it from another would. */
     void useSessionId(String sessionId) {
-        HttpCookie cookie = new HttpCookie("JSESSIONID", sessionId);
-        cookie.setPath("/");
-        cookie.setVersion(0);
-        cookies.getCookieStore().add(base, cookie);
+        browser.setCookie("JSESSIONID", sessionId);
     }
 
     static String basic(String user, String password) {
@@ -120,16 +93,8 @@ final class BoardClient {
     }
 
     private HttpRequest.Builder withCsrf(HttpRequest.Builder request) {
-        String token = cookie("XSRF-TOKEN");
+        String token = browser.cookie("XSRF-TOKEN");
         return token == null ? request : request.header("X-XSRF-TOKEN", token);
-    }
-
-    private String cookie(String name) {
-        return cookies.getCookieStore().get(base).stream()
-                .filter(cookie -> cookie.getName().equals(name))
-                .map(HttpCookie::getValue)
-                .findFirst()
-                .orElse(null);
     }
 
     /** An HTTP answer. */

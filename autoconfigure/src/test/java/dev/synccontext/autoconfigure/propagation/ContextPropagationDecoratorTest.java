@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.NoThreadLeftStuck;
 import io.micrometer.context.ContextRegistry;
 import io.micrometer.context.ThreadLocalAccessor;
 import io.micrometer.observation.Observation;
@@ -16,19 +17,22 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.MDC;
 
 class ContextPropagationDecoratorTest {
 
     private static final ThreadLocal<String> TENANT = new ThreadLocal<>();
 
-    private final ExecutorService drainThread = Executors.newSingleThreadExecutor();
+    @RegisterExtension
+    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
+
+    private final ExecutorService drainThread = threads.fixedPool(1);
 
     @AfterEach
-    void stop() {
+    void clearThreadLocals() {
         MDC.clear();
         TENANT.remove();
-        drainThread.shutdownNow();
     }
 
     private RendererSyncContext context() {

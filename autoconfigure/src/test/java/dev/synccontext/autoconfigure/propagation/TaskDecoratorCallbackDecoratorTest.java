@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.NoThreadLeftStuck;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.core.task.TaskDecorator;
 
 /** The application's TaskDecorator, adapted, around queued callbacks of a real context. */
@@ -37,7 +39,10 @@ class TaskDecoratorCallbackDecoratorTest {
         };
     }
 
-    private final ExecutorService drain = Executors.newSingleThreadExecutor();
+    @RegisterExtension
+    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
+
+    private final ExecutorService drain = threads.fixedPool(1);
     private final List<Throwable> seenByDecorator = new CopyOnWriteArrayList<>();
     private final TaskDecorator observing = task -> tenant("none").decorate(() -> {
         try {
@@ -51,9 +56,8 @@ class TaskDecoratorCallbackDecoratorTest {
             .queuedCallbackDecorator(new TaskDecoratorCallbackDecorator(observing)).build();
 
     @AfterEach
-    void shutdown() {
+    void closeContext() {
         context.closeNow();
-        drain.shutdownNow();
     }
 
     @Test
