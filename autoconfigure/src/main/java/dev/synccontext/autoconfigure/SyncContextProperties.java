@@ -308,24 +308,24 @@ public class SyncContextProperties implements Validator {
     public static class Session {
 
         /** Name of this node in session handles, logs and the endpoint; unset means the host name plus a random suffix, new at each start. */
-        private String nodeId;
+        private @Nullable String nodeId;
 
         /** How long a session's context may go without a request on this node before it is released; unset means the session timeout plus a tenth (at least 10 s more). */
-        private Duration idleTimeout;
+        private @Nullable Duration idleTimeout;
 
-        public String getNodeId() {
+        public @Nullable String getNodeId() {
             return nodeId;
         }
 
-        public void setNodeId(String nodeId) {
+        public void setNodeId(@Nullable String nodeId) {
             this.nodeId = nodeId;
         }
 
-        public Duration getIdleTimeout() {
+        public @Nullable Duration getIdleTimeout() {
             return idleTimeout;
         }
 
-        public void setIdleTimeout(Duration idleTimeout) {
+        public void setIdleTimeout(@Nullable Duration idleTimeout) {
             this.idleTimeout = idleTimeout;
         }
     }

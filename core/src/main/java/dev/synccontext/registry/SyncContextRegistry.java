@@ -453,13 +453,13 @@ public class SyncContextRegistry implements AutoCloseable {
             this.builder = builder.observer(statistics);
         }
 
-        RendererSyncContext create(String name) {
+        RendererSyncContext create(@Nullable String name) {
             RendererSyncContext context = build(name);
             live.add(context);
             return context;
         }
 
-        synchronized RendererSyncContext build(String name) {
+        synchronized RendererSyncContext build(@Nullable String name) {
             return builder.name(name != null ? name : scope + "-" + ++sequence).build();
         }
 

@@ -20,7 +20,7 @@ public sealed interface ScenarioRunResponse extends OperationResponseBody {
     }
 
     /** A run that did not happen or failed: the HTTP status and what to do about it. */
-    record Refused(int status, String error) implements ScenarioRunResponse {
+    record Refused(int status, @Nullable String error) implements ScenarioRunResponse {
     }
 
     /**

@@ -119,9 +119,10 @@ final class ScenarioRuns {
 
     private BenchmarkRequest request(@Nullable String scenarios, @Nullable String modes,
             @Nullable Integer iterations, @Nullable Integer warmups) {
-        List<String> names = isBlank(scenarios) ? available().defaults() : split(scenarios, "scenarios");
+        List<String> names = scenarios == null || scenarios.isBlank() ? available().defaults()
+                : split(scenarios, "scenarios");
         List<Mode> parsedModes = new ArrayList<>();
-        for (String id : isBlank(modes) ? List.of(Mode.OPTIMIZED.id()) : split(modes, "modes")) {
+        for (String id : modes == null || modes.isBlank() ? List.of(Mode.OPTIMIZED.id()) : split(modes, "modes")) {
             parsedModes.add(Mode.fromId(id.toLowerCase(java.util.Locale.ROOT)));
         }
         int measured = iterations == null ? Math.min(DEFAULT_ITERATIONS, maxIterations) : iterations;
@@ -145,11 +146,7 @@ final class ScenarioRuns {
         return parts;
     }
 
-    private static boolean isBlank(@Nullable String value) {
-        return value == null || value.isBlank();
-    }
-
-    private static Result error(int status, String message) {
+    private static Result error(int status, @Nullable String message) {
         return new Result(status, new ScenarioRunResponse.Refused(status, message));
     }
 

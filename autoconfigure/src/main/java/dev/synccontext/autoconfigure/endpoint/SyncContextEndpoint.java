@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -84,7 +85,7 @@ public class SyncContextEndpoint {
             unhandled += scope.unhandled();
             blockedTotal += scope.blockedTotal();
             scope.tasks().forEach((path, byOutcome) -> byOutcome.forEach(
-                    (outcome, count) -> tasks.get(path).merge(outcome, count, Long::sum)));
+                    (outcome, count) -> row(tasks, path).merge(outcome, count, Long::sum)));
         }
         List<Blocked> blocked = new ArrayList<>();
         for (BlockedCallback b : RendererSyncContext.blockedCallbacks()) {
@@ -117,10 +118,15 @@ public class SyncContextEndpoint {
         Map<String, Map<String, Long>> table = emptyTaskTable();
         for (CallbackPath path : CallbackPath.values()) {
             for (CallbackOutcome outcome : CallbackOutcome.values()) {
-                table.get(lower(path)).put(lower(outcome), s.tasks(path, outcome));
+                row(table, lower(path)).put(lower(outcome), s.tasks(path, outcome));
             }
         }
         return table;
+    }
+
+    /** The outcome counts of {@code path} in a table built by {@link #emptyTaskTable()}, which has every path. */
+    private static Map<String, Long> row(Map<String, Map<String, Long>> table, String path) {
+        return Objects.requireNonNull(table.get(path), path);
     }
 
     /** The settings GET shows: what the application configured, as a user writes it. */

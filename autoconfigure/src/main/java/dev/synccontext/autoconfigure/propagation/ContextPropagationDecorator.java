@@ -7,6 +7,7 @@ import io.micrometer.context.integration.Slf4jThreadLocalAccessor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -64,7 +65,7 @@ final class ContextPropagationDecorator implements CallbackDecorator {
 
     /** This thread's values now; the shared empty snapshot when no accessor holds one. */
     private ThreadLocalSnapshot capture() {
-        Object[] values = null;
+        @Nullable Object @Nullable [] values = null;
         for (int i = 0; i < accessors.length; i++) {
             Object value = accessors[i].getValue();
             if (value != null) {

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import io.micrometer.context.ThreadLocalAccessor;
 import io.micrometer.context.integration.Slf4jThreadLocalAccessor;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
 import org.slf4j.spi.MDCAdapter;
 import org.springframework.util.ClassUtils;
@@ -27,7 +28,7 @@ final class MdcAccessor implements ThreadLocalAccessor<Object> {
     }
 
     @Override
-    public Object getValue() {
+    public @Nullable Object getValue() {
         Map<String, String> map = LOGBACK ? Logback.readOnly() : MDC.getCopyOfContextMap();
         return map == null || map.isEmpty() ? null : map;
     }
@@ -46,7 +47,7 @@ final class MdcAccessor implements ThreadLocalAccessor<Object> {
     /** Loaded only when Logback is on the class path. */
     private static final class Logback {
 
-        static Map<String, String> readOnly() {
+        static @Nullable Map<String, String> readOnly() {
             MDCAdapter adapter = MDC.getMDCAdapter();
             return adapter instanceof LogbackMDCAdapter logback ? logback.getPropertyMap() : MDC.getCopyOfContextMap();
         }

@@ -3,6 +3,7 @@ package dev.synccontext.autoconfigure.propagation;
 import dev.synccontext.CallbackDecorator;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.task.TaskDecorator;
 
 /**
@@ -46,7 +47,7 @@ final class TaskDecoratorCallbackDecorator implements CallbackDecorator {
     /** Runs a callable as a runnable on the same thread: keeps its result, rethrows its exception as is. */
     private static final class CallableRun<T> implements Runnable {
         private final Callable<T> callable;
-        T result; // written and read by the one thread that runs the wrapper
+        @Nullable T result; // written and read by the one thread that runs the wrapper
         boolean ran;
 
         CallableRun(Callable<T> callable) {

@@ -2,6 +2,7 @@ package dev.synccontext.autoconfigure.propagation;
 
 import io.micrometer.context.ThreadLocalAccessor;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The values of a fixed list of thread-locals, taken on the thread that queued a callback, and the
@@ -19,9 +20,9 @@ import java.util.concurrent.Callable;
 final class ThreadLocalSnapshot {
 
     private final ThreadLocalAccessor<Object>[] accessors;
-    private final Object[] values;
+    private final @Nullable Object @Nullable [] values;
 
-    ThreadLocalSnapshot(ThreadLocalAccessor<Object>[] accessors, Object[] values) {
+    ThreadLocalSnapshot(ThreadLocalAccessor<Object>[] accessors, @Nullable Object @Nullable [] values) {
         this.accessors = accessors;
         this.values = values;
     }
@@ -40,8 +41,8 @@ final class ThreadLocalSnapshot {
      * @return what the touched accessors held before (null entries: nothing), or null when none of them
      *     held anything, which is the common case on a pool thread and allocates nothing
      */
-    private Object[] enter() {
-        Object[] previous = null;
+    private @Nullable Object @Nullable [] enter() {
+        @Nullable Object[] previous = null;
         int i = 0;
         try {
             for (; i < accessors.length; i++) {
@@ -67,7 +68,7 @@ final class ThreadLocalSnapshot {
     }
 
     /** Restores accessors {@code [0, end)} that {@link #enter} touched, last first. */
-    private void exit(Object[] previous, int end) {
+    private void exit(@Nullable Object @Nullable [] previous, int end) {
         for (int i = end - 1; i >= 0; i--) {
             Object held = previous == null ? null : previous[i];
             if (held != null) {
@@ -90,7 +91,7 @@ final class ThreadLocalSnapshot {
 
         @Override
         public void run() {
-            Object[] previous = snapshot.enter();
+            @Nullable Object[] previous = snapshot.enter();
             try {
                 callback.run();
             } finally {
@@ -116,7 +117,7 @@ final class ThreadLocalSnapshot {
 
         @Override
         public T call() throws Exception {
-            Object[] previous = snapshot.enter();
+            @Nullable Object[] previous = snapshot.enter();
             try {
                 return callback.call();
             } finally {

@@ -1,6 +1,7 @@
 package dev.synccontext.autoconfigure.websocket;
 
 import dev.synccontext.RendererSyncContext;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectFactory;
 import org.springframework.messaging.simp.SimpAttributes;
 import org.springframework.messaging.simp.SimpAttributesContextHolder;
@@ -34,7 +35,7 @@ final class CurrentWebSocketSessionContext implements ObjectFactory<RendererSync
 
     /** Touches spring-messaging only when it is on the class path. */
     private static final class Stomp {
-        static RendererSyncContext current() {
+        static @Nullable RendererSyncContext current() {
             SimpAttributes attributes = SimpAttributesContextHolder.getAttributes();
             return attributes != null && attributes.getAttribute(WebSocketSessionContexts.ATTRIBUTE)
                     instanceof RendererSyncContext context ? context : null;

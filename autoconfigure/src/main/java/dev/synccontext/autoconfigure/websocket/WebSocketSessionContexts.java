@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import dev.synccontext.registry.SyncContextRegistry;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One {@link RendererSyncContext} per WebSocket session (plain or STOMP), of scope {@value #SCOPE}:
@@ -118,7 +119,7 @@ public final class WebSocketSessionContexts {
         }
     }
 
-    private static RendererSyncContext bound(Map<String, Object> sessionAttributes) {
+    private static @Nullable RendererSyncContext bound(Map<String, Object> sessionAttributes) {
         Objects.requireNonNull(sessionAttributes, "sessionAttributes");
         return sessionAttributes.get(ATTRIBUTE) instanceof RendererSyncContext context ? context : null;
     }

@@ -3,6 +3,7 @@ package dev.synccontext.scenario;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bytes allocated by <em>all</em> threads between two readings, from HotSpot's per-thread allocation
@@ -15,7 +16,7 @@ import java.util.Map;
  */
 final class AllocationMeter {
 
-    private static final com.sun.management.ThreadMXBean THREADS = threadBean();
+    private static final com.sun.management.@Nullable ThreadMXBean THREADS = threadBean();
 
     /** What taking two readings back to back reports by itself, subtracted from every delta. */
     private final long overhead;
@@ -65,7 +66,7 @@ final class AllocationMeter {
         return total;
     }
 
-    private static com.sun.management.ThreadMXBean threadBean() {
+    private static com.sun.management.@Nullable ThreadMXBean threadBean() {
         try {
             if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean bean
                     && bean.isThreadAllocatedMemorySupported()) {

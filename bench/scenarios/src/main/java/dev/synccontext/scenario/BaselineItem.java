@@ -5,6 +5,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One piece of work given to a {@link BaselineSyncContext}: the callback, the separate placeholder
@@ -23,11 +24,12 @@ final class BaselineItem implements BiFunction<Object, Throwable, Void> {
     final int kind;
     final Object callback;
     /** The caller's future; null for posts and sends. */
-    final CompletableFuture<Object> placeholder;
+    final @Nullable CompletableFuture<Object> placeholder;
     /** Set under the context's lock when {@code closeNow()} took the item away before it started. */
     boolean aborted;
 
-    BaselineItem(BaselineSyncContext context, int kind, Object callback, CompletableFuture<Object> placeholder) {
+    BaselineItem(BaselineSyncContext context, int kind, Object callback,
+            @Nullable CompletableFuture<Object> placeholder) {
         this.context = context;
         this.kind = kind;
         this.callback = callback;
@@ -36,7 +38,7 @@ final class BaselineItem implements BiFunction<Object, Throwable, Void> {
 
     /** The queued hop: runs on the executor once every earlier item has finished. */
     @Override
-    public Void apply(Object ignoredValue, Throwable ignoredFailure) {
+    public @Nullable Void apply(@Nullable Object ignoredValue, @Nullable Throwable ignoredFailure) {
         if (context.start(this)) {
             context.runAsOwner(this);
         }
@@ -47,8 +49,9 @@ final class BaselineItem implements BiFunction<Object, Throwable, Void> {
      * Runs the callback on the current thread, which owns the context, and completes the placeholder.
      * Never throws except for a {@code send}, whose failure is returned instead.
      */
-    @SuppressWarnings("unchecked")
-    Throwable runCallback() {
+    // NullAway: BaselineSyncContext.invoke gives every RUNNABLE, CALLABLE and STAGE item a placeholder.
+    @SuppressWarnings({"unchecked", "NullAway"})
+    @Nullable Throwable runCallback() {
         if (placeholder != null && placeholder.isDone()) {
             return null; // cancelled by its caller before its turn
         }
@@ -96,7 +99,7 @@ final class BaselineItem implements BiFunction<Object, Throwable, Void> {
     }
 
     /** closeNow(): the item will never run. Returns the posted runnable for a post, else null. */
-    Runnable abort(String contextName) {
+    @Nullable Runnable abort(String contextName) {
         if (placeholder != null) {
             placeholder.completeExceptionally(new CancellationException(
                     "Context '" + contextName + "' was closed with closeNow() before this callback started"));

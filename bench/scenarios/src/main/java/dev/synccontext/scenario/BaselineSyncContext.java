@@ -21,6 +21,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code baseline} mode: a faithful Java port of the design that Blazor's 2023 rework of
@@ -71,7 +72,7 @@ public final class BaselineSyncContext implements RendererSyncContext {
     private final String name;
     private final Executor executor;
     private final int maxQueueDepth;
-    private final BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler;
+    private final @Nullable BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler;
     private final Object lock = new Object();
     private final AtomicLong unhandled = new AtomicLong();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
@@ -81,7 +82,7 @@ public final class BaselineSyncContext implements RendererSyncContext {
     /** Queued items that have not started, in order. Guarded by {@link #lock}. */
     private final ArrayDeque<BaselineItem> pending = new ArrayDeque<>();
     private volatile boolean closed;
-    private volatile Thread owner;
+    private volatile @Nullable Thread owner;
 
     /** A baseline context named {@code baseline-N} that hops through {@link ForkJoinPool#commonPool()}. */
     public BaselineSyncContext() {
@@ -99,7 +100,7 @@ public final class BaselineSyncContext implements RendererSyncContext {
      *     null to log them at ERROR
      */
     public BaselineSyncContext(String name, Executor executor, int maxQueueDepth,
-            BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler) {
+            @Nullable BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler) {
         this.name = Objects.requireNonNull(name, "name");
         this.executor = hopTarget(Objects.requireNonNull(executor, "executor"));
         if (maxQueueDepth < 0) {
@@ -231,7 +232,7 @@ public final class BaselineSyncContext implements RendererSyncContext {
         }
     }
 
-    private static void rethrow(Throwable failure) {
+    private static void rethrow(@Nullable Throwable failure) {
         if (failure == null) {
             return;
         }
@@ -269,7 +270,7 @@ public final class BaselineSyncContext implements RendererSyncContext {
     }
 
     /** Runs an item that claimed the idle context (or whose send turn came), then completes the tail. */
-    private Throwable runInline(BaselineItem item, CompletableFuture<Void> completion) {
+    private @Nullable Throwable runInline(BaselineItem item, CompletableFuture<Void> completion) {
         try {
             return runAsOwner(item);
         } finally {
@@ -278,7 +279,7 @@ public final class BaselineSyncContext implements RendererSyncContext {
     }
 
     /** Sets the owner token and the current context, runs the item, restores both. */
-    Throwable runAsOwner(BaselineItem item) {
+    @Nullable Throwable runAsOwner(BaselineItem item) {
         BaselineSyncContext outer = CURRENT.get();
         CURRENT.set(this);
         owner = Thread.currentThread();
@@ -317,7 +318,7 @@ public final class BaselineSyncContext implements RendererSyncContext {
     }
 
     /** Why new work is refused now, or null. Holds {@link #lock}. */
-    private String refusal() {
+    private @Nullable String refusal() {
         if (closed) {
             return "Context '" + name + "' is closed and accepts no new callbacks";
         }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code InvokeAsyncBusy}: 1000 × { {@code gate = new CompletableFuture<Void>()};
@@ -18,7 +19,7 @@ final class InvokeAsyncBusy extends LoopScenario {
     static final String NAME = "InvokeAsyncBusy";
     static final int CALLS = 1000;
 
-    private CompletableFuture<Void> gate;
+    private @Nullable CompletableFuture<Void> gate;
     private int started;
     private final Callable<CompletionStage<Void>> callback = () -> {
         started++;

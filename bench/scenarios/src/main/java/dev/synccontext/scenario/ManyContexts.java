@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code ManyContexts}: 10,000 contexts (one per session, say), each gets 10 posts from 2 producer
@@ -33,13 +34,13 @@ final class ManyContexts extends LoopScenario {
     private final Duration patience;
     private final int contexts;
     /** steps[producer][k * contexts + c]: the k-th post of that producer to context c. */
-    private Runnable[][] steps;
+    private Runnable @Nullable [][] steps;
     /** Next expected k per (context, producer); each slot is only touched inside its context. */
-    private int[] nextSeq;
+    private int @Nullable [] nextSeq;
     private final AtomicInteger remaining = new AtomicInteger();
     private final AtomicInteger outOfOrder = new AtomicInteger();
-    private volatile CompletableFuture<Void> drained;
-    private List<? extends RendererSyncContext> current;
+    private volatile @Nullable CompletableFuture<Void> drained;
+    private @Nullable List<? extends RendererSyncContext> current;
 
     ManyContexts() {
         this(CONTEXTS, DEFAULT_PATIENCE);
@@ -77,19 +78,25 @@ final class ManyContexts extends LoopScenario {
             throw new UnsupportedOperationException(NAME + " runs on " + contexts
                     + " contexts at once; call runOnce(List) with contextsPerInvocation() fresh contexts");
         }
-        if (steps == null) {
-            prepare();
+        Runnable[][] prepared = steps;
+        int[] seqs = nextSeq;
+        if (prepared == null || seqs == null) { // first use: the two are set together
+            prepared = newSteps();
+            seqs = new int[contexts * PRODUCERS];
+            steps = prepared;
+            nextSeq = seqs;
         }
-        Arrays.fill(nextSeq, 0);
+        Arrays.fill(seqs, 0);
         outOfOrder.set(0);
         remaining.set(operationsPerInvocation());
         CompletableFuture<Void> done = new CompletableFuture<>();
         drained = done;
+        Runnable[] secondSteps = prepared[1];
         Future<Void> second = SecondCaller.start(() -> {
-            produce(ctxs, 1);
+            produce(ctxs, secondSteps);
             return null;
         });
-        produce(ctxs, 0);
+        produce(ctxs, prepared[0]);
         try {
             second.get(patience.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException | ExecutionException producerFailed) {
@@ -101,8 +108,7 @@ final class ManyContexts extends LoopScenario {
                 "counter " + remaining.get() + ", " + outOfOrder.get() + " out of order");
     }
 
-    private void produce(List<? extends RendererSyncContext> ctxs, int producer) {
-        Runnable[] mine = steps[producer];
+    private void produce(List<? extends RendererSyncContext> ctxs, Runnable[] mine) {
         for (int k = 0; k < POSTS_PER_PRODUCER; k++) {
             for (int c = 0; c < contexts; c++) {
                 ctxs.get(c).post(mine[k * contexts + c]);
@@ -110,9 +116,8 @@ final class ManyContexts extends LoopScenario {
         }
     }
 
-    private void prepare() {
-        steps = new Runnable[PRODUCERS][contexts * POSTS_PER_PRODUCER];
-        nextSeq = new int[contexts * PRODUCERS];
+    private Runnable[][] newSteps() {
+        Runnable[][] steps = new Runnable[PRODUCERS][contexts * POSTS_PER_PRODUCER];
         for (int p = 0; p < PRODUCERS; p++) {
             for (int k = 0; k < POSTS_PER_PRODUCER; k++) {
                 for (int c = 0; c < contexts; c++) {
@@ -122,8 +127,10 @@ final class ManyContexts extends LoopScenario {
                 }
             }
         }
+        return steps;
     }
 
+    @SuppressWarnings("NullAway") // loop() sets nextSeq and drained before its first post
     private void step(int slot, int seq) {
         if (nextSeq[slot]++ != seq) {
             outOfOrder.incrementAndGet();

@@ -3,6 +3,7 @@ package dev.synccontext.scenario;
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code PostConcurrent}: 10,000 {@code ctx.post(...)} from one outside thread while the context
@@ -18,7 +19,7 @@ final class PostConcurrent extends LoopScenario {
     static final int POSTS = 10_000;
 
     private final Runnable[] steps = new Runnable[POSTS];
-    private CompletableFuture<Void> drained;
+    private @Nullable CompletableFuture<Void> drained;
     private int remaining;
     private int next;
     private int outOfOrder;
@@ -55,6 +56,7 @@ final class PostConcurrent extends LoopScenario {
                         + " out of order (first at post #" + firstOutOfOrder + ")");
     }
 
+    @SuppressWarnings("NullAway") // loop() sets drained before it posts the first step
     private void step(int index) {
         if (index != next && outOfOrder++ == 0) {
             firstOutOfOrder = next;

@@ -3,6 +3,7 @@ package dev.synccontext.scenario;
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code PostSerial}: one {@code invokeAsync} whose callback re-posts itself onto the same context
@@ -16,8 +17,8 @@ final class PostSerial extends LoopScenario {
     static final String NAME = "PostSerial";
     static final int POSTS = 1000;
 
-    private RendererSyncContext context;
-    private CompletableFuture<Void> last;
+    private @Nullable RendererSyncContext context;
+    private @Nullable CompletableFuture<Void> last;
     private int steps;
     private int outside;
     private final Runnable step = this::step;
@@ -44,6 +45,7 @@ final class PostSerial extends LoopScenario {
         context = null;
     }
 
+    @SuppressWarnings("NullAway") // loop() sets both fields before the first step, clears context after the last
     private void step() {
         if (!context.checkAccess()) {
             outside++;

@@ -3,6 +3,7 @@ package dev.synccontext.scenario;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The built-in scenarios. Every call returns fresh instances (a scenario instance runs one invocation
@@ -47,7 +48,7 @@ public final class Scenarios {
         return factory.get();
     }
 
-    private static Supplier<Scenario> factory(String name) {
+    private static @Nullable Supplier<Scenario> factory(@Nullable String name) {
         if (name == null) {
             return null;
         }
