@@ -1,6 +1,7 @@
 package dev.synccontext;
 
 import java.lang.management.ManagementFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bytes allocated by the current thread, from HotSpot's per-thread TLAB accounting. Used only for
@@ -8,7 +9,7 @@ import java.lang.management.ManagementFactory;
  */
 final class AllocationProbe {
 
-    private static final com.sun.management.ThreadMXBean THREADS = threadBean();
+    private static final com.sun.management.@Nullable ThreadMXBean THREADS = threadBean();
 
     private AllocationProbe() {
     }
@@ -18,7 +19,7 @@ final class AllocationProbe {
         return THREADS == null ? -1 : THREADS.getCurrentThreadAllocatedBytes();
     }
 
-    private static com.sun.management.ThreadMXBean threadBean() {
+    private static com.sun.management.@Nullable ThreadMXBean threadBean() {
         try {
             if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean bean
                     && bean.isThreadAllocatedMemorySupported()) {

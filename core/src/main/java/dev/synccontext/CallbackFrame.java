@@ -1,5 +1,7 @@
 package dev.synccontext;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What one thread is doing for the contexts, kept in one mutable object per thread so that entering
  * and leaving a callback costs a single {@link ThreadLocal} lookup and a few plain writes.
@@ -16,7 +18,7 @@ final class CallbackFrame {
     final Thread thread = Thread.currentThread();
 
     /** The innermost context whose callback (or drain) runs on this thread; null outside any. */
-    SyncContext context;
+    @Nullable SyncContext context;
 
     /** Incremented each time a callback starts on this thread, so the watchdog can tell them apart. */
     int seq;
@@ -25,11 +27,11 @@ final class CallbackFrame {
     int sampleTick;
 
     // Watchdog-owned: which callback it saw last, since when, and which one it has reported.
-    SyncContext watchedContext;
+    @Nullable SyncContext watchedContext;
     int watchedSeq;
     long watchedSinceNanos;
     int reportedSeq = -1;
-    SyncContext reportedContext;
+    @Nullable SyncContext reportedContext;
 
     private CallbackFrame() {
         Watchdog.register(this);
@@ -39,12 +41,12 @@ final class CallbackFrame {
         return FRAMES.get();
     }
 
-    static RendererSyncContext currentContext() {
+    static @Nullable RendererSyncContext currentContext() {
         return FRAMES.get().context;
     }
 
     /** Marks a callback of {@code ctx} as started on this thread; returns what to restore. */
-    SyncContext enter(SyncContext ctx) {
+    @Nullable SyncContext enter(SyncContext ctx) {
         SyncContext previous = context;
         context = ctx;
         seq++;
@@ -55,14 +57,14 @@ final class CallbackFrame {
      * Marks a drain of {@code ctx} as running on this thread; returns what to restore. Each callback it
      * runs counts itself in {@link #seq}.
      */
-    SyncContext enterDrain(SyncContext ctx) {
+    @Nullable SyncContext enterDrain(SyncContext ctx) {
         SyncContext previous = context;
         context = ctx;
         return previous;
     }
 
     /** Leaves the callback or drain entered with {@link #enter} or {@link #enterDrain}. */
-    void leave(SyncContext outer) {
+    void leave(@Nullable SyncContext outer) {
         context = outer;
     }
 

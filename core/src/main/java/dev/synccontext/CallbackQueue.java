@@ -3,6 +3,7 @@ package dev.synccontext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The queue half of a context: an intrusive multi-producer, single-consumer linked queue of
@@ -46,7 +47,7 @@ abstract class CallbackQueue extends OwnerSidePadding {
 
     /** Producer end; exchanged by producers, CAS-ed to null by the owner when it drops the dummy. */
     @SuppressWarnings("unused") // Accessed through TAIL.
-    private QueuedCallback<?> tail;
+    private @Nullable QueuedCallback<?> tail;
 
     /**
      * A producer's first step: swaps {@code node} in as the tail. The node is in the queue's order from
@@ -71,7 +72,7 @@ abstract class CallbackQueue extends OwnerSidePadding {
      * Where the owner takes from: the node it took last (still the queue's dummy), or null if it took
      * none since the queue was last empty. Owner-only.
      */
-    final QueuedCallback<?> lastTaken() {
+    final @Nullable QueuedCallback<?> lastTaken() {
         return headTaken ? head : null;
     }
 
@@ -85,7 +86,7 @@ abstract class CallbackQueue extends OwnerSidePadding {
      * then, the last one as the dummy that the next node links to, so taking needs no atomic (Vyukov's
      * non-intrusive trick, applied to intrusive nodes).
      */
-    final QueuedCallback<?> takeAfter(QueuedCallback<?> lastTaken) {
+    final QueuedCallback<?> takeAfter(@Nullable QueuedCallback<?> lastTaken) {
         QueuedCallback<?> next;
         if (lastTaken == null) {
             for (int spins = 0; (next = (QueuedCallback<?>) HEAD.getAcquire(this)) == null; spins++) {
@@ -106,7 +107,8 @@ abstract class CallbackQueue extends OwnerSidePadding {
      * gone finds the new head (and a walk that starts from the head before this call finds the links
      * intact up to it).
      */
-    final void publishTaken(QueuedCallback<?> lastTaken) {
+    @SuppressWarnings("NullAway") // every node from the old head up to lastTaken is linked to the next
+    final void publishTaken(@Nullable QueuedCallback<?> lastTaken) {
         if (lastTaken == null) {
             return;
         }

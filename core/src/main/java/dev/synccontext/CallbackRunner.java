@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs a context's callbacks once the context has decided who runs them, and tells the observer: the
@@ -54,7 +55,7 @@ final class CallbackRunner {
     }
 
     /** Runs a {@code send} callback on the caller's thread, inside {@code ctx}; returns its failure. */
-    static Throwable runOnCaller(SyncContext ctx, Runnable callback, CallbackPath path) {
+    static @Nullable Throwable runOnCaller(SyncContext ctx, Runnable callback, CallbackPath path) {
         CallbackFrame frame = CallbackFrame.get();
         SyncContext outer = frame.enter(ctx);
         try {
@@ -87,7 +88,7 @@ final class CallbackRunner {
     }
 
     /** Throws what {@link #runOnCaller} returned, if anything, as the sender's own failure. */
-    static void rethrow(Throwable failure) {
+    static void rethrow(@Nullable Throwable failure) {
         if (failure == null) {
             return;
         }
@@ -110,7 +111,7 @@ final class CallbackRunner {
      * settings read per callback").
      */
     static void runQueued(SyncContext ctx, QueuedCallback<?> node, Object callback, CallbackFrame frame,
-            SyncContextObserver observer) {
+            @Nullable SyncContextObserver observer) {
         frame.seq++;
         if (observer == null) {
             node.runQueued(ctx, callback);
@@ -154,7 +155,7 @@ final class CallbackRunner {
         observe(ctx, ctx.settings.observer, path, outcome);
     }
 
-    private static void observe(SyncContext ctx, SyncContextObserver observer, CallbackPath path,
+    private static void observe(SyncContext ctx, @Nullable SyncContextObserver observer, CallbackPath path,
             CallbackOutcome outcome) {
         if (observer != null) {
             try {
@@ -165,8 +166,11 @@ final class CallbackRunner {
         }
     }
 
-    private static void sampled(SyncContext ctx, SyncContextObserver observer, CallbackPath path, long waitNanos,
-            long runNanos, long allocatedBefore) {
+    private static void sampled(SyncContext ctx, @Nullable SyncContextObserver observer, CallbackPath path,
+            long waitNanos, long runNanos, long allocatedBefore) {
+        if (observer == null) {
+            return; // only sampled when an observer is set; the check is for the type system
+        }
         long allocated = allocatedBefore < 0 ? -1
                 : AllocationProbe.currentThreadAllocatedBytes() - allocatedBefore;
         try {

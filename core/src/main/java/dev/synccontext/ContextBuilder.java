@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 
 /** The {@link RendererSyncContext.Builder}: validates each setting where it is given. */
 final class ContextBuilder implements RendererSyncContext.Builder {
@@ -16,16 +17,16 @@ final class ContextBuilder implements RendererSyncContext.Builder {
 
     private static final AtomicLong NEXT_ID = new AtomicLong();
 
-    private String name;
+    private @Nullable String name;
     private Executor executor = ElasticExecutor.shared();
     private int maxBatch = DEFAULT_MAX_BATCH;
     private int maxQueueDepth;
     private Duration blockedThreshold = DEFAULT_BLOCKED_THRESHOLD;
-    private BiConsumer<RendererSyncContext, Throwable> handler;
-    private SyncContextObserver observer;
-    private CallbackDecorator decorator;
+    private @Nullable BiConsumer<RendererSyncContext, Throwable> handler;
+    private @Nullable SyncContextObserver observer;
+    private @Nullable CallbackDecorator decorator;
     /** Reused by consecutive builds until a setting other than the name changes. */
-    private ContextSettings settings;
+    private @Nullable ContextSettings settings;
 
     @Override
     public RendererSyncContext.Builder name(String name) {

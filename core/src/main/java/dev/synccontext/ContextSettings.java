@@ -2,6 +2,7 @@ package dev.synccontext;
 
 import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The settings a context was built with. Immutable and shared by every context a builder makes, so
@@ -14,24 +15,24 @@ final class ContextSettings {
      * The executor as a {@link DrainPool}, resolved once here so that a drain asks it without a type
      * check; null = the executor does not support stepping back (the drain never does).
      */
-    final DrainPool drainPool;
+    final @Nullable DrainPool drainPool;
     final int maxBatch;
     /** 0 = unbounded. */
     final int maxQueueDepth;
     /** 0 = watchdog off for these contexts. */
     final long blockedThresholdNanos;
     /** Null = the default handler (log at ERROR, count). */
-    final BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler;
+    final @Nullable BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler;
     /** Null = no observer: the hot path pays one null check. */
-    final SyncContextObserver observer;
+    final @Nullable SyncContextObserver observer;
     /** {@code samplingInterval - 1}, or -1 when sampling is off. */
     final int samplingMask;
     /** Null = queued callbacks are not wrapped. */
-    final CallbackDecorator decorator;
+    final @Nullable CallbackDecorator decorator;
 
     ContextSettings(Executor executor, int maxBatch, int maxQueueDepth, long blockedThresholdNanos,
-            BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler,
-            SyncContextObserver observer, CallbackDecorator decorator) {
+            @Nullable BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler,
+            @Nullable SyncContextObserver observer, @Nullable CallbackDecorator decorator) {
         this.executor = executor;
         this.drainPool = executor instanceof DrainPool pool ? pool : null;
         this.maxBatch = maxBatch;

@@ -7,6 +7,7 @@ import static dev.synccontext.SyncContext.TAILING_RUN;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.RejectedExecutionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The owner's loop over a context's queue: the drain the executor runs, and the one a caller thread
@@ -110,11 +111,12 @@ final class Drain {
                 sinceStepBack++;
                 budget--;
                 Object callback = node.claim();
-                ran = callback != null;
-                if (!ran) {
+                if (callback == null) {
+                    ran = false;
                     counted = 0; // closeNow() (or its producer, racing it) aborted it: the next check leaves
                     continue;
                 }
+                ran = true;
                 if (node instanceof QueuedSend send) {
                     ctx.publishTaken(cursor);
                     counted = 0;
@@ -134,7 +136,7 @@ final class Drain {
     }
 
     /** Whether a node is already linked after the one the drain took last. */
-    private static boolean linkedAfter(QueuedCallback<?> cursor) {
+    private static boolean linkedAfter(@Nullable QueuedCallback<?> cursor) {
         return cursor != null && cursor.nextAcquire() != null;
     }
 

@@ -3,6 +3,7 @@ package dev.synccontext;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The three kinds of {@code invokeAsync*} callback, each with all of its own code: how to call it, how
@@ -15,7 +16,7 @@ enum Invocation {
     /** {@code invokeAsync(Runnable)}: run as a callable that returns null. */
     RUNNABLE {
         @Override
-        Object run(Object callback) {
+        @Nullable Object run(Object callback) {
             ((Runnable) callback).run();
             return null;
         }
@@ -38,13 +39,13 @@ enum Invocation {
 
         @Override
         @SuppressWarnings("unchecked")
-        <T> CompletableFuture<T> completedInline(Object result) {
+        <T> CompletableFuture<T> completedInline(@Nullable Object result) {
             return mirror((CompletionStage<T>) result);
         }
     };
 
     /** Calls the callback: its value (null for a runnable); for a stage, the stage it returned. */
-    Object run(Object callback) throws Exception {
+    @Nullable Object run(Object callback) throws Exception {
         return ((Callable<?>) callback).call();
     }
 
@@ -87,7 +88,7 @@ enum Invocation {
      * the idle {@code invokeAsync(Runnable)} allocates nothing), else a completed one.
      */
     @SuppressWarnings("unchecked")
-    <T> CompletableFuture<T> completedInline(Object result) {
+    <T> CompletableFuture<T> completedInline(@Nullable Object result) {
         return result == null ? (CompletableFuture<T>) SharedDoneFuture.INSTANCE
                 : CompletableFuture.completedFuture((T) result);
     }
@@ -104,7 +105,7 @@ enum Invocation {
      * {@code CompletableFuture} is returned as it is, as Blazor returns the callback's own task when it
      * ran inline: no copy, no extra completion stage.
      */
-    private static <T> CompletableFuture<T> mirror(CompletionStage<T> stage) {
+    private static <T> CompletableFuture<T> mirror(@Nullable CompletionStage<T> stage) {
         if (stage == null) {
             return CompletableFuture.failedFuture(new NullPointerException(
                     "invokeAsyncStage callback returned null instead of a CompletionStage"));

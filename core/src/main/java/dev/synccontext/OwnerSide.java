@@ -1,5 +1,7 @@
 package dev.synccontext;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The fields of a context that its owner writes while it drains: its position in the queue, its
  * ownership token and its progress count. They are kept 64 bytes away from the fields every producer
@@ -18,9 +20,9 @@ abstract class OwnerSide {
      * Consumer end: the node the owner took last (kept as the queue's dummy, so taking a node needs no
      * atomic), or a first node a producer published into an empty queue; {@link #headTaken} tells which.
      */
-    QueuedCallback<?> head;
+    @Nullable QueuedCallback<?> head;
     /** The thread running a callback of this context, or null; see {@link SyncContext}, "Ownership token". */
-    Thread owner;
+    @Nullable Thread owner;
     /** Callbacks the running drain finished but has not yet subtracted from the count. */
     int progress;
     /** Whether {@link #head} was already taken. Owner-only, handed on with ownership. */

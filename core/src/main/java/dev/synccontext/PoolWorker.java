@@ -2,6 +2,7 @@ package dev.synccontext;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A thread of a {@link WorkerPool}: runs the pool's loop ({@link WorkerPool#work}) and publishes what
@@ -41,7 +42,7 @@ final class PoolWorker extends Thread {
     @SuppressWarnings("unused") // Accessed through BLOCKED.
     private volatile int blocked;
     /** The task running now, or null. Written by this worker only. */
-    Runnable current;
+    @Nullable Runnable current;
     /** Incremented as each task starts. Written by this worker only. */
     private int taskSeq;
     /** {@link System#nanoTime()} as the current task started. Written by this worker only. */
@@ -50,7 +51,7 @@ final class PoolWorker extends Thread {
     /** Monitor-owned: the sequence number seen at the last look. */
     int seenSeq = -1;
     /** A drain this worker resubmitted from inside itself; runs next. Worker-owned. */
-    Runnable next;
+    @Nullable Runnable next;
 
     PoolWorker(WorkerPool pool, String name) {
         super(name);

@@ -3,6 +3,7 @@ package dev.synccontext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A queued callback. It is at once the queue node (intrusive {@link #next} link), the holder of the
@@ -34,11 +35,11 @@ abstract sealed class QueuedCallback<T> extends CompletableFuture<T> permits Que
     }
 
     @SuppressWarnings("unused") // Accessed through NEXT.
-    private QueuedCallback<?> next;
+    private @Nullable QueuedCallback<?> next;
 
     /** The callback until claimed; null once claimed. */
     @SuppressWarnings("unused") // Accessed through CALLBACK.
-    private Object callback;
+    private @Nullable Object callback;
 
     /** Coarse time it was queued if chosen for sampling (see {@link SampleClock}), else 0. */
     int sampledAt;
@@ -47,7 +48,7 @@ abstract sealed class QueuedCallback<T> extends CompletableFuture<T> permits Que
         CALLBACK.set(this, callback);
     }
 
-    final QueuedCallback<?> nextAcquire() {
+    final @Nullable QueuedCallback<?> nextAcquire() {
         return (QueuedCallback<?>) NEXT.getAcquire(this);
     }
 
@@ -67,7 +68,7 @@ abstract sealed class QueuedCallback<T> extends CompletableFuture<T> permits Que
      * Takes the callback to run or abort it: the callback, or null if someone else took it first.
      * One atomic exchange, so two threads that race for a node never both get it.
      */
-    final Object claim() {
+    final @Nullable Object claim() {
         return CALLBACK.getAndSet(this, null);
     }
 
@@ -104,5 +105,5 @@ abstract sealed class QueuedCallback<T> extends CompletableFuture<T> permits Que
      * @return the posted runnable when this is a post (to return from {@code closeNow} or to report),
      *     otherwise null
      */
-    abstract Runnable abort(Object callback, Throwable reason);
+    abstract @Nullable Runnable abort(Object callback, Throwable reason);
 }

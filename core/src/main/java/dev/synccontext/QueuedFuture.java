@@ -3,6 +3,7 @@ package dev.synccontext;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A queued {@code invokeAsync*} call: the future returned to the caller. Blocking on it from inside
@@ -19,7 +20,7 @@ abstract sealed class QueuedFuture<T> extends QueuedCallback<T> permits QueuedCa
     }
 
     @Override
-    final Runnable abort(Object callback, Throwable reason) {
+    final @Nullable Runnable abort(Object callback, Throwable reason) {
         completeExceptionally(reason);
         return null;
     }

@@ -2,9 +2,11 @@ package dev.synccontext;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@code send} from outside that found the context busy. Its thread parks until the drain reaches
@@ -33,7 +35,7 @@ final class QueuedSend extends QueuedCallback<Void> {
     private final Thread sender;
     private volatile int status;
     /** Written before the FAILED status is published, read after it is seen. */
-    private Throwable failure;
+    private @Nullable Throwable failure;
 
     QueuedSend(Runnable callback, Thread sender) {
         super(callback);
@@ -63,7 +65,7 @@ final class QueuedSend extends QueuedCallback<Void> {
     }
 
     @Override
-    Runnable abort(Object callback, Throwable reason) {
+    @Nullable Runnable abort(Object callback, Throwable reason) {
         failure = reason;
         if (STATUS.compareAndSet(this, WAITING, FAILED)) {
             LockSupport.unpark(sender);
@@ -104,8 +106,9 @@ final class QueuedSend extends QueuedCallback<Void> {
             case HANDED_OFF:
                 return;
             case FAILED:
+                Throwable reason = Objects.requireNonNull(failure, "written before FAILED is published");
                 throw new RejectedExecutionException("send to context '" + contextName + "' did not run: "
-                        + failure.getMessage(), failure);
+                        + reason.getMessage(), reason);
             default:
                 throw new CancellationException("send to context '" + contextName + "' was interrupted while"
                         + " waiting for its turn; the callback did not run");

@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one implementation of {@link RendererSyncContext}.
@@ -123,7 +124,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     private volatile int state;
     /** Null until the first close, closeNow or awaitTermination; see {@link Termination#of}. */
     @SuppressWarnings("unused") // Accessed through Termination's VarHandle.
-    Termination termination;
+    @Nullable Termination termination;
     @SuppressWarnings("unused") // Accessed through UNHANDLED.
     private long unhandledCount;
     @SuppressWarnings("unused") // Accessed through BLOCKED.
@@ -540,7 +541,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     // ---------------------------------------------------------------- admission
 
     /** Why a new callback cannot be accepted in state {@code s}, or null if it can. */
-    private String refusal(int s) {
+    private @Nullable String refusal(int s) {
         if ((s & CLOSED) != 0) {
             return Refusals.closed(name);
         }

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Created on the first {@code close}, {@code closeNow} or {@code awaitTermination}, so an open context
@@ -36,7 +37,7 @@ final class Termination {
      * The thread aborting the queue right now, or null. Only compared with the current thread, which
      * can see its own reference here only while it aborts (as with the context's owner token).
      */
-    private Thread aborting;
+    private @Nullable Thread aborting;
 
     private Termination() {
     }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Finds callbacks that run longer than their context's blocked threshold, without the hot path
@@ -35,7 +36,7 @@ final class Watchdog {
     private static final ConcurrentLinkedQueue<WeakReference<CallbackFrame>> FRAMES =
             new ConcurrentLinkedQueue<>();
     private static volatile long tickNanos = MAX_TICK_NANOS;
-    private static Thread thread;
+    private static @Nullable Thread thread;
 
     private Watchdog() {
     }

@@ -7,6 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The queue, the threads and how they find work: submit, take, spin, park, wake, retire. It owns the
@@ -147,7 +148,7 @@ final class WorkerPool {
         }
     }
 
-    private Runnable takeTask(PoolWorker w) {
+    private @Nullable Runnable takeTask(PoolWorker w) {
         Runnable task = w.next;
         if (task != null) {
             w.next = null;

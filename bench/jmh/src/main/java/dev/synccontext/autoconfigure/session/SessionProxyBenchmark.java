@@ -1,5 +1,6 @@
 package dev.synccontext.autoconfigure.session;
 
+import org.jspecify.annotations.NullUnmarked;
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
 import java.util.concurrent.ForkJoinPool;
@@ -40,6 +41,7 @@ import dev.synccontext.registry.SyncContextRegistry;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@NullUnmarked // a benchmark in the session part's package: JMH sets its state in @Setup
 public class SessionProxyBenchmark {
 
     static final String TARGET = "scopedTarget.rendererSyncContext";

@@ -1,5 +1,6 @@
 package dev.synccontext.autoconfigure.session;
 
+import org.jspecify.annotations.NullUnmarked;
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
 import java.util.Arrays;
@@ -21,6 +22,7 @@ import dev.synccontext.registry.SyncContextRegistry;
  *
  * <p>Usage: {@code java -cp bench/jmh/target/benchmarks.jar dev.synccontext.autoconfigure.SessionProxyInterleaved [rounds, default 300]}.
  */
+@NullUnmarked // a benchmark in the session part's package: JMH sets its state in @Setup
 public final class SessionProxyInterleaved {
 
     private static final int CALLS = 20_000;
