@@ -72,6 +72,20 @@ final class ContextBeanScope implements Scope {
         return running == null ? null : running.name();
     }
 
+    /**
+     * The bean {@code name} of the context whose callback runs on this thread, if it exists already; null
+     * otherwise (then the bean factory resolves, creates or refuses it). The proxy's fast path: a
+     * thread-local read and two lock-free map lookups.
+     */
+    @Nullable Object existingInRunningContext(String name) {
+        RendererSyncContext running = RendererSyncContext.current().orElse(null);
+        if (running == null) {
+            return null;
+        }
+        ContextBeans beans = byContext.get(running);
+        return beans == null ? null : beans.existing(name);
+    }
+
     /** How many contexts hold context-scoped beans now (for tests and diagnostics). */
     int contextsWithBeans() {
         return byContext.size();

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -11,19 +12,25 @@ import org.springframework.beans.factory.ObjectFactory;
 
 /**
  * The context-scoped beans of one context and their destruction callbacks. Thread-safe (a request thread
- * and the context's callbacks may resolve at once); destroyed once, in reverse order of creation.
+ * and the context's callbacks may resolve at once); destroyed once, in reverse order of registration of the
+ * destruction callbacks.
  */
 final class ContextBeans {
 
     private static final Log LOG = LogFactory.getLog(ContextBeans.class);
 
     private final String contextName;
-    private final Map<String, Object> beans = new LinkedHashMap<>();
+    private final Map<String, Object> beans = new ConcurrentHashMap<>(); // read without the lock by existing()
     private final Map<String, Runnable> destructionCallbacks = new LinkedHashMap<>();
     private boolean destroyed;
 
     ContextBeans(String contextName) {
         this.contextName = contextName;
+    }
+
+    /** The bean if it was created already: lock-free, for the proxy's fast path. */
+    @Nullable Object existing(String name) {
+        return beans.get(name);
     }
 
     synchronized Object get(String name, ObjectFactory<?> factory) {

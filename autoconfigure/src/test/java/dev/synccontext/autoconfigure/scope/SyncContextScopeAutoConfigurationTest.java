@@ -42,6 +42,18 @@ class SyncContextScopeAutoConfigurationTest {
     }
 
     @Test
+    void theProxyAsksTheScopeDirectlyInsteadOfSpringsScopedProxy() {
+        runner.run(context -> {
+            Counter counter = context.getBean(Counter.class);
+            assertThat(counter).isInstanceOf(org.springframework.aop.framework.AopInfrastructureBean.class)
+                    .as("not Spring's ScopedProxyFactoryBean, which goes through getBean on every call")
+                    .isNotInstanceOf(org.springframework.aop.scope.ScopedObject.class);
+            assertThat(context.getBean(SyncContextRegistry.class).forKey("a").invokeAsync(counter::increment).join())
+                    .isEqualTo(1);
+        });
+    }
+
+    @Test
     void strictModeRefusesACallOffAnyCallbackAndNamesTheFix() {
         runner.withPropertyValues("synccontext.context-scope.strict=true").run(context -> {
             Counter counter = context.getBean(Counter.class);
