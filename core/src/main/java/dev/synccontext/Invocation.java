@@ -3,6 +3,7 @@ package dev.synccontext;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -105,23 +106,32 @@ enum Invocation {
      * {@code CompletableFuture} is returned as it is, as Blazor returns the callback's own task when it
      * ran inline: no copy, no extra completion stage.
      */
+    /** Completes {@code future} as the stage it is given to completes: the mirror of a returned stage. */
+    static <T> BiConsumer<T, @Nullable Throwable> completing(CompletableFuture<T> future) {
+        return (value, failure) -> {
+            if (failure != null) {
+                future.completeExceptionally(failure);
+            } else {
+                future.complete(value);
+            }
+        };
+    }
+
+    /** What a future learns when an {@code invokeAsyncStage} callback returned no stage, inline or queued. */
+    static NullPointerException nullStage() {
+        return new NullPointerException("invokeAsyncStage callback returned null instead of a CompletionStage");
+    }
+
     private static <T> CompletableFuture<T> mirror(@Nullable CompletionStage<T> stage) {
         if (stage == null) {
-            return CompletableFuture.failedFuture(new NullPointerException(
-                    "invokeAsyncStage callback returned null instead of a CompletionStage"));
+            return CompletableFuture.failedFuture(nullStage());
         }
         try {
             // A CompletableFuture returns itself; others (including a minimal stage) a linked future.
             return stage.toCompletableFuture();
         } catch (UnsupportedOperationException notSupported) {
             CompletableFuture<T> mirror = new CompletableFuture<>();
-            stage.whenComplete((value, failure) -> {
-                if (failure != null) {
-                    mirror.completeExceptionally(failure);
-                } else {
-                    mirror.complete(value);
-                }
-            });
+            stage.whenComplete(completing(mirror));
             return mirror;
         }
     }

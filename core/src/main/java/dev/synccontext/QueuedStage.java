@@ -32,17 +32,10 @@ final class QueuedStage<T> extends QueuedFuture<T> {
             return Outcomes.of(failure);
         }
         if (stage == null) {
-            completeExceptionally(new NullPointerException(
-                    "invokeAsyncStage callback returned null instead of a CompletionStage"));
+            completeExceptionally(Invocation.nullStage());
             return CallbackOutcome.FAILURE;
         }
-        stage.whenComplete((value, failure) -> {
-            if (failure != null) {
-                completeExceptionally(failure);
-            } else {
-                complete(value);
-            }
-        });
+        stage.whenComplete(Invocation.completing(this));
         return CallbackOutcome.SUCCESS;
     }
 }

@@ -14,6 +14,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -270,7 +272,7 @@ public class SyncContextRegistry implements AutoCloseable {
             LastCallback callback = new LastCallback(context, last);
             try {
                 context.post(callback);
-            } catch (java.util.concurrent.RejectedExecutionException closedAlready) {
+            } catch (RejectedExecutionException closedAlready) {
                 callback.run();
             }
         }
@@ -280,7 +282,7 @@ public class SyncContextRegistry implements AutoCloseable {
     private static final class LastCallback implements Runnable {
         private final RendererSyncContext context;
         private final Runnable delegate;
-        private final java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+        private final AtomicBoolean ran = new AtomicBoolean();
 
         LastCallback(RendererSyncContext context, Runnable delegate) {
             this.context = context;

@@ -21,18 +21,15 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import dev.synccontext.autoconfigure.websocket.StompBroker;
 import org.springframework.context.annotation.Import;
 import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.MessageMapping;
-import org.springframework.messaging.simp.config.MessageBrokerRegistry;
 import org.springframework.messaging.simp.stomp.StompSession;
 import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.stereotype.Component;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.socket.client.standard.StandardWebSocketClient;
-import org.springframework.web.socket.config.annotation.EnableWebSocketMessageBroker;
-import org.springframework.web.socket.config.annotation.StompEndpointRegistry;
-import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
 import org.springframework.web.socket.messaging.WebSocketStompClient;
 
 /** {@code @ContextScoped} state of STOMP sessions over a real socket: one instance each, destroyed on disconnect. */
@@ -97,20 +94,8 @@ class ContextScopedStompTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @EnableWebSocketMessageBroker
-    @Import({ Chat.class, Chats.class })
-    static class App implements WebSocketMessageBrokerConfigurer {
-
-        @Override
-        public void registerStompEndpoints(StompEndpointRegistry registry) {
-            registry.addEndpoint("/stomp");
-        }
-
-        @Override
-        public void configureMessageBroker(MessageBrokerRegistry registry) {
-            registry.enableSimpleBroker("/topic");
-            registry.setApplicationDestinationPrefixes("/app");
-        }
+    @Import({ StompBroker.class, Chat.class, Chats.class })
+    static class App {
     }
 
     /** One per STOMP session's context; no lock. */

@@ -6,17 +6,21 @@ import org.springframework.web.socket.config.annotation.EnableWebSocketMessageBr
 import org.springframework.web.socket.config.annotation.StompEndpointRegistry;
 import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
 
-/** A minimal STOMP broker configuration for the WebSocket part's tests. */
+/**
+ * The STOMP broker of the tests that use STOMP: endpoint {@code /stomp}, a simple broker on {@code /topic},
+ * application destinations under {@code /app}.
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableWebSocketMessageBroker
-class StompBroker implements WebSocketMessageBrokerConfigurer {
+public class StompBroker implements WebSocketMessageBrokerConfigurer {
     @Override
     public void registerStompEndpoints(StompEndpointRegistry registry) {
-        registry.addEndpoint("/ws");
+        registry.addEndpoint("/stomp");
     }
 
     @Override
     public void configureMessageBroker(MessageBrokerRegistry registry) {
         registry.enableSimpleBroker("/topic");
+        registry.setApplicationDestinationPrefixes("/app");
     }
 }

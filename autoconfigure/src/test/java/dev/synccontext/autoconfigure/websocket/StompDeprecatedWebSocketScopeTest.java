@@ -18,14 +18,10 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.MessageMapping;
-import org.springframework.messaging.simp.config.MessageBrokerRegistry;
 import org.springframework.messaging.simp.stomp.StompSession;
 import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.socket.client.standard.StandardWebSocketClient;
-import org.springframework.web.socket.config.annotation.EnableWebSocketMessageBroker;
-import org.springframework.web.socket.config.annotation.StompEndpointRegistry;
-import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
 import org.springframework.web.socket.messaging.WebSocketStompClient;
 import dev.synccontext.registry.SyncContextRegistry;
 
@@ -73,20 +69,8 @@ class StompDeprecatedWebSocketScopeTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @EnableWebSocketMessageBroker
-    @Import(Checks.class)
-    static class App implements WebSocketMessageBrokerConfigurer {
-
-        @Override
-        public void registerStompEndpoints(StompEndpointRegistry registry) {
-            registry.addEndpoint("/stomp");
-        }
-
-        @Override
-        public void configureMessageBroker(MessageBrokerRegistry registry) {
-            registry.enableSimpleBroker("/topic");
-            registry.setApplicationDestinationPrefixes("/app");
-        }
+    @Import({ StompBroker.class, Checks.class })
+    static class App {
     }
 
     @Controller
