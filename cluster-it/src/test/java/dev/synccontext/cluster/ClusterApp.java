@@ -24,8 +24,38 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import(ClusterApp.SessionController.class) // no component scan: ReactiveClusterApp shares the package
+@Import({ ClusterApp.SessionController.class, ClusterApp.ScopedState.class }) // no scan: ReactiveClusterApp shares the package
 public class ClusterApp {
+
+    /** What {@link ScopedTally} carries, so a test can look for it in every command Redis executed. */
+    static final String SCOPED_MARKER = "context-scoped-state-of-this-node";
+
+    /**
+     * A session's node-local state, as the README tells users to keep it: a {@code @ContextScoped} bean with
+     * plain fields. Deliberately not Serializable: a write of it to the session store would fail.
+     */
+    public static class ScopedTally {
+        private final String marker = SCOPED_MARKER;
+        private int count;
+
+        public int increment() {
+            return ++count;
+        }
+
+        @Override
+        public String toString() {
+            return marker + ":" + count;
+        }
+    }
+
+    @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+    static class ScopedState {
+        @org.springframework.context.annotation.Bean
+        @dev.synccontext.autoconfigure.scope.ContextScoped
+        ScopedTally scopedTally() {
+            return new ScopedTally();
+        }
+    }
 
     public static void main(String[] args) {
         SpringApplication.run(ClusterApp.class, args);
@@ -38,9 +68,12 @@ public class ClusterApp {
         private final SyncContextRegistry registry;
         private final String node;
 
-        SessionController(RendererSyncContext context, SyncContextRegistry registry,
+        private final ScopedTally tally;
+
+        SessionController(RendererSyncContext context, SyncContextRegistry registry, ScopedTally tally,
                 org.springframework.core.env.Environment environment) {
             this.context = context;
+            this.tally = tally;
             this.registry = registry;
             this.node = environment.getProperty("synccontext.session.node-id", "?");
         }
@@ -56,6 +89,12 @@ public class ClusterApp {
                 return value;
             }).join();
             return answer(next);
+        }
+
+        /** Increments the session's {@link ScopedTally} (node-local, never in the session store). */
+        @PostMapping("/scoped")
+        ResponseEntity<String> scoped() {
+            return answer(context.invokeAsync(tally::increment).join());
         }
 
         /** The session's context, by name, without writing anything to the session. */

@@ -129,6 +129,32 @@ abstract class TwoNodeClusterTest {
         bob.post(nodeB.port, "/logout");
     }
 
+    @Test
+    void contextScopedStateIsNodeLocalAndNothingOfItReachesRedis() throws Exception {
+        Client carol = new Client();
+        assertThat(carol.post(nodeA.port, "/increment").ok()).as("the session exists, with its handle").isTrue();
+        Set<String> fieldsBefore = new TreeSet<>(redisClient.hash(sessionKey(carol)).keySet());
+        try (RedisMonitor monitor = new RedisMonitor(redis.port)) {
+            for (int i = 1; i <= 3; i++) {
+                Client.Reply reply = carol.post(nodeA.port, "/scoped");
+                assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+                assertThat(reply.body()).as("node-a's instance for this session").isEqualTo(String.valueOf(i));
+            }
+            Client.Reply onB = carol.post(nodeB.port, "/scoped");
+            assertThat(onB.body()).as("node-b has an instance of its own: the state is node-local").isEqualTo("1");
+            assertThat(carol.post(nodeA.port, "/scoped").body()).as("node-a's instance is still there").isEqualTo("4");
+            monitor.sync(redisClient);
+            assertThat(monitor.lines()).as("Redis commands while the session used its context-scoped bean")
+                    .isNotEmpty()
+                    .noneMatch(line -> line.contains(ClusterApp.SCOPED_MARKER) || line.contains("ScopedTally")
+                            || line.contains("scopedTally"));
+        }
+        assertThat(new TreeSet<>(redisClient.hash(sessionKey(carol)).keySet()))
+                .as("the session's fields in Redis are the same as before the context-scoped calls")
+                .isEqualTo(fieldsBefore);
+        carol.post(nodeA.port, "/logout");
+    }
+
     // ---------------------------------------------------------------- T6
 
     @Test
