@@ -1,6 +1,7 @@
 package dev.synccontext.kotlin
 
 import dev.synccontext.RendererSyncContext
+import dev.synccontext.registry.ContextProxy
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.withContext
@@ -35,12 +36,15 @@ import kotlinx.coroutines.withContext
  * callbacks of the context run. Dispatchers over the same context are [equal][Any.equals], so
  * `withContext(context.asCoroutineDispatcher())` inside a coroutine already on it does not dispatch.
  *
+ * A [ContextProxy] (the starter's injected `RendererSyncContext`) is resolved here, once: call this on
+ * the request thread or inside a callback, and the dispatcher keeps that session's context.
+ *
  * Known limit: [RendererSyncContext.closeNow] hands the queued dispatches back to its caller without
  * running them (as `ExecutorService.shutdownNow` does), so a coroutine whose resumption was queued then
- * stays suspended; cancel the coroutine's scope when you force-close a context yourself. The context must
- * be the context itself, not a scoped proxy that resolves a different context on each thread.
+ * stays suspended; cancel the coroutine's scope when you force-close a context yourself.
  */
-public fun RendererSyncContext.asCoroutineDispatcher(): CoroutineDispatcher = ContextDispatcher(this)
+public fun RendererSyncContext.asCoroutineDispatcher(): CoroutineDispatcher =
+    ContextDispatcher(if (this is ContextProxy) target() else this)
 
 /**
  * Runs [block] on this context and returns its result: `withContext(asCoroutineDispatcher(), block)`.

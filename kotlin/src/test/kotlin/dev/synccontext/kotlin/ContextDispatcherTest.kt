@@ -3,6 +3,7 @@ package dev.synccontext.kotlin
 import com.sun.net.httpserver.HttpServer
 import dev.synccontext.CallbackDecorator
 import dev.synccontext.RendererSyncContext
+import dev.synccontext.registry.ContextProxy
 import java.net.InetAddress
 import java.net.InetSocketAddress
 import java.net.URI
@@ -346,6 +347,20 @@ class ContextDispatcherTest {
             .hasSameHashCodeAs(ctx.asCoroutineDispatcher())
             .isNotEqualTo(context("other").asCoroutineDispatcher())
         assertThat(ctx.asCoroutineDispatcher().toString()).contains("equality")
+    }
+
+    @Test
+    fun aContextProxyIsResolvedOnceWhenTheDispatcherIsMade(): Unit = runBlocking {
+        val ctx = context("behind-a-proxy")
+        val resolutions = AtomicInteger()
+        val proxy = object : ContextProxy, RendererSyncContext by ctx {
+            override fun target(): RendererSyncContext = ctx.also { resolutions.incrementAndGet() }
+        }
+        val dispatcher = proxy.asCoroutineDispatcher()
+        assertThat(dispatcher).isEqualTo(ctx.asCoroutineDispatcher())
+        val seen = withTimeout(10_000) { scope.async(dispatcher) { delay(1); RendererSyncContext.current() }.await() }
+        assertThat(seen).containsSame(ctx)
+        assertThat(resolutions.get()).isEqualTo(1)
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.synccontext.reactor;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.registry.ContextProxy;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +52,6 @@ import reactor.core.scheduler.Scheduler;
  * and does not cancel tasks already handed to the scheduler itself (as {@code Schedulers.fromExecutor}).
  * {@link RendererSyncContext#closeNow()} drops queued tasks without running them; a pipeline that waited
  * for one is then never signalled (Reactor's executor schedulers behave the same on {@code shutdownNow}).
- * Give it the context itself, not a scoped proxy that resolves a different context per thread.
  *
  * <p>Thread-safe; one instance per context is enough, and instances are cheap.
  */
@@ -61,12 +61,17 @@ public final class ContextScheduler implements Scheduler {
     private volatile boolean disposed;
 
     private ContextScheduler(RendererSyncContext context) {
-        this.context = Objects.requireNonNull(context, "context");
+        this.context = context;
     }
 
-    /** A scheduler that runs its tasks on {@code context}. */
+    /**
+     * A scheduler that runs its tasks on {@code context}. A {@link ContextProxy} (the starter's injected
+     * {@code RendererSyncContext}) is resolved here, once: call this on the request thread or inside a
+     * callback, and the scheduler keeps that session's context.
+     */
     public static ContextScheduler of(RendererSyncContext context) {
-        return new ContextScheduler(context);
+        Objects.requireNonNull(context, "context");
+        return new ContextScheduler(context instanceof ContextProxy proxy ? proxy.target() : context);
     }
 
     /** The context this scheduler runs its tasks on. */

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.registry.ContextProxy;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -302,20 +304,62 @@ class ContextSchedulerTest {
         assertThat(System.nanoTime() - start).describedAs("not before it was due").isGreaterThanOrEqualTo(50_000_000L);
     }
 
+    /**
+     * Holds the one timer thread until released, so that what falls due meanwhile is handed over only
+     * after the test has done what it must do first, however slow the machine.
+     */
+    private static CountDownLatch holdTimer() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch held = new CountDownLatch(1);
+        ContextTimer.shared().execute(() -> {
+            held.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+        return release;
+    }
+
+    /** Returns once the timer has handed over every wait that was due by now. */
+    private static void timerPassed() throws Exception {
+        ContextTimer.shared().schedule(() -> { }, 1, TimeUnit.MILLISECONDS).get(10, TimeUnit.SECONDS);
+    }
+
     @Test
     void disposingADelayedTaskBeforeItIsDueKeepsItFromRunning() throws Exception {
         RendererSyncContext ctx = context("dispose-delayed");
         ContextScheduler scheduler = ContextScheduler.of(ctx);
         AtomicBoolean ran = new AtomicBoolean();
-        Disposable delayed = scheduler.schedule(() -> ran.set(true), 50, TimeUnit.MILLISECONDS);
-        Disposable onWorker = scheduler.createWorker().schedule(() -> ran.set(true), 50, TimeUnit.MILLISECONDS);
+        CountDownLatch releaseTimer = holdTimer();
+        Disposable delayed = scheduler.schedule(() -> ran.set(true), 1, TimeUnit.MILLISECONDS);
+        Disposable onWorker = scheduler.createWorker().schedule(() -> ran.set(true), 1, TimeUnit.MILLISECONDS);
         delayed.dispose();
         onWorker.dispose();
-        CountDownLatch later = new CountDownLatch(1);
-        scheduler.schedule(later::countDown, 150, TimeUnit.MILLISECONDS);
-        assertThat(later.await(10, TimeUnit.SECONDS)).isTrue();
+        releaseTimer.countDown();
+        timerPassed();
+        drained(ctx);
         assertThat(ran).describedAs("a disposed delayed task ran").isFalse();
         assertThat(delayed.isDisposed()).isTrue();
+        assertThat(onWorker.isDisposed()).isTrue();
+    }
+
+    @Test
+    void disposingADelayedTaskThatIsQueuedAlreadyKeepsItFromRunning() throws Exception {
+        RendererSyncContext ctx = context("dispose-delayed-queued");
+        ContextScheduler scheduler = ContextScheduler.of(ctx);
+        AtomicBoolean ran = new AtomicBoolean();
+        CountDownLatch releaseContext = occupy(ctx);
+        Disposable delayed = scheduler.schedule(() -> ran.set(true), 1, TimeUnit.MILLISECONDS);
+        Disposable onWorker = scheduler.createWorker().schedule(() -> ran.set(true), 1, TimeUnit.MILLISECONDS);
+        timerPassed(); // both are queued on the context now, behind the occupier
+        delayed.dispose();
+        onWorker.dispose();
+        releaseContext.countDown();
+        drained(ctx);
+        assertThat(ran).describedAs("a disposed delayed task ran").isFalse();
     }
 
     @Test
@@ -361,8 +405,10 @@ class ContextSchedulerTest {
         CompletableFuture<Throwable> dropped = new CompletableFuture<>();
         Hooks.onErrorDropped(dropped::complete);
         try {
-            ContextScheduler.of(ctx).schedule(() -> { }, 30, TimeUnit.MILLISECONDS);
+            CountDownLatch releaseTimer = holdTimer();
+            ContextScheduler.of(ctx).schedule(() -> { }, 1, TimeUnit.MILLISECONDS);
             ctx.close();
+            releaseTimer.countDown();
             assertThat(dropped.get(10, TimeUnit.SECONDS))
                     .isInstanceOf(RejectedExecutionException.class)
                     .hasMessageContaining("'closed-while-waiting'")
@@ -383,6 +429,21 @@ class ContextSchedulerTest {
                 .hasMessageContaining("'disposed-scheduler'");
         assertThatThrownBy(scheduler::createWorker).isInstanceOf(RejectedExecutionException.class);
         assertThat(ctx.isClosed()).isFalse();
+    }
+
+    @Test
+    void aContextProxyIsResolvedOnceWhenTheSchedulerIsMade() {
+        RendererSyncContext ctx = context("behind-a-proxy");
+        ContextProxy proxy = (ContextProxy) Proxy.newProxyInstance(ContextProxy.class.getClassLoader(),
+                new Class<?>[] {ContextProxy.class}, (self, method, args) -> {
+                    if (method.getName().equals("target")) {
+                        return ctx;
+                    }
+                    throw new AssertionError("the proxy resolves on every call; " + method.getName() + " was called on it");
+                });
+        ContextScheduler scheduler = ContextScheduler.of(proxy);
+        assertThat(scheduler.context()).isSameAs(ctx);
+        assertThat(Mono.fromCallable(RendererSyncContext::current).subscribeOn(scheduler).block(TIMEOUT)).containsSame(ctx);
     }
 
     @Test
