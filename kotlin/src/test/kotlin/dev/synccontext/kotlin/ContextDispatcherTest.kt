@@ -14,6 +14,7 @@ import java.util.Optional
 import java.util.concurrent.Callable
 import java.util.concurrent.CancellationException
 import java.util.concurrent.ConcurrentLinkedQueue
+import java.util.concurrent.CountDownLatch
 import java.util.concurrent.RejectedExecutionException
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicBoolean
@@ -292,6 +293,32 @@ class ContextDispatcherTest {
             .hasCauseInstanceOf(RejectedExecutionException::class.java)
         assertThat(failure!!.cause).hasMessageContaining("closing")
         assertThat(withTimeout(10_000) { finallyOn.await() }).describedAs("its finally block runs off the closed context").isEmpty()
+    }
+
+    @Test
+    fun closingTheContextWhileManyCoroutinesRunEndsEveryOneOfThem(): Unit = runBlocking {
+        val ctx = context("closed-mid-flight")
+        val shared = SharedCounter()
+        val running = CountDownLatch(100)
+        val coroutines = (1..100).map { n ->
+            scope.launch(ctx.asCoroutineDispatcher()) {
+                running.countDown()
+                var i = n
+                while (true) {
+                    shared.increment { ctx.checkAccess() }
+                    suspendOneOfThreeWays(i++)
+                }
+            }
+        }
+        assertThat(running.await(30, TimeUnit.SECONDS)).isTrue()
+        ctx.close()
+        val causes = withTimeout(30_000) { coroutines.map { completionCause(it).await() } }
+        assertThat(causes).allSatisfy { cause ->
+            assertThat(cause).isInstanceOf(CancellationException::class.java)
+                .hasCauseInstanceOf(RejectedExecutionException::class.java)
+        }
+        assertThat(shared.offContext.get()).describedAs("increments that ran off the context").isZero()
+        assertThat(shared.overlaps.get()).isZero()
     }
 
     @Test

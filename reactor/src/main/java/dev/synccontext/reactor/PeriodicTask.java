@@ -14,7 +14,7 @@ import reactor.util.context.Context;
 /**
  * A task run at a fixed rate on its context: each run, on the context, arms the timer for the next due
  * time, so runs never overlap and a late run is followed by the next as soon as that is due (the
- * semantics of {@code scheduleAtFixedRate}). The reference holds what disposing must cancel: the
+ * semantics of {@code scheduleAtFixedRate}; a run that throws ends the period there too). The reference holds what disposing must cancel: the
  * timer's wait or the queued run, or {@link DelayedTask#DISPOSED}.
  */
 @SuppressWarnings("serial") // never serialized
@@ -89,7 +89,12 @@ final class PeriodicTask extends AtomicReference<@Nullable Disposable> implement
         if (get() == DISPOSED) {
             return;
         }
-        task.run();
+        try {
+            task.run();
+        } catch (RuntimeException | Error failure) {
+            dispose(); // a run that throws ends the period, as with scheduleAtFixedRate
+            throw failure; // to the context's unhandled-exception handler
+        }
         long now = System.nanoTime();
         nextDueNanos = periodNanos == 0 ? now : nextDueNanos + periodNanos;
         arm(Math.max(0, nextDueNanos - now));

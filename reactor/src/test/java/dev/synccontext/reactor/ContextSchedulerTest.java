@@ -384,6 +384,24 @@ class ContextSchedulerTest {
     }
 
     @Test
+    void aPeriodicTaskThatThrowsEndsItsPeriodAndReachesTheContextsHandler() throws Exception {
+        CompletableFuture<Throwable> handled = new CompletableFuture<>();
+        RendererSyncContext ctx = RendererSyncContext.builder().name("periodic-throws")
+                .unhandledExceptionHandler((context, failure) -> handled.complete(failure)).build();
+        contexts.add(ctx);
+        AtomicInteger runs = new AtomicInteger();
+        Disposable periodic = ContextScheduler.of(ctx).schedulePeriodically(() -> {
+            runs.incrementAndGet();
+            throw new IllegalStateException("tick failed");
+        }, 0, 1, TimeUnit.MILLISECONDS);
+        assertThat(handled.get(10, TimeUnit.SECONDS)).hasMessage("tick failed");
+        assertThat(periodic.isDisposed()).isTrue();
+        timerPassed();
+        drained(ctx);
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
     void aClosedContextIsAnErrorSignalNotAHang() {
         RendererSyncContext ctx = context("closed");
         ContextScheduler scheduler = ContextScheduler.of(ctx);
