@@ -16,8 +16,9 @@ import kotlinx.coroutines.cancel
  * coroutine, an undispatched resumption of any immediate dispatcher); it queues it on that loop, which
  * runs it when the loop's outermost frame gets back to it. A thread whose context ownership ends with a
  * callback frame (unlike a main thread, which never stops being main) would then run the coroutine
- * after that frame, off the context. Our own task runs from the drain at the top of a pool thread's
- * stack, so any unconfined loop on that thread started inside it and finishes inside it.
+ * after that frame, off the context (`ContextDispatcherTest.premiseACheckAccessDispatcherRunsThatResumptionOffTheContext`
+ * shows it). Our own task runs from the drain at the top of a pool thread's stack, so any unconfined
+ * loop on that thread started inside it and finishes inside it.
  */
 internal class ContextDispatcher(private val syncContext: RendererSyncContext) : CoroutineDispatcher() {
 

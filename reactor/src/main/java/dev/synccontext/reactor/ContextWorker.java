@@ -31,6 +31,14 @@ final class ContextWorker implements Scheduler.Worker {
     public Disposable schedule(Runnable task) {
         Objects.requireNonNull(task, "task");
         rejectIfDisposed();
+        return accept(task);
+    }
+
+    /**
+     * Runs {@code task} at once or queues it. Also how a delayed task that fell due reaches the context:
+     * the scheduler's {@code dispose()} does not stop it (the worker's own does, by disposing it).
+     */
+    private Disposable accept(Runnable task) {
         // The CAS, not a read: a task another thread has just counted (and is about to post) comes first.
         if (context.checkAccess() && pending.compareAndSet(0, 1)) {
             try {
@@ -63,7 +71,7 @@ final class ContextWorker implements Scheduler.Worker {
         }
         rejectIfDisposed();
         Rejections.rejectIfClosed(context);
-        return DelayedTask.start(task, this::schedule, context, tasks, unit.toNanos(delay));
+        return DelayedTask.start(task, this::accept, context, tasks, unit.toNanos(delay));
     }
 
     @Override
@@ -71,7 +79,7 @@ final class ContextWorker implements Scheduler.Worker {
         Objects.requireNonNull(task, "task");
         rejectIfDisposed();
         Rejections.rejectIfClosed(context);
-        return PeriodicTask.start(task, this::schedule, context, tasks, unit.toNanos(initialDelay), unit.toNanos(period));
+        return PeriodicTask.start(task, this::accept, context, tasks, unit.toNanos(initialDelay), unit.toNanos(period));
     }
 
     /** Called once per queued task when it ran or was skipped as disposed. */

@@ -65,7 +65,7 @@ final class DelayedTask extends AtomicReference<@Nullable Disposable> implements
             }
         } catch (RejectedExecutionException closedOrFull) {
             if (get() != DISPOSED) {
-                Operators.onErrorDropped(Rejections.dueAfterClose(context, closedOrFull), Context.empty());
+                Operators.onErrorDropped(Rejections.refusedWhenDue(context, closedOrFull), Context.empty());
             }
         } finally {
             leaveParent();

@@ -78,7 +78,7 @@ final class PeriodicTask extends AtomicReference<@Nullable Disposable> implement
             }
         } catch (RejectedExecutionException closedOrFull) {
             if (get() != DISPOSED) {
-                Operators.onErrorDropped(Rejections.dueAfterClose(context, closedOrFull), Context.empty());
+                Operators.onErrorDropped(Rejections.refusedWhenDue(context, closedOrFull), Context.empty());
             }
             leaveParent();
         }

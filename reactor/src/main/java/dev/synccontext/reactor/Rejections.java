@@ -22,9 +22,9 @@ final class Rejections {
         }
     }
 
-    static RejectedExecutionException dueAfterClose(RendererSyncContext context, RejectedExecutionException cause) {
-        RejectedExecutionException failure = new RejectedExecutionException("A delayed task of the ContextScheduler over context '"
-                + context.name() + "' fell due after the context stopped accepting work; it did not run", cause);
-        return failure;
+    /** For {@code Hooks.onErrorDropped}: no subscriber is left to tell; the cause says closed or full. */
+    static RejectedExecutionException refusedWhenDue(RendererSyncContext context, RejectedExecutionException cause) {
+        return new RejectedExecutionException("A delayed task of the ContextScheduler over context '" + context.name()
+                + "' fell due when the context refused it (" + cause.getMessage() + "); it did not run", cause);
     }
 }

@@ -430,10 +430,22 @@ class ContextSchedulerTest {
             assertThat(dropped.get(10, TimeUnit.SECONDS))
                     .isInstanceOf(RejectedExecutionException.class)
                     .hasMessageContaining("'closed-while-waiting'")
-                    .hasMessageContaining("fell due after the context stopped accepting work");
+                    .hasMessageContaining("fell due when the context refused it");
         } finally {
             Hooks.resetOnErrorDropped();
         }
+    }
+
+    @Test
+    void aWorkersDelayedTaskStillRunsAfterTheSchedulerIsDisposed() throws Exception {
+        RendererSyncContext ctx = context("disposed-before-due");
+        ContextScheduler scheduler = ContextScheduler.of(ctx);
+        CompletableFuture<Optional<RendererSyncContext>> ran = new CompletableFuture<>();
+        CountDownLatch releaseTimer = holdTimer();
+        scheduler.createWorker().schedule(() -> ran.complete(current()), 1, TimeUnit.MILLISECONDS);
+        scheduler.dispose();
+        releaseTimer.countDown();
+        assertThat(ran.get(10, TimeUnit.SECONDS)).containsSame(ctx);
     }
 
     @Test
