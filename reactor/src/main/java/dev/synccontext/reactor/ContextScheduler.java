@@ -1,0 +1,146 @@
+package dev.synccontext.reactor;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.registry.ContextProxy;
+import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import reactor.core.Disposable;
+import reactor.core.Disposables;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * A Reactor {@link Scheduler} whose tasks run as callbacks of one {@link RendererSyncContext}: a
+ * {@code publishOn(scheduler)} or {@code subscribeOn(scheduler)} stage runs on the context, serialized
+ * with the context's other callbacks ({@code invokeAsync}, {@code post}, other pipelines), and sees
+ * {@link RendererSyncContext#current()} return it.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li><b>On the context.</b> Every task runs as a callback of the context, one at a time; each
+ *       happens-before the next.</li>
+ *   <li><b>At once when already there.</b> A task scheduled by a thread that runs a callback of this
+ *       context right now ({@link RendererSyncContext#checkAccess()}) runs inside the {@code schedule}
+ *       call, like {@code Schedulers.immediate()}; so a {@code publishOn} whose upstream already emits on
+ *       the context adds no hop. A worker does so only when none of its own tasks is waiting or running
+ *       (one scheduled from inside a task of the same worker is queued behind it, so it cannot recurse
+ *       and cannot overtake). Otherwise the task is {@linkplain RendererSyncContext#post posted}: it
+ *       never runs on the scheduling thread (a Netty event loop, a timer).</li>
+ *   <li><b>FIFO per worker.</b> A worker's tasks run in the order they were scheduled. The scheduler's
+ *       own {@code schedule} queues FIFO on the context too, except that a task scheduled from on the
+ *       context runs at once.</li>
+ *   <li><b>Delays on a timer, runs on the context.</b> A delayed or periodic task waits on one shared
+ *       daemon timer thread ({@code synccontext-reactor-timer}, which only hands tasks over) and is posted
+ *       to the context when due (a worker's, in its FIFO order from then on). A periodic task runs at a
+ *       fixed rate, never overlapping itself; a late run is followed by the next one as soon as it is
+ *       due, as with {@code ScheduledExecutorService.scheduleAtFixedRate}.</li>
+ *   <li><b>Cancellation.</b> Disposing a task that has not started keeps it from running; disposing a
+ *       worker disposes every task it has not started. A running task is never interrupted.</li>
+ *   <li><b>A closed context is an error signal.</b> When the context rejects a task (closed, or its
+ *       queue is full), {@code schedule} throws its {@link RejectedExecutionException}, which names the
+ *       context; Reactor's operators turn that into an {@code onError} downstream. A delayed task is
+ *       rejected at once if the context is closed already; one that falls due after the context closed
+ *       cannot reach anyone and goes to {@code Hooks.onErrorDropped} (Reactor's hook for errors that
+ *       have no subscriber; by default logged) instead.</li>
+ * </ul>
+ * A queued task that throws is a failing callback of the context: its unhandled-exception handler gets
+ * it (by default logged at ERROR and counted). A task that runs at once throws out of {@code schedule},
+ * to the code on the context that called it, as with {@code Schedulers.immediate()}.
+ *
+ * <h2>What it does not do</h2>
+ * {@link #dispose()} rejects new work on this scheduler and its workers; it does not close the context
+ * and does not cancel tasks already handed to the scheduler itself (as {@code Schedulers.fromExecutor}).
+ * {@link RendererSyncContext#closeNow()} drops queued tasks without running them; a pipeline that waited
+ * for one is then never signalled (Reactor's executor schedulers behave the same on {@code shutdownNow}).
+ *
+ * <p>Thread-safe; one instance per context is enough, and instances are cheap.
+ */
+public final class ContextScheduler implements Scheduler {
+
+    private final RendererSyncContext context;
+    private volatile boolean disposed;
+
+    private ContextScheduler(RendererSyncContext context) {
+        this.context = context;
+    }
+
+    /**
+     * A scheduler that runs its tasks on {@code context}. A {@link ContextProxy} (the starter's injected
+     * {@code RendererSyncContext}) is resolved here, once: call this on the request thread or inside a
+     * callback, and the scheduler keeps that session's context.
+     */
+    public static ContextScheduler of(RendererSyncContext context) {
+        Objects.requireNonNull(context, "context");
+        return new ContextScheduler(context instanceof ContextProxy proxy ? proxy.target() : context);
+    }
+
+    /** The context this scheduler runs its tasks on. */
+    public RendererSyncContext context() {
+        return context;
+    }
+
+    @Override
+    public Disposable schedule(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        rejectIfDisposed();
+        if (context.checkAccess()) {
+            task.run();
+            return Disposables.disposed();
+        }
+        return enqueue(task);
+    }
+
+    /** Posts {@code task}; also how a delayed task that fell due reaches the context, even after {@link #dispose()}. */
+    private Disposable enqueue(Runnable task) {
+        QueuedTask queued = new QueuedTask(task, null);
+        context.post(queued);
+        return queued;
+    }
+
+    @Override
+    public Disposable schedule(Runnable task, long delay, TimeUnit unit) {
+        Objects.requireNonNull(task, "task");
+        if (delay <= 0) {
+            return schedule(task);
+        }
+        rejectIfDisposed();
+        Rejections.rejectIfClosed(context);
+        return DelayedTask.start(task, this::enqueue, context, null, unit.toNanos(delay));
+    }
+
+    @Override
+    public Disposable schedulePeriodically(Runnable task, long initialDelay, long period, TimeUnit unit) {
+        Objects.requireNonNull(task, "task");
+        rejectIfDisposed();
+        Rejections.rejectIfClosed(context);
+        return PeriodicTask.start(task, this::enqueue, context, null, unit.toNanos(initialDelay), unit.toNanos(period));
+    }
+
+    @Override
+    public Worker createWorker() {
+        rejectIfDisposed();
+        return new ContextWorker(this);
+    }
+
+    /** Rejects new work from now on; see the class comment for what it does not do. */
+    @Override
+    public void dispose() {
+        disposed = true;
+    }
+
+    @Override
+    public boolean isDisposed() {
+        return disposed;
+    }
+
+    void rejectIfDisposed() {
+        if (disposed) {
+            throw Rejections.disposed("scheduler", context);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ContextScheduler(" + context.name() + ")";
+    }
+}

@@ -1,0 +1,95 @@
+package dev.synccontext.reactor;
+
+import dev.synccontext.RendererSyncContext;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
+import reactor.core.Disposables;
+import reactor.core.publisher.Operators;
+import reactor.util.context.Context;
+
+/**
+ * A task that waits on the {@linkplain ContextTimer timer} and is then handed to its context. The
+ * reference holds what disposing must cancel: the timer's wait, then the queued task, or {@link #DISPOSED}.
+ */
+@SuppressWarnings("serial") // never serialized
+final class DelayedTask extends AtomicReference<@Nullable Disposable> implements Disposable {
+
+    static final Disposable DISPOSED = Disposables.disposed();
+
+    private final Runnable task;
+    private final Function<Runnable, Disposable> hop;
+    private final RendererSyncContext context;
+    private final Disposable.@Nullable Composite parent;
+
+    private DelayedTask(Runnable task, Function<Runnable, Disposable> hop, RendererSyncContext context,
+            Disposable.@Nullable Composite parent) {
+        this.task = task;
+        this.hop = hop;
+        this.context = context;
+        this.parent = parent;
+    }
+
+    /**
+     * Starts the wait; when due, {@code hop} queues {@code task} on the context.
+     *
+     * @param parent the worker's tasks, disposed with the worker; null for the scheduler's own
+     */
+    static DelayedTask start(Runnable task, Function<Runnable, Disposable> hop, RendererSyncContext context,
+            Disposable.@Nullable Composite parent, long delayNanos) {
+        DelayedTask delayed = new DelayedTask(task, hop, context, parent);
+        if (parent != null && !parent.add(delayed)) {
+            throw Rejections.disposed("worker", context);
+        }
+        ScheduledFuture<?> wait = ContextTimer.shared().schedule(delayed::due, delayNanos, TimeUnit.NANOSECONDS);
+        if (!delayed.compareAndSet(null, () -> wait.cancel(false)) && delayed.get() == DISPOSED) {
+            wait.cancel(false); // disposed before the wait was recorded
+        }
+        return delayed;
+    }
+
+    /** On the timer thread. */
+    private void due() {
+        Disposable waiting = get();
+        if (waiting == DISPOSED) {
+            return;
+        }
+        try {
+            Disposable queued = hop.apply(task);
+            if (!compareAndSet(waiting, queued)) {
+                queued.dispose(); // disposed while it was being queued
+            }
+        } catch (RejectedExecutionException closedOrFull) {
+            if (get() != DISPOSED) {
+                Operators.onErrorDropped(Rejections.refusedWhenDue(context, closedOrFull), Context.empty());
+            }
+        } finally {
+            leaveParent();
+        }
+    }
+
+    private void leaveParent() {
+        if (parent != null) {
+            parent.remove(this);
+        }
+    }
+
+    @Override
+    public void dispose() {
+        Disposable previous = getAndSet(DISPOSED);
+        if (previous != null && previous != DISPOSED) {
+            previous.dispose();
+        }
+        leaveParent();
+    }
+
+    @Override
+    public boolean isDisposed() {
+        Disposable current = get();
+        return current == DISPOSED || (current != null && current.isDisposed());
+    }
+}
