@@ -41,7 +41,7 @@ import dev.synccontext.registry.SyncContextRegistry;
  *       on DISCONNECT or when its connection drops, and a {@code RendererSyncContext} parameter of a
  *       {@code @MessageMapping} method is the sending session's context; the frames for
  *       {@link dev.synccontext.autoconfigure.handler.OnContext @OnContext} methods are handled on it, in the
- *       order the socket received them ({@link StompFramesOnContext}).</li>
+ *       order the socket received them ({@code StompFramesOnContext}).</li>
  * </ul>
  */
 @AutoConfiguration(after = { SyncContextAutoConfiguration.class, SyncContextSessionAutoConfiguration.class })
