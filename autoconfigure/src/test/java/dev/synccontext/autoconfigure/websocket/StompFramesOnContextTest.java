@@ -23,14 +23,21 @@ import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageChannel;
+import org.springframework.messaging.MessageHandler;
 import org.springframework.messaging.SubscribableChannel;
 import org.springframework.messaging.handler.annotation.DestinationVariable;
 import org.springframework.messaging.handler.annotation.MessageMapping;
+import org.springframework.messaging.simp.SimpMessageHeaderAccessor;
+import org.springframework.messaging.simp.annotation.support.SimpAnnotationMethodMessageHandler;
+import org.springframework.messaging.simp.config.ChannelRegistration;
 import org.springframework.messaging.simp.stomp.StompCommand;
 import org.springframework.messaging.simp.stomp.StompHeaderAccessor;
+import org.springframework.messaging.support.ExecutorChannelInterceptor;
 import org.springframework.messaging.support.MessageBuilder;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.stereotype.Controller;
+import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
 
 /**
  * How {@link StompFramesOnContext} routes frames, with Spring's real inbound channel and annotation handler and
@@ -46,7 +53,7 @@ class StompFramesOnContextTest {
             .withConfiguration(AutoConfigurations.of(SyncContextAutoConfiguration.class,
                     SyncContextSessionAutoConfiguration.class, SyncContextScopeAutoConfiguration.class,
                     SyncContextWebSocketAutoConfiguration.class))
-            .withUserConfiguration(StompBroker.class, Frames.class);
+            .withUserConfiguration(StompBroker.class, Frames.class, Tagging.class);
 
     @Test
     void framesEnterTheContextInArrivalOrderAmongItsOtherWork() {
@@ -63,7 +70,7 @@ class StompFramesOnContextTest {
             awaitLatch(busy);
 
             send(app, "/app/on/first", session);
-            context.post(() -> frames.seen.add(new Seen("tick", RendererSyncContext.current().orElse(null))));
+            context.post(() -> frames.seen.add(new Seen("tick")));
             send(app, "/app/on/second", session);
             release.countDown();
 
@@ -91,6 +98,26 @@ class StompFramesOnContextTest {
             assertThat(frames.byLabel("plain").current()).as("unannotated: on Spring's inbound pool").isNull();
             assertThat(frames.byLabel("exact").current()).as("Spring's best match, unannotated").isNull();
             assertThat(frames.byLabel("other").current()).as("Spring's best match, @OnContext").isSameAs(context);
+            context.close();
+        });
+    }
+
+    @Test
+    void theChannelsExecutorInterceptorsWrapTheHandlingOnTheContext() {
+        servlet.run(app -> {
+            Map<String, Object> session = new ConcurrentHashMap<>();
+            RendererSyncContext context = app.getBean(WebSocketSessionContexts.class).open(session);
+            Frames frames = app.getBean(Frames.class);
+            Tagging tagging = app.getBean(Tagging.class);
+
+            send(app, "/app/on/tagged", session);
+
+            await().atMost(WAIT).until(() -> frames.seen.size() == 1 && tagging.handledOn.size() == 1);
+            Seen seen = frames.byLabel("tagged");
+            assertThat(seen.current()).isSameAs(context);
+            assertThat(seen.tag()).as("what beforeHandle set on the context's thread").isEqualTo("/app/on/tagged");
+            assertThat(tagging.handledOn).as("afterMessageHandled for Spring's annotation handler, on the thread"
+                    + " that ran the body").containsExactly(seen.thread());
             context.close();
         });
     }
@@ -150,7 +177,37 @@ class StompFramesOnContextTest {
         }
     }
 
-    record Seen(String label, RendererSyncContext current) {
+    record Seen(String label, RendererSyncContext current, String tag, String thread) {
+        Seen(String label) {
+            this(label, RendererSyncContext.current().orElse(null), Tagging.TAG.get(), Thread.currentThread().getName());
+        }
+    }
+
+    /** An application's executor interceptor (as Spring Security's security context one is): tags the handling thread. */
+    static class Tagging implements WebSocketMessageBrokerConfigurer, ExecutorChannelInterceptor {
+        static final ThreadLocal<String> TAG = ThreadLocal.withInitial(() -> "none");
+        final List<String> handledOn = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void configureClientInboundChannel(ChannelRegistration registration) {
+            registration.interceptors(this);
+        }
+
+        @Override
+        public Message<?> beforeHandle(Message<?> message, MessageChannel channel, MessageHandler handler) {
+            TAG.set(String.valueOf(SimpMessageHeaderAccessor.getDestination(message.getHeaders())));
+            return message;
+        }
+
+        @Override
+        public void afterMessageHandled(Message<?> message, MessageChannel channel, MessageHandler handler,
+                Exception failure) {
+            if (handler instanceof SimpAnnotationMethodMessageHandler && "/app/on/tagged".equals(TAG.get())
+                    && RendererSyncContext.current().isPresent()) {
+                handledOn.add(Thread.currentThread().getName());
+            }
+            TAG.remove();
+        }
     }
 
     @Controller
@@ -160,23 +217,23 @@ class StompFramesOnContextTest {
         @OnContext
         @MessageMapping("/on/{label}")
         void on(@DestinationVariable String label) {
-            seen.add(new Seen(label, RendererSyncContext.current().orElse(null)));
+            seen.add(new Seen(label));
         }
 
         @MessageMapping("/off/{label}")
         void off(@DestinationVariable String label) {
-            seen.add(new Seen(label, RendererSyncContext.current().orElse(null)));
+            seen.add(new Seen(label));
         }
 
         @OnContext
         @MessageMapping("/both/{label}")
         void pattern(@DestinationVariable String label) {
-            seen.add(new Seen(label, RendererSyncContext.current().orElse(null)));
+            seen.add(new Seen(label));
         }
 
         @MessageMapping("/both/exact")
         void exact() {
-            seen.add(new Seen("exact", RendererSyncContext.current().orElse(null)));
+            seen.add(new Seen("exact"));
         }
 
         Seen byLabel(String label) {
