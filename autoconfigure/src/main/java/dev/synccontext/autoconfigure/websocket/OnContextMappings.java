@@ -99,11 +99,6 @@ final class OnContextMappings {
         return onContext.isEmpty() ? NONE : new OnContextMappings(handler, onContext);
     }
 
-    /** Whether any handler method is {@code @OnContext}. */
-    boolean any() {
-        return !onContext.isEmpty();
-    }
-
     /** The {@code @OnContext} method Spring will invoke for {@code message}, or null if it invokes none. */
     @Nullable HandlerMethod target(Message<?> message) {
         if (onContext.isEmpty()) {
