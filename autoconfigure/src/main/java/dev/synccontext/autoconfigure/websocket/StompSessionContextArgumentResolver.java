@@ -13,7 +13,9 @@ import org.springframework.messaging.simp.SimpMessageHeaderAccessor;
  * that session, whichever pool thread handles it.
  *
  * <p>Spring handles a STOMP session's frames concurrently on the inbound channel's pool, so a handler
- * that changes per-session state does it in {@code context.invokeAsync(...)}. After the session ended,
+ * that changes per-session state does it in {@code context.invokeAsync(...)}, or is
+ * {@link dev.synccontext.autoconfigure.handler.OnContext @OnContext} and already runs on the context
+ * ({@link StompFramesOnContext}). After the session ended,
  * the parameter is its closed context, which refuses the work ({@code RejectedExecutionException} in the
  * returned future). A message without a connected session (no CONNECT yet) fails with a message that says so.
  */

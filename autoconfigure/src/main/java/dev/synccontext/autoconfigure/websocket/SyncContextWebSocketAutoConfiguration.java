@@ -13,7 +13,12 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Scope;
 import org.springframework.context.annotation.ScopedProxyMode;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.event.SmartApplicationListener;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.messaging.simp.annotation.support.SimpAnnotationMethodMessageHandler;
+import org.springframework.messaging.simp.config.ChannelRegistration;
 import org.springframework.messaging.handler.invocation.HandlerMethodArgumentResolver;
 import org.springframework.web.socket.WebSocketHandler;
 import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
@@ -34,7 +39,9 @@ import dev.synccontext.registry.SyncContextRegistry;
  *   <li>plain WebSocket handlers: wrap them in {@link SyncContextWebSocketHandler};</li>
  *   <li>STOMP ({@code @EnableWebSocketMessageBroker}): each session's context is opened on CONNECT and released
  *       on DISCONNECT or when its connection drops, and a {@code RendererSyncContext} parameter of a
- *       {@code @MessageMapping} method is the sending session's context.</li>
+ *       {@code @MessageMapping} method is the sending session's context; the frames for
+ *       {@link dev.synccontext.autoconfigure.handler.OnContext @OnContext} methods are handled on it, in the
+ *       order the socket received them ({@code StompFramesOnContext}).</li>
  * </ul>
  */
 @AutoConfiguration(after = { SyncContextAutoConfiguration.class, SyncContextSessionAutoConfiguration.class })
@@ -77,6 +84,20 @@ public final class SyncContextWebSocketAutoConfiguration {
                 @Override
                 public void addArgumentResolvers(List<HandlerMethodArgumentResolver> argumentResolvers) {
                     argumentResolvers.add(new StompSessionContextArgumentResolver(contexts));
+                }
+            };
+        }
+
+        /** {@code @OnContext} STOMP methods: their frames are handled on the session's context, in arrival order. */
+        @Bean
+        @Order(Ordered.LOWEST_PRECEDENCE) // after the application's inbound interceptors (security's authorization)
+        WebSocketMessageBrokerConfigurer syncContextStompOnContext(WebSocketSessionContexts contexts,
+                ObjectProvider<SimpAnnotationMethodMessageHandler> annotationHandler) {
+            StompFramesOnContext frames = new StompFramesOnContext(contexts, annotationHandler);
+            return new WebSocketMessageBrokerConfigurer() {
+                @Override
+                public void configureClientInboundChannel(ChannelRegistration registration) {
+                    registration.interceptors(frames);
                 }
             };
         }
