@@ -47,6 +47,8 @@ public class SyncContextProperties implements Validator {
 
     private final Mvc mvc = new Mvc();
 
+    private final Webflux webflux = new Webflux();
+
     private final ContextScope contextScope = new ContextScope();
 
     public boolean isEnabled() {
@@ -119,6 +121,10 @@ public class SyncContextProperties implements Validator {
 
     public Mvc getMvc() {
         return mvc;
+    }
+
+    public Webflux getWebflux() {
+        return webflux;
     }
 
     @Override
@@ -246,12 +252,38 @@ public class SyncContextProperties implements Validator {
         /** Whether a controller's CompletableFuture that is already complete when the method returns is written at once instead of through Servlet async processing. */
         private boolean writeCompletedFutures = true;
 
+        /** Whether @OnContext handler methods run on their context through the starter's RequestMappingHandlerAdapter (a WebMvcRegistrations bean, left out when the application declares its own). When off, or when another adapter is used, an application with @OnContext handler methods fails to start. */
+        private boolean onContext = true;
+
+        public boolean isOnContext() {
+            return onContext;
+        }
+
+        public void setOnContext(boolean onContext) {
+            this.onContext = onContext;
+        }
+
         public boolean isWriteCompletedFutures() {
             return writeCompletedFutures;
         }
 
         public void setWriteCompletedFutures(boolean writeCompletedFutures) {
             this.writeCompletedFutures = writeCompletedFutures;
+        }
+    }
+
+    /** Spring WebFlux. */
+    public static class Webflux {
+
+        /** Whether @OnContext methods of WebFlux controllers run on their WebSession's context. When off, an application with such methods fails to start. */
+        private boolean onContext = true;
+
+        public boolean isOnContext() {
+            return onContext;
+        }
+
+        public void setOnContext(boolean onContext) {
+            this.onContext = onContext;
         }
     }
 
