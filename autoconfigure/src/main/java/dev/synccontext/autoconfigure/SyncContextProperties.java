@@ -47,8 +47,6 @@ public class SyncContextProperties implements Validator {
 
     private final Mvc mvc = new Mvc();
 
-    private final Webflux webflux = new Webflux();
-
     private final ContextScope contextScope = new ContextScope();
 
     public boolean isEnabled() {
@@ -121,10 +119,6 @@ public class SyncContextProperties implements Validator {
 
     public Mvc getMvc() {
         return mvc;
-    }
-
-    public Webflux getWebflux() {
-        return webflux;
     }
 
     @Override
@@ -269,21 +263,6 @@ public class SyncContextProperties implements Validator {
 
         public void setWriteCompletedFutures(boolean writeCompletedFutures) {
             this.writeCompletedFutures = writeCompletedFutures;
-        }
-    }
-
-    /** Spring WebFlux. */
-    public static class Webflux {
-
-        /** Whether @OnContext methods of WebFlux controllers run on their WebSession's context. When off, an application with such methods fails to start. */
-        private boolean onContext = true;
-
-        public boolean isOnContext() {
-            return onContext;
-        }
-
-        public void setOnContext(boolean onContext) {
-            this.onContext = onContext;
         }
     }
 
