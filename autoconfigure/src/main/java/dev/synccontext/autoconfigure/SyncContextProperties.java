@@ -246,6 +246,17 @@ public class SyncContextProperties implements Validator {
         /** Whether a controller's CompletableFuture that is already complete when the method returns is written at once instead of through Servlet async processing. */
         private boolean writeCompletedFutures = true;
 
+        /** Whether @OnContext handler methods run on their context through the starter's RequestMappingHandlerAdapter (a WebMvcRegistrations bean, left out when the application declares its own). When off, or when another adapter is used, an application with @OnContext handler methods fails to start. */
+        private boolean onContext = true;
+
+        public boolean isOnContext() {
+            return onContext;
+        }
+
+        public void setOnContext(boolean onContext) {
+            this.onContext = onContext;
+        }
+
         public boolean isWriteCompletedFutures() {
             return writeCompletedFutures;
         }

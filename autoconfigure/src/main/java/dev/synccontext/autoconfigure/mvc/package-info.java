@@ -1,6 +1,8 @@
 /**
- * Spring MVC: a controller's already-completed {@code CompletableFuture} (an inline {@code invokeAsync}) is
- * written at once, without an async dispatch.
+ * Spring MVC: {@link dev.synccontext.autoconfigure.handler.OnContext @OnContext} handler methods run on the
+ * request's session context ({@link dev.synccontext.autoconfigure.mvc.OnContextHandlerAdapter}, supplied
+ * through a {@code WebMvcRegistrations} bean), and a controller's already-completed {@code CompletableFuture}
+ * (an inline {@code invokeAsync}) is written at once, without an async dispatch.
  *
  * <p>Null-marked (JSpecify): nothing here accepts or returns {@code null} unless annotated {@code @Nullable}.
  */

@@ -3,7 +3,9 @@ package dev.synccontext.autoconfigure.webflux;
 import dev.synccontext.autoconfigure.session.SessionContexts;
 import dev.synccontext.autoconfigure.session.SyncContextSessionAutoConfiguration;
 import java.time.Duration;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.web.filter.reactive.ServerWebExchangeContextFilter;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -17,8 +19,9 @@ import dev.synccontext.autoconfigure.session.WebSessionContexts;
 /**
  * WebFlux: a {@code WebSession}'s context ({@link WebSessionContexts}, the node's {@link SessionContexts}
  * found by the handle in the session's attributes) and the argument resolver that hands it to annotated
- * handler methods declaring a {@code RendererSyncContext} parameter. WebFlux has no session scope, so
- * there is no injected proxy here.
+ * handler methods declaring a {@code RendererSyncContext} parameter, and {@code @OnContext} controllers, whose
+ * method bodies run on that context ({@link OnContextHandlers}). WebFlux has no session scope, so there is no
+ * injected proxy here.
  */
 @AutoConfiguration(after = SyncContextSessionAutoConfiguration.class)
 @ConditionalOnWebApplication(type = Type.REACTIVE)
@@ -30,6 +33,19 @@ public final class SyncContextWebFluxAutoConfiguration {
     @ConditionalOnMissingBean
     WebSessionContexts syncContextWebSessionContexts(SessionContexts contexts) {
         return new WebSessionContexts(contexts, Duration.ofSeconds(30));
+    }
+
+    /** {@code @OnContext} controllers: proxied so that their bodies run on the WebSession's context. */
+    @Bean
+    static OnContextHandlers syncContextOnContextHandlers(ObjectProvider<WebSessionContexts> contexts) {
+        return new OnContextHandlers(contexts::getObject);
+    }
+
+    /** Puts the exchange in the Reactor context, where an {@code @OnContext} body finds its WebSession. */
+    @Bean
+    @ConditionalOnMissingBean
+    ServerWebExchangeContextFilter syncContextServerWebExchangeContextFilter() {
+        return new ServerWebExchangeContextFilter();
     }
 
     @Bean

@@ -1,0 +1,60 @@
+package dev.synccontext.autoconfigure.mvc;
+
+import dev.synccontext.autoconfigure.handler.OnContext;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.core.KotlinDetector;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+/**
+ * Fails the startup, naming the methods and the fix, rather than let an {@link OnContext @OnContext} handler
+ * method run off its context: when no {@link RequestMappingHandlerAdapter} of the application is an
+ * {@link OnContextHandlerAdapter} (the application's own {@code WebMvcRegistrations} or {@code @EnableWebMvc}
+ * supplies the adapter, or {@code synccontext.mvc.on-context=false}), and for Kotlin {@code suspend} methods,
+ * which Spring MVC starts as a publisher that runs after the body would have left its context.
+ */
+final class OnContextMethodsCheck implements SmartInitializingSingleton {
+
+    private final ListableBeanFactory beans;
+
+    OnContextMethodsCheck(ListableBeanFactory beans) {
+        this.beans = beans;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        List<String> annotated = new ArrayList<>();
+        for (RequestMappingHandlerMapping mapping : beans.getBeansOfType(RequestMappingHandlerMapping.class, false, false).values()) {
+            for (HandlerMethod method : mapping.getHandlerMethods().values()) {
+                if (!OnContextHandlerAdapter.isOnContext(method)) {
+                    continue;
+                }
+                if (KotlinDetector.isSuspendingFunction(method.getMethod())) {
+                    throw new IllegalStateException("@OnContext handler " + method + " is a Kotlin suspend function,"
+                            + " which Spring MVC runs when its publisher is subscribed, after the handler has left its"
+                            + " context. Make it a plain function (it runs on the context), or hop onto the context"
+                            + " inside it with context.invokeAsync(...).");
+                }
+                annotated.add(method.toString());
+            }
+        }
+        if (annotated.isEmpty()) {
+            return;
+        }
+        boolean carriedOut = beans.getBeansOfType(RequestMappingHandlerAdapter.class, false, false).values().stream()
+                .anyMatch(OnContextHandlerAdapter.class::isInstance);
+        if (!carriedOut) {
+            throw new IllegalStateException("@OnContext handler methods " + annotated + " would run off their context:"
+                    + " the application's RequestMappingHandlerAdapter is not an OnContextHandlerAdapter (the"
+                    + " starter's WebMvcRegistrations backs off when the application has its own, or with"
+                    + " synccontext.mvc.on-context=false, and Boot ignores every WebMvcRegistrations under @EnableWebMvc)."
+                    + " Return new OnContextHandlerAdapter() (or a subclass) from your WebMvcRegistrations'"
+                    + " getRequestMappingHandlerAdapter() or your WebMvcConfigurationSupport's"
+                    + " createRequestMappingHandlerAdapter().");
+        }
+    }
+}
