@@ -23,7 +23,8 @@ import org.openjdk.jmh.annotations.OperationsPerInvocation;
 class AlternativeContextSmokeTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline"})
+    @ValueSource(strings = {"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline",
+        "netty-nonsticky", "kotlinx-limited", "grpc-sync", "vertx-worker"})
     void everySeedScenarioAndContendedPassOnceOnThisMode(String mode) {
         List<Scenario> scenarios = new ArrayList<>(Scenarios.seed());
         scenarios.add(Scenarios.byName("Contended"));
@@ -52,7 +53,8 @@ class AlternativeContextSmokeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"baseline", "optimized", "guava-sequential", "lock-inline"})
+    @ValueSource(strings = {"baseline", "optimized", "guava-sequential", "lock-inline",
+        "netty-nonsticky", "kotlinx-limited", "grpc-sync", "vertx-worker"})
     void manyContextsPassesOnceOnThisMode(String mode) {
         ScenarioState state = new ScenarioState("ManyContexts", mode);
         try {
