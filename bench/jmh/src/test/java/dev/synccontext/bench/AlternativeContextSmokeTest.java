@@ -64,6 +64,22 @@ class AlternativeContextSmokeTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"optimized", "netty-nonsticky"})
+    void producersBenchmarkPassesOnceOnThisModeForEachProducerCount(String mode) throws Exception {
+        for (int producers : new int[] {1, 2, 4, 8}) {
+            ProducersBenchmark bench = new ProducersBenchmark();
+            bench.mode = mode;
+            bench.producers = producers;
+            bench.setUp();
+            try {
+                assertThatCode(bench::post).as("%d producers on %s", producers, mode).doesNotThrowAnyException();
+            } finally {
+                bench.tearDown();
+            }
+        }
+    }
+
     @Test
     void operationsPerInvocationMatchTheScenarios() {
         int checked = 0;
