@@ -13,7 +13,8 @@ import sys
 OPS = {"InvokeAsyncReady": 1000, "InvokeAsyncBusy": 1000, "PostSerial": 1000, "PostConcurrent": 10000,
        "Contended": 2000, "ManyContexts": 100000}
 ORDER = list(OPS)
-MODES = ["baseline", "optimized", "single-thread", "guava-sequential", "lock-inline"]
+MODES = ["baseline", "optimized", "single-thread", "guava-sequential", "lock-inline", "netty-nonsticky",
+         "kotlinx-limited", "grpc-sync", "vertx-worker"]
 
 
 def rows(path):

@@ -19,7 +19,18 @@ final class BenchModes {
     static final String GUAVA_SEQUENTIAL = "guava-sequential";
     static final String LOCK_INLINE = "lock-inline";
 
+    /** The hand-off peers of other libraries (one adapter each, see {@link HandOffContext}). */
+    static final String NETTY_NONSTICKY = "netty-nonsticky";
+    static final String KOTLINX_LIMITED = "kotlinx-limited";
+    static final String GRPC_SYNC = "grpc-sync";
+    static final String VERTX_WORKER = "vertx-worker";
+
     static final List<String> ALL = List.of(BASELINE, OPTIMIZED, SINGLE_THREAD, GUAVA_SEQUENTIAL, LOCK_INLINE);
+    /**
+     * Not in {@link #ALL} nor in any benchmark's default modes (so {@code bench/run.sh}'s tables keep
+     * their length): run on request, e.g. {@code -p mode=optimized,netty-nonsticky,kotlinx-limited}.
+     */
+    static final List<String> PEERS = List.of(NETTY_NONSTICKY, KOTLINX_LIMITED, GRPC_SYNC, VERTX_WORKER);
     /**
      * Not in {@link #ALL} nor in any benchmark's default modes: the scenarios' own floor
      * ({@link UnserializedContext}), run on request with {@code -p mode=unserialized}.
@@ -43,7 +54,9 @@ final class BenchModes {
 
     /**
      * A fresh context for {@code mode}; the optimized one drains on {@code executor}, the others on the
-     * common pool (except single-thread, which has its own thread).
+     * common pool (except single-thread, which has its own thread, and the peers, which drain on their
+     * library's shared pool: Netty's and kotlinx's of CPUs-many threads, Vert.x's worker pool; gRPC's
+     * on the common pool or the caller).
      */
     static RendererSyncContext create(String mode, String executor) {
         switch (mode) {
@@ -57,11 +70,20 @@ final class BenchModes {
                 return ExecutorSerialContext.guavaSequential();
             case LOCK_INLINE:
                 return new LockInlineContext();
+            case NETTY_NONSTICKY:
+                return new NettyNonStickyContext();
+            case KOTLINX_LIMITED:
+                return new KotlinxLimitedContext();
+            case GRPC_SYNC:
+                return new GrpcSyncContext();
+            case VERTX_WORKER:
+                return new VertxWorkerContext();
             case UNSERIALIZED:
                 return new UnserializedContext();
             default:
                 throw new IllegalArgumentException("Unknown mode '" + mode + "'; valid: " + String.join(", ", ALL)
-                        + " (and " + UNSERIALIZED + ", the scenarios' floor)");
+                        + ", the peers " + String.join(", ", PEERS) + " (and " + UNSERIALIZED
+                        + ", the scenarios' floor)");
         }
     }
 

@@ -23,7 +23,8 @@ import org.openjdk.jmh.annotations.OperationsPerInvocation;
 class AlternativeContextSmokeTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline"})
+    @ValueSource(strings = {"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline",
+        "netty-nonsticky", "kotlinx-limited", "grpc-sync", "vertx-worker"})
     void everySeedScenarioAndContendedPassOnceOnThisMode(String mode) {
         List<Scenario> scenarios = new ArrayList<>(Scenarios.seed());
         scenarios.add(Scenarios.byName("Contended"));
@@ -52,13 +53,30 @@ class AlternativeContextSmokeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"baseline", "optimized", "guava-sequential", "lock-inline"})
+    @ValueSource(strings = {"baseline", "optimized", "guava-sequential", "lock-inline",
+        "netty-nonsticky", "kotlinx-limited", "grpc-sync", "vertx-worker"})
     void manyContextsPassesOnceOnThisMode(String mode) {
         ScenarioState state = new ScenarioState("ManyContexts", mode);
         try {
             assertThatCode(state::run).as("ManyContexts on %s", mode).doesNotThrowAnyException();
         } finally {
             state.close();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"optimized", "netty-nonsticky"})
+    void producersBenchmarkPassesOnceOnThisModeForEachProducerCount(String mode) throws Exception {
+        for (int producers : new int[] {1, 2, 4, 8}) {
+            ProducersBenchmark bench = new ProducersBenchmark();
+            bench.mode = mode;
+            bench.producers = producers;
+            bench.setUp();
+            try {
+                assertThatCode(bench::post).as("%d producers on %s", producers, mode).doesNotThrowAnyException();
+            } finally {
+                bench.tearDown();
+            }
         }
     }
 
