@@ -1,6 +1,7 @@
 package dev.synccontext;
 
 import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A queued {@code invokeAsyncStage}: runs the synchronous part in the context, then mirrors the
@@ -16,6 +17,15 @@ final class QueuedStage<T> extends QueuedFuture<T> {
 
     QueuedStage(SyncContext context, Object callback) {
         super(context, callback);
+    }
+
+    /**
+     * The context while the stage's synchronous part is queued; none once it was claimed (the part may
+     * have run and returned a stage that nothing here runs), which is safe: no false cycle.
+     */
+    @Override
+    public @Nullable SyncContext neededContext() {
+        return isDone() || !unclaimed() ? null : context;
     }
 
     @Override

@@ -1,0 +1,82 @@
+package dev.synccontext;
+
+import java.security.CodeSource;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Finds the application's line in a stack: the innermost frame that is neither the JDK's nor this
+ * library's (classes loaded from the same place as this one). Used on rare paths only (a report, a
+ * deadlock), and the answer per class name is remembered.
+ */
+final class CallSites {
+
+    private static final @Nullable CodeSource LIBRARY = SyncContext.class.getProtectionDomain().getCodeSource();
+    private static final ConcurrentHashMap<String, Boolean> LIBRARY_CLASSES = new ConcurrentHashMap<>();
+    /** Classes that call a callback: the frame just inside the innermost of these is the callback's. */
+    private static final List<String> RUNNERS = List.of(Invocation.class.getName(), QueuedCall.class.getName(),
+            QueuedStage.class.getName(), QueuedPost.class.getName(), CallbackRunner.class.getName());
+
+    private CallSites() {
+    }
+
+    /** The innermost frame outside the JDK and this library, or null. */
+    static @Nullable StackTraceElement userFrame(List<StackTraceElement> stack) {
+        for (StackTraceElement frame : stack) {
+            if (!isInfrastructure(frame.getClassName())) {
+                return frame;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The frame of the running callback itself in a stack of a thread inside a context: the first
+     * frame outside the JDK and this library on the way in from the innermost frame of this library
+     * that calls callbacks (so a decorator, a lambda's synthetic frame, or a {@code CompletableFuture}
+     * task the context runs are skipped). Null if the stack holds no such frame. For a lambda this is
+     * its body's method ({@code Foo.lambda$bar$0}) with the line it runs now.
+     */
+    static @Nullable StackTraceElement callbackFrame(List<StackTraceElement> stack) {
+        int runner = -1;
+        for (int i = 0; i < stack.size(); i++) {
+            if (RUNNERS.contains(stack.get(i).getClassName())) {
+                runner = i;
+                break;
+            }
+        }
+        if (runner <= 0) {
+            return null;
+        }
+        for (int i = runner - 1; i >= 0; i--) {
+            if (!isInfrastructure(stack.get(i).getClassName())) {
+                return stack.get(i);
+            }
+        }
+        return stack.get(runner - 1);
+    }
+
+    private static boolean isInfrastructure(String className) {
+        if (className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.")) {
+            return true;
+        }
+        if (!className.startsWith("dev.synccontext.")) {
+            return false;
+        }
+        if (className.startsWith("dev.synccontext.autoconfigure.")) {
+            return true; // the starter's decorators and handler adapters, in a jar of their own
+        }
+        return LIBRARY_CLASSES.computeIfAbsent(className, CallSites::loadedWithLibrary);
+    }
+
+    private static boolean loadedWithLibrary(String className) {
+        try {
+            Class<?> type = Class.forName(className, false, SyncContext.class.getClassLoader());
+            return Objects.equals(type.getProtectionDomain().getCodeSource(), LIBRARY);
+        } catch (ClassNotFoundException | LinkageError | SecurityException notOurs) {
+            return false;
+        }
+    }
+}
