@@ -143,7 +143,8 @@ final class WaitGraph {
 
     private static ContextDeadlockException.Side side(Thread thread, SyncContext holds, SyncContext waitsOn) {
         List<StackTraceElement> stack = Arrays.asList(thread.getStackTrace());
-        return new ContextDeadlockException.Side(holds.name, waitsOn.name, thread.getName(),
+        String name = thread.getName();
+        return new ContextDeadlockException.Side(holds.name, waitsOn.name, name.isEmpty() ? thread.toString() : name,
                 ThreadKinds.isVirtual(thread), CallSites.userFrame(stack), stack);
     }
 
