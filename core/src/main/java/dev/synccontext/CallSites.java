@@ -58,8 +58,29 @@ final class CallSites {
         return stack.get(runner - 1);
     }
 
+    /**
+     * Whether the callback that runs innermost in {@code stack} runs on its caller's thread (inline,
+     * nested or a {@code send}) rather than in a drain: then it never waited in a queue.
+     */
+    static boolean ranOnCaller(List<StackTraceElement> stack) {
+        String context = SyncContext.class.getName();
+        for (StackTraceElement frame : stack) {
+            if (frame.getClassName().equals(Drain.class.getName())) {
+                return false;
+            }
+            if (frame.getClassName().equals(context) && (frame.getMethodName().equals("invokeInline")
+                    || frame.getMethodName().equals("runSendAsOwner") || frame.getMethodName().equals("submit")
+                    || frame.getMethodName().equals("send"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean isInfrastructure(String className) {
-        if (className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.")) {
+        if (className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.")
+                || className.contains("$$Lambda")) {
+            // A lambda's own frame (where the JVM shows it) only forwards to its body's method.
             return true;
         }
         if (!className.startsWith("dev.synccontext.")) {

@@ -123,8 +123,8 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
 
     /**
      * Callbacks that have been running longer than their context's blocked threshold right now,
-     * across every context of this JVM. Each entry names its context and thread and carries the
-     * thread's stack as seen by the watchdog.
+     * across every context of this JVM. Each entry names its context, scope, thread and callback site
+     * and carries the thread's stack as seen by the watchdog.
      */
     static List<BlockedCallback> blockedCallbacks() {
         return Watchdog.blockedNow();
@@ -287,6 +287,22 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
          * example to carry the submitter's thread-locals over to the drain thread.
          */
         Builder queuedCallbackDecorator(CallbackDecorator decorator);
+
+        /**
+         * The kind of context this is ({@code session}, {@code stomp}, ...), named in blocked-callback
+         * reports, their Flight Recorder events and deadlock reports beside the context's name. Default:
+         * none. The registry sets its scope.
+         */
+        Builder scope(String scope);
+
+        /**
+         * About one queued callback in this many records the stack that submitted it (a power of two; 0,
+         * the default, records none), shown when the watchdog reports that callback as blocked
+         * ({@link BlockedCallback#submitStack()}) along with its queue wait. A recorded callback costs a
+         * stack walk and a wrapper at its submission (see docs/DESIGN.md, "Diagnostics", for the figures);
+         * the others cost nothing, and with 0 nothing is wrapped at all.
+         */
+        Builder submitSiteSampling(int interval);
 
         /** Builds a new, open, idle context. */
         RendererSyncContext build();

@@ -531,6 +531,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         Termination.Abort abort = t.abortQueued(this);
         if (abort.count > 0) {
             terminateIfDone((int) STATE.getAndAdd(this, -abort.count) - abort.count);
+            FlightEvents.droppedWork(this, abort.count, abort.posts.size());
         }
         return abort.posts;
     }
