@@ -15,17 +15,24 @@ import org.jspecify.annotations.Nullable;
  */
 final class QueuedStage<T> extends QueuedFuture<T> {
 
+    /**
+     * Set once the synchronous part has returned (volatile: a waiter that read it stale would take a
+     * wait on the returned stage for a wait on the context, and could see a cycle that is not one).
+     */
+    private volatile boolean synchronousPartDone;
+
     QueuedStage(SyncContext context, Object callback) {
         super(context, callback);
     }
 
     /**
-     * The context while the stage's synchronous part is queued; none once it was claimed (the part may
-     * have run and returned a stage that nothing here runs), which is safe: no false cycle.
+     * The context while the synchronous part is queued or running (on the context's owner); none once it
+     * has returned: the future then waits on the returned stage, which no context runs as far as this
+     * class knows.
      */
     @Override
     public @Nullable SyncContext neededContext() {
-        return isDone() || !unclaimed() ? null : context;
+        return isDone() || synchronousPartDone ? null : context;
     }
 
     @Override
@@ -40,6 +47,8 @@ final class QueuedStage<T> extends QueuedFuture<T> {
         } catch (Throwable failure) {
             completeExceptionally(failure);
             return Outcomes.of(failure);
+        } finally {
+            synchronousPartDone = true;
         }
         if (stage == null) {
             completeExceptionally(Invocation.nullStage());

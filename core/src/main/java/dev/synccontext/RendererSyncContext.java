@@ -61,12 +61,21 @@ import java.util.function.BiConsumer;
  * handler that throws is logged and never stalls the queue. Null arguments throw
  * {@link NullPointerException} at the call.
  *
+ * <h2>Deadlocks</h2>
+ * A blocking wait from inside a context that could never end throws {@link ContextDeadlockException}
+ * at once instead of hanging, naming every side's context, thread, site and stack: {@code join()} or
+ * {@code get()} on a future this context returned for a queued callback (or on a future derived from
+ * one, {@code thenApply}, {@code thenApplyAsync(…, context)}, ...), and a {@code send} waiting for its
+ * turn, when the work waited for is queued behind the caller, is the caller itself, or needs a context
+ * whose callback waits, through any number of contexts, on the caller's context. Waits on futures the
+ * context did not hand out (a {@code CompletableFuture} completed by a posted callback, a latch) are not
+ * seen.
+ *
  * <h2>What it does not promise</h2>
  * An async callback ({@link #invokeAsyncStage}) holds the context only for its synchronous part; what
  * runs after its stage completes runs on the thread that completes the stage, outside the context,
  * unless it hops back (for example {@code stage.thenAcceptAsync(fn, context)}). The context is not a
- * lock across awaits. Deadlocks between <em>two</em> contexts that {@code send} to each other are not
- * detected.
+ * lock across awaits. A deadlock through waits the context does not see (above) is not detected.
  *
  * <p>Instances are thread-safe. This is an interface so that Spring can inject a scoped proxy.
  */

@@ -1,5 +1,6 @@
 package dev.synccontext;
 
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
@@ -15,7 +16,10 @@ import org.jspecify.annotations.Nullable;
 final class SubmitSites implements CallbackDecorator {
 
     /** Frames recorded per submission: enough to show the caller's caller a few levels up. */
-    static final int MAX_FRAMES = 32;
+    static final int MAX_FRAMES = 16;
+
+    private static final Set<Class<?>> ENTRY_PATH = Set.of(SubmitSites.class,
+            Invocation.class, SyncContext.class, Invocation.RUNNABLE.getClass(), Invocation.STAGE.getClass());
 
     private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
@@ -55,11 +59,15 @@ final class SubmitSites implements CallbackDecorator {
         };
     }
 
-    /** The submitting stack from the caller of the context's entry point outwards. */
+    /**
+     * The submitting stack from the caller of the context's entry point outwards: the frames of the
+     * entry path ({@code SubmitSites}, {@code Invocation}, {@code SyncContext}) are dropped by class
+     * identity, which costs nothing next to making the elements (their line numbers are what a
+     * recorded submission pays for).
+     */
     private static StackTraceElement[] stack() {
         return WALKER.walk(frames -> frames
-                .dropWhile(f -> f.getDeclaringClass().getPackageName().equals("dev.synccontext")
-                        && f.getDeclaringClass().getProtectionDomain() == SubmitSites.class.getProtectionDomain())
+                .dropWhile(f -> ENTRY_PATH.contains(f.getDeclaringClass()))
                 .limit(MAX_FRAMES).map(StackWalker.StackFrame::toStackTraceElement)
                 .toArray(StackTraceElement[]::new));
     }

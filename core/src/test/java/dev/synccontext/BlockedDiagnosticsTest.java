@@ -34,11 +34,15 @@ class BlockedDiagnosticsTest {
 
     private static final int CONTEXTS = 1_000;
     private static final int BLOCKED = 537;
-    private static final Duration THRESHOLD = Duration.ofMillis(200);
+    /** Long enough that a trivial callback descheduled on a loaded machine (load 30 on 2 cores) is not blocked. */
+    private static final Duration THRESHOLD = Duration.ofSeconds(1);
     /** The watchdog's tick for this threshold (a quarter of it; smaller if another test asked for less). */
     private static final long TICK_MILLIS = THRESHOLD.toMillis() / 4;
-    /** What a loaded 2-core machine may add to the watchdog's wake-ups. */
-    private static final long SCHEDULING_ALLOWANCE_MILLIS = 250;
+    /**
+     * What a loaded 2-core machine (six builds at once) adds to the watchdog's wake-ups and to the first
+     * report's one-time class loading: measured 40-390 ms there.
+     */
+    private static final long SCHEDULING_ALLOWANCE_MILLIS = 750;
 
     @Test
     void oneBlockedCallbackAmongAThousandContextsIsReportedOnceByNameAndLineOnPlatformThreads() throws Exception {

@@ -99,6 +99,69 @@ class DeadlockCatalogueTest {
 
     @ParameterizedTest
     @EnumSource(Threads.class)
+    void selfJoinFromTheSynchronousPartOfAnAsyncCallbackThrows(Threads kind) throws Exception {
+        RendererSyncContext a = context("self-stage", executor(kind));
+        AtomicReference<CompletableFuture<String>> self = new AtomicReference<>();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        CompletableFuture<String> f;
+        try (Occupier occupier = Occupier.occupy(a)) {
+            f = a.invokeAsyncStage(() -> {
+                thrown.set(catching(() -> self.get().join()));
+                return CompletableFuture.completedFuture("threw");
+            });
+            self.set(f);
+        }
+        assertThat(f.get(10, TimeUnit.SECONDS)).isEqualTo("threw");
+        assertSelfDeadlock(thrown.get(), "self-stage");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Threads.class)
+    void aWaitOnTheStageAnAsyncCallbackReturnedIsNoCycleThoughItsContextWaitsOnTheWaiter(Threads kind)
+            throws Exception {
+        Executor executor = executor(kind);
+        RendererSyncContext a = context("A", executor);
+        RendererSyncContext b = context("B", executor);
+        CompletableFuture<String> gate = new CompletableFuture<>();
+        CompletableFuture<String> stage;
+        try (Occupier occupier = Occupier.occupy(b)) {
+            stage = b.invokeAsyncStage(() -> gate); // queued; its synchronous part returns the pending gate
+        }
+        assertThat(b.invokeAsync(() -> "b ran the stage's part").get(10, TimeUnit.SECONDS)).isNotNull();
+        CountDownLatch aHolds = new CountDownLatch(1);
+        CountDownLatch bWaits = new CountDownLatch(1);
+        AtomicReference<Thread> aThread = new AtomicReference<>();
+        CompletableFuture<Object> aSide = new CompletableFuture<>();
+        a.post(() -> {
+            aThread.set(Thread.currentThread());
+            aHolds.countDown();
+            Occupier.awaitUninterruptibly(bWaits);
+            try {
+                aSide.complete(stage.join()); // waits on the gate, which no context runs
+            } catch (Throwable t) {
+                aSide.complete(t);
+            }
+        });
+        Occupier.awaitUninterruptibly(aHolds);
+        AtomicReference<Thread> bThread = new AtomicReference<>();
+        CompletableFuture<Throwable> bSide = new CompletableFuture<>();
+        b.post(() -> {
+            bThread.set(Thread.currentThread());
+            bSide.complete(catching(() -> JOIN.await(a))); // b waits on a, which waits on the gate
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> bThread.get() != null && WaitGraph.isWaiting(bThread.get()));
+        bWaits.countDown();
+        // a blocks on the gate (no edge: no context runs the gate), and does not throw.
+        await().atMost(Duration.ofSeconds(10)).until(() -> aThread.get().getState() == Thread.State.WAITING);
+        assertThat(aSide).as("a's wait on the returned stage: no deadlock, it waits").isNotDone();
+        assertThat(WaitGraph.isWaiting(aThread.get())).as("an edge for a wait no context can end").isFalse();
+        gate.complete("opened");
+        assertThat(aSide.get(10, TimeUnit.SECONDS)).isEqualTo("opened");
+        assertThat(bSide.get(10, TimeUnit.SECONDS)).isNull();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Threads.class)
     void joinOnWorkQueuedBehindTheCallerThrows(Threads kind) throws Exception {
         RendererSyncContext a = context("behind", executor(kind));
         AtomicReference<CompletableFuture<String>> behind = new AtomicReference<>();
