@@ -32,8 +32,8 @@ final class CallbackFrame {
     int diagnosedSeq = -1;
     /** How long that callback waited in the queue, or -1 if unknown. */
     long queuedForNanos = -1;
-    /** The stack that submitted it, innermost first, or null if not recorded. */
-    StackTraceElement @Nullable [] submitStack;
+    /** Where it was submitted (a backtrace, decoded only for a report), or null if not recorded. */
+    @Nullable Throwable submitSite;
 
     // Watchdog-owned: which callback it saw last, since when, and which one it has reported.
     @Nullable SyncContext watchedContext;
@@ -80,15 +80,15 @@ final class CallbackFrame {
     /** The callback now starting (numbered {@link #seq}) waited {@code nanos} in the queue. */
     void noteQueueWait(long nanos) {
         if (diagnosedSeq != seq) {
-            submitStack = null;
+            submitSite = null;
         }
         queuedForNanos = nanos;
         diagnosedSeq = seq;
     }
 
-    /** The callback now starting was submitted by {@code stack} and waited {@code nanos} in the queue. */
-    void noteSubmitted(StackTraceElement[] stack, long nanos) {
-        submitStack = stack;
+    /** The callback now starting was submitted at {@code site} and waited {@code nanos} in the queue. */
+    void noteSubmitted(Throwable site, long nanos) {
+        submitSite = site;
         queuedForNanos = nanos;
         diagnosedSeq = seq;
     }

@@ -1,5 +1,7 @@
 package dev.synccontext;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
@@ -18,10 +20,10 @@ final class SubmitSites implements CallbackDecorator {
     /** Frames recorded per submission: enough to show the caller's caller a few levels up. */
     static final int MAX_FRAMES = 16;
 
-    private static final Set<Class<?>> ENTRY_PATH = Set.of(SubmitSites.class,
-            Invocation.class, SyncContext.class, Invocation.RUNNABLE.getClass(), Invocation.STAGE.getClass());
-
-    private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+    /** The classes of the entry path, whose frames a recorded stack starts with. */
+    private static final Set<String> ENTRY_PATH = Set.of(SubmitSites.class.getName(), SubmitSite.class.getName(),
+            Invocation.class.getName(), SyncContext.class.getName(), Invocation.RUNNABLE.getClass().getName(),
+            Invocation.STAGE.getClass().getName());
 
     private final @Nullable CallbackDecorator user;
     private final int mask;
@@ -37,7 +39,7 @@ final class SubmitSites implements CallbackDecorator {
         if ((ThreadLocalRandom.current().nextInt() & mask) != 0) {
             return decorated;
         }
-        StackTraceElement[] stack = stack();
+        Throwable stack = stack();
         int at = SampleClock.now();
         return () -> {
             CallbackFrame.get().noteSubmitted(stack, SampleClock.nanosSince(at));
@@ -51,7 +53,7 @@ final class SubmitSites implements CallbackDecorator {
         if ((ThreadLocalRandom.current().nextInt() & mask) != 0) {
             return decorated;
         }
-        StackTraceElement[] stack = stack();
+        Throwable stack = stack();
         int at = SampleClock.now();
         return () -> {
             CallbackFrame.get().noteSubmitted(stack, SampleClock.nanosSince(at));
@@ -60,15 +62,33 @@ final class SubmitSites implements CallbackDecorator {
     }
 
     /**
-     * The submitting stack from the caller of the context's entry point outwards: the frames of the
-     * entry path ({@code SubmitSites}, {@code Invocation}, {@code SyncContext}) are dropped by class
-     * identity, which costs nothing next to making the elements (their line numbers are what a
-     * recorded submission pays for).
+     * The submitting stack, captured but not decoded: filling in a throwable's backtrace costs about
+     * a microsecond, making stack trace elements (line numbers) several more, so the elements are made
+     * only when a report shows them ({@link #frames}).
      */
-    private static StackTraceElement[] stack() {
-        return WALKER.walk(frames -> frames
-                .dropWhile(f -> ENTRY_PATH.contains(f.getDeclaringClass()))
-                .limit(MAX_FRAMES).map(StackWalker.StackFrame::toStackTraceElement)
-                .toArray(StackTraceElement[]::new));
+    private static Throwable stack() {
+        return new SubmitSite();
+    }
+
+    /** The recorded stack from the caller of the context's entry point outwards, at most {@link #MAX_FRAMES}. */
+    static List<StackTraceElement> frames(Throwable site) {
+        List<StackTraceElement> frames = new ArrayList<>();
+        boolean entry = true;
+        for (StackTraceElement frame : site.getStackTrace()) {
+            entry = entry && ENTRY_PATH.contains(frame.getClassName());
+            if (!entry && frames.size() < MAX_FRAMES) {
+                frames.add(frame);
+            }
+        }
+        return frames;
+    }
+
+    /** Where a sampled callback was submitted: only its backtrace is ever used. */
+    private static final class SubmitSite extends Throwable {
+        private static final long serialVersionUID = 1L;
+
+        SubmitSite() {
+            super("submitted here", null, false, true);
+        }
     }
 }

@@ -156,7 +156,7 @@ final class Watchdog {
         int seq = frame.watchedSeq;
         // Read the sampled extras before the stack: if they are for this callback now, they still are
         // when the caller checks (after the stack) that the same callback runs.
-        StackTraceElement[] submitStack = frame.diagnosedSeq == seq ? frame.submitStack : null;
+        Throwable submitSite = frame.diagnosedSeq == seq ? frame.submitSite : null;
         long queuedNanos = frame.diagnosedSeq == seq ? frame.queuedForNanos : -1;
         List<StackTraceElement> stack = Arrays.asList(owner.getStackTrace());
         Duration queuedFor = queuedNanos >= 0 ? Duration.ofNanos(queuedNanos)
@@ -164,7 +164,7 @@ final class Watchdog {
         String name = owner.getName();
         return new BlockedCallback(ctx.name(), ctx, name.isEmpty() ? owner.toString() : name, owner.getId(),
                 Duration.ofNanos(runningNanos), stack, ctx.settings.scope, CallSites.callbackFrame(stack),
-                ThreadKinds.isVirtual(owner), queuedFor, submitStack == null ? List.of() : Arrays.asList(submitStack));
+                ThreadKinds.isVirtual(owner), queuedFor, submitSite == null ? List.of() : SubmitSites.frames(submitSite));
     }
 
     /** Callbacks over their threshold right now, as of the watchdog's last tick. */
