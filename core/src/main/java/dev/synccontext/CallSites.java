@@ -14,6 +14,8 @@ import org.jspecify.annotations.Nullable;
 final class CallSites {
 
     private static final @Nullable CodeSource LIBRARY = SyncContext.class.getProtectionDomain().getCodeSource();
+    /** A class of the starter's jar, to tell that jar from the starter's own tests. */
+    private static final String STARTER_CLASS = "dev.synccontext.autoconfigure.CompositeCallbackDecorator";
     private static final ConcurrentHashMap<String, Boolean> LIBRARY_CLASSES = new ConcurrentHashMap<>();
     /** Classes that call a callback: the frame just inside the innermost of these is the callback's. */
     private static final List<String> RUNNERS = List.of(Invocation.class.getName(), QueuedCall.class.getName(),
@@ -86,16 +88,19 @@ final class CallSites {
         if (!className.startsWith("dev.synccontext.")) {
             return false;
         }
-        if (className.startsWith("dev.synccontext.autoconfigure.")) {
-            return true; // the starter's decorators and handler adapters, in a jar of their own
-        }
         return LIBRARY_CLASSES.computeIfAbsent(className, CallSites::loadedWithLibrary);
     }
 
     private static boolean loadedWithLibrary(String className) {
         try {
             Class<?> type = Class.forName(className, false, SyncContext.class.getClassLoader());
-            return Objects.equals(type.getProtectionDomain().getCodeSource(), LIBRARY);
+            CodeSource source = type.getProtectionDomain().getCodeSource();
+            if (Objects.equals(source, LIBRARY)) {
+                return true;
+            }
+            // The starter's decorators and handler adapters live in a jar of their own (not its tests).
+            return className.startsWith("dev.synccontext.autoconfigure.") && Objects.equals(source,
+                    Class.forName(STARTER_CLASS, false, type.getClassLoader()).getProtectionDomain().getCodeSource());
         } catch (ClassNotFoundException | LinkageError | SecurityException notOurs) {
             return false;
         }
