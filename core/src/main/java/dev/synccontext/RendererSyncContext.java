@@ -307,9 +307,9 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
         /**
          * About one queued callback in this many records the stack that submitted it (a power of two; 0,
          * the default, records none), shown when the watchdog reports that callback as blocked
-         * ({@link BlockedCallback#submitStack()}) along with its queue wait. A recorded callback costs a
-         * stack walk and a wrapper at its submission (see docs/DESIGN.md, "Diagnostics", for the figures);
-         * the others cost nothing, and with 0 nothing is wrapped at all.
+         * ({@link BlockedCallback#submitStack()}) along with its queue wait. A recorded callback costs
+         * about 1 µs at its submission (a backtrace and a wrapper; see docs/DESIGN.md, "Diagnostics"), the
+         * others a random draw; with 0 nothing is wrapped at all.
          */
         Builder submitSiteSampling(int interval);
 
