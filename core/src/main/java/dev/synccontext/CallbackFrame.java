@@ -26,6 +26,15 @@ final class CallbackFrame {
     /** Counts callbacks started on this thread, to sample one in N for timing. */
     int sampleTick;
 
+    // Written only for sampled callbacks (timing sampled, or submit site recorded): what the watchdog
+    // can say beyond the stack about the callback numbered diagnosedSeq. Plain fields, as above.
+    /** The {@link #seq} of the callback the two fields below describe; -1 = none. */
+    int diagnosedSeq = -1;
+    /** How long that callback waited in the queue, or -1 if unknown. */
+    long queuedForNanos = -1;
+    /** Where it was submitted (a backtrace, decoded only for a report), or null if not recorded. */
+    @Nullable Throwable submitSite;
+
     // Watchdog-owned: which callback it saw last, since when, and which one it has reported.
     @Nullable SyncContext watchedContext;
     int watchedSeq;
@@ -66,6 +75,22 @@ final class CallbackFrame {
     /** Leaves the callback or drain entered with {@link #enter} or {@link #enterDrain}. */
     void leave(@Nullable SyncContext outer) {
         context = outer;
+    }
+
+    /** The callback now starting (numbered {@link #seq}) waited {@code nanos} in the queue. */
+    void noteQueueWait(long nanos) {
+        if (diagnosedSeq != seq) {
+            submitSite = null;
+        }
+        queuedForNanos = nanos;
+        diagnosedSeq = seq;
+    }
+
+    /** The callback now starting was submitted at {@code site} and waited {@code nanos} in the queue. */
+    void noteSubmitted(Throwable site, long nanos) {
+        submitSite = site;
+        queuedForNanos = nanos;
+        diagnosedSeq = seq;
     }
 
     /** Whether the callback now starting should be timed, for a sampling mask (-1 = never). */

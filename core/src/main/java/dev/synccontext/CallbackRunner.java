@@ -123,10 +123,13 @@ final class CallbackRunner {
             return;
         }
         long waitNanos = SampleClock.nanosSince(sampledAt);
+        frame.noteQueueWait(waitNanos);
         long allocatedBefore = AllocationProbe.currentThreadAllocatedBytes();
         long start = System.nanoTime();
         CallbackOutcome outcome = node.runQueued(ctx, callback);
-        sampled(ctx, observer, CallbackPath.QUEUED, waitNanos, System.nanoTime() - start, allocatedBefore);
+        long runNanos = System.nanoTime() - start;
+        FlightEvents.queueWait(ctx, waitNanos, runNanos);
+        sampled(ctx, observer, CallbackPath.QUEUED, waitNanos, runNanos, allocatedBefore);
         observe(ctx, observer, CallbackPath.QUEUED, outcome);
     }
 

@@ -25,6 +25,8 @@ final class ContextBuilder implements RendererSyncContext.Builder {
     private @Nullable BiConsumer<RendererSyncContext, Throwable> handler;
     private @Nullable SyncContextObserver observer;
     private @Nullable CallbackDecorator decorator;
+    private @Nullable String scope;
+    private int submitSiteSampling;
     /** Reused by consecutive builds until a setting other than the name changes. */
     private @Nullable ContextSettings settings;
 
@@ -97,11 +99,33 @@ final class ContextBuilder implements RendererSyncContext.Builder {
     }
 
     @Override
+    public RendererSyncContext.Builder scope(String scope) {
+        settings = null;
+        this.scope = Objects.requireNonNull(scope, "scope");
+        return this;
+    }
+
+    @Override
+    public RendererSyncContext.Builder submitSiteSampling(int interval) {
+        if (interval < 0 || Integer.bitCount(interval) > 1) {
+            throw new IllegalArgumentException("submitSiteSampling must be 0 (off) or a power of two, was "
+                    + interval);
+        }
+        settings = null;
+        this.submitSiteSampling = interval;
+        return this;
+    }
+
+    @Override
     public RendererSyncContext build() {
         if (settings == null) {
             long thresholdNanos = saturatedNanos(blockedThreshold);
+            // Submit sites are recorded by a decorator outside the user's, so that with sampling off
+            // (the default) the queued paths are exactly what they are without it.
+            CallbackDecorator queued = submitSiteSampling == 0 ? decorator
+                    : new SubmitSites(decorator, submitSiteSampling - 1);
             settings = new ContextSettings(executor, maxBatch, maxQueueDepth, thresholdNanos, handler,
-                    observer, decorator);
+                    observer, queued, scope);
             if (thresholdNanos > 0) {
                 Watchdog.noteThreshold(thresholdNanos);
             }

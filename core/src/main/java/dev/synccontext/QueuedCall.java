@@ -1,5 +1,7 @@
 package dev.synccontext;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A queued {@code invokeAsync(Runnable)} or {@code invokeAsync(Callable)}: its {@link Invocation} calls
  * the callback (a runnable as a callable returning null), and the value completes this future.
@@ -11,6 +13,12 @@ final class QueuedCall<T> extends QueuedFuture<T> {
     QueuedCall(SyncContext context, Object callback, Invocation invocation) {
         super(context, callback);
         this.invocation = invocation;
+    }
+
+    /** Queued, or claimed and running on its context's owner: either way it needs the context until done. */
+    @Override
+    public @Nullable SyncContext neededContext() {
+        return isDone() ? null : context;
     }
 
     @Override

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * one of the three wins the status CAS. Withdrawing does not claim the node: whoever claims it later
  * (the drain, or {@code closeNow()}) finds it withdrawn and counts it as finished.
  */
-final class QueuedSend extends QueuedCallback<Void> {
+final class QueuedSend extends QueuedCallback<Void> implements Awaited {
 
     static final int WAITING = 0;
     static final int HANDED_OFF = 1;
@@ -33,13 +33,29 @@ final class QueuedSend extends QueuedCallback<Void> {
     }
 
     private final Thread sender;
+    /** The context it waits on, for {@link WaitGraph}. */
+    private final SyncContext context;
     private volatile int status;
     /** Written before the FAILED status is published, read after it is seen. */
     private @Nullable Throwable failure;
 
-    QueuedSend(Runnable callback, Thread sender) {
+    QueuedSend(SyncContext context, Runnable callback, Thread sender) {
         super(callback);
+        this.context = context;
         this.sender = sender;
+    }
+
+    @Override
+    public @Nullable SyncContext neededContext() {
+        return status == WAITING ? context : null;
+    }
+
+    /**
+     * The sender gives up its turn before it came (a deadlock was found): true if it did, false if the
+     * turn came or the context aborted it first. The drain that claims it later counts it as finished.
+     */
+    boolean withdraw() {
+        return STATUS.compareAndSet(this, WAITING, WITHDRAWN);
     }
 
     /**

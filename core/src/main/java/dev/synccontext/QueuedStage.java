@@ -1,6 +1,7 @@
 package dev.synccontext;
 
 import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A queued {@code invokeAsyncStage}: runs the synchronous part in the context, then mirrors the
@@ -14,8 +15,24 @@ import java.util.concurrent.CompletionStage;
  */
 final class QueuedStage<T> extends QueuedFuture<T> {
 
+    /**
+     * Set once the synchronous part has returned (volatile: a waiter that read it stale would take a
+     * wait on the returned stage for a wait on the context, and could see a cycle that is not one).
+     */
+    private volatile boolean synchronousPartDone;
+
     QueuedStage(SyncContext context, Object callback) {
         super(context, callback);
+    }
+
+    /**
+     * The context while the synchronous part is queued or running (on the context's owner); none once it
+     * has returned: the future then waits on the returned stage, which no context runs as far as this
+     * class knows.
+     */
+    @Override
+    public @Nullable SyncContext neededContext() {
+        return isDone() || synchronousPartDone ? null : context;
     }
 
     @Override
@@ -30,6 +47,8 @@ final class QueuedStage<T> extends QueuedFuture<T> {
         } catch (Throwable failure) {
             completeExceptionally(failure);
             return Outcomes.of(failure);
+        } finally {
+            synchronousPartDone = true;
         }
         if (stage == null) {
             completeExceptionally(Invocation.nullStage());

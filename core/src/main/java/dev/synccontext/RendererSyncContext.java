@@ -61,12 +61,21 @@ import java.util.function.BiConsumer;
  * handler that throws is logged and never stalls the queue. Null arguments throw
  * {@link NullPointerException} at the call.
  *
+ * <h2>Deadlocks</h2>
+ * A blocking wait from inside a context that could never end throws {@link ContextDeadlockException}
+ * at once instead of hanging, naming every side's context, thread, site and stack: {@code join()} or
+ * {@code get()} on a future this context returned for a queued callback (or on a future derived from
+ * one, {@code thenApply}, {@code thenApplyAsync(…, context)}, ...), and a {@code send} waiting for its
+ * turn, when the work waited for is queued behind the caller, is the caller itself, or needs a context
+ * whose callback waits, through any number of contexts, on the caller's context. Waits on futures the
+ * context did not hand out (a {@code CompletableFuture} completed by a posted callback, a latch) are not
+ * seen.
+ *
  * <h2>What it does not promise</h2>
  * An async callback ({@link #invokeAsyncStage}) holds the context only for its synchronous part; what
  * runs after its stage completes runs on the thread that completes the stage, outside the context,
  * unless it hops back (for example {@code stage.thenAcceptAsync(fn, context)}). The context is not a
- * lock across awaits. Deadlocks between <em>two</em> contexts that {@code send} to each other are not
- * detected.
+ * lock across awaits. A deadlock through waits the context does not see (above) is not detected.
  *
  * <p>Instances are thread-safe. This is an interface so that Spring can inject a scoped proxy.
  */
@@ -123,8 +132,8 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
 
     /**
      * Callbacks that have been running longer than their context's blocked threshold right now,
-     * across every context of this JVM. Each entry names its context and thread and carries the
-     * thread's stack as seen by the watchdog.
+     * across every context of this JVM. Each entry names its context, scope, thread and callback site
+     * and carries the thread's stack as seen by the watchdog.
      */
     static List<BlockedCallback> blockedCallbacks() {
         return Watchdog.blockedNow();
@@ -287,6 +296,22 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
          * example to carry the submitter's thread-locals over to the drain thread.
          */
         Builder queuedCallbackDecorator(CallbackDecorator decorator);
+
+        /**
+         * The kind of context this is ({@code session}, {@code stomp}, ...), named in blocked-callback
+         * reports, their Flight Recorder events and deadlock reports beside the context's name. Default:
+         * none. The registry sets its scope.
+         */
+        Builder scope(String scope);
+
+        /**
+         * About one queued callback in this many records the stack that submitted it (a power of two; 0,
+         * the default, records none), shown when the watchdog reports that callback as blocked
+         * ({@link BlockedCallback#submitStack()}) along with its queue wait. A recorded callback costs
+         * about 1 µs at its submission (a backtrace and a wrapper; see docs/DESIGN.md, "Diagnostics"), the
+         * others a random draw; with 0 nothing is wrapped at all.
+         */
+        Builder submitSiteSampling(int interval);
 
         /** Builds a new, open, idle context. */
         RendererSyncContext build();

@@ -296,7 +296,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
                 throw new RejectedExecutionException(refusal);
             }
             if (node == null) {
-                node = new QueuedSend(callback, caller);
+                node = new QueuedSend(this, callback, caller);
             }
             if (STATE.compareAndSet(this, s, s + 1)) {
                 if (!enqueueUnlessForceClosed(node)) {
@@ -305,7 +305,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
                 break;
             }
         }
-        node.awaitHandOff(name); // returns owning the context, or throws why the callback will not run
+        awaitTurn(node); // returns owning the context, or throws why the callback will not run
         if ((state & ABORTED) != 0) {
             // closeNow() came between the hand-off and this thread waking up: it returned, so
             // nothing may start now. This thread owns the context; it only gives it back.
@@ -314,6 +314,23 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
             throw Refusals.closedNowAtTurn(name);
         }
         runSendAsOwner(callback, caller);
+    }
+
+    /**
+     * Parks a queued sender until its turn, unless that turn could never come (a deadlock,
+     * {@link WaitGraph}): then it withdraws and throws, and the drain counts the send as finished.
+     */
+    private void awaitTurn(QueuedSend node) {
+        WaitGraph.Wait wait = WaitGraph.enter(node);
+        try {
+            ContextDeadlockException deadlock = wait == null ? null : WaitGraph.deadlock(wait);
+            if (deadlock != null && node.withdraw()) {
+                throw deadlock;
+            }
+            node.awaitHandOff(name);
+        } finally {
+            WaitGraph.leave(wait);
+        }
     }
 
     /** The sender owns the context (claimed it idle, or was handed it): run, then release. */
@@ -514,6 +531,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         Termination.Abort abort = t.abortQueued(this);
         if (abort.count > 0) {
             terminateIfDone((int) STATE.getAndAdd(this, -abort.count) - abort.count);
+            FlightEvents.droppedWork(this, abort.count, abort.posts.size());
         }
         return abort.posts;
     }
@@ -569,6 +587,11 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     }
 
     // ---------------------------------------------------------------- queries
+
+    /** The owner token, read volatile: for {@link WaitGraph}, which follows owners across contexts. */
+    @Nullable Thread ownerVolatile() {
+        return (Thread) OWNER.getVolatile(this);
+    }
 
     /** The state word, read volatile: for the owner's loop ({@link Drain}), which never writes it. */
     int stateVolatile() {

@@ -22,6 +22,16 @@ import org.jspecify.annotations.Nullable;
  * with its thread's stack. The tick adapts to the smallest threshold in use (a quarter of it, between
  * 5 ms and 250 ms), so the default 2 s threshold costs four wake-ups a second.
  *
+ * <p><b>Quiet while the JVM is held.</b> A tick that comes much later than asked for (more than
+ * {@link #PAUSE_NANOS} beyond its period: a debugger suspended the JVM at a breakpoint, or a very long
+ * safepoint) reports nothing, and the time it was held is not counted as running time: every callback
+ * being watched is timed again from the end of the pause, as if it had started then. A debugger that
+ * suspends only the callback's own thread does not stop the watchdog, which then reports that
+ * callback as blocked.
+ *
+ * <p>What a report says and where it goes (log line, observer, Flight Recorder) is
+ * {@link BlockedReport}'s.
+ *
  * <p>Frames are held weakly: a thread that dies takes its frame with it. A callback of an outer
  * context that keeps calling nested callbacks looks busy-but-moving and is reported late; that is
  * the price of not reading a clock per callback.
@@ -30,7 +40,8 @@ final class Watchdog {
 
     static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     static final long MAX_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
-    private static final int STACK_FRAMES_LOGGED = 32;
+    /** A tick this much later than its period means the JVM (or this thread) was held: see above. */
+    static final long PAUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private static final System.Logger LOG = System.getLogger(RendererSyncContext.class.getName());
     private static final ConcurrentLinkedQueue<WeakReference<CallbackFrame>> FRAMES =
@@ -69,13 +80,32 @@ final class Watchdog {
     }
 
     private static void loop() {
+        long last = System.nanoTime();
         for (;;) {
-            LockSupport.parkNanos(tickNanos);
+            long tick = tickNanos;
+            LockSupport.parkNanos(tick);
+            long now = System.nanoTime();
+            long held = now - last - tick;
+            last = now;
             try {
-                scan(System.nanoTime());
+                if (held > PAUSE_NANOS) {
+                    forgive(held);
+                    continue;
+                }
+                scan(now);
             } catch (Throwable unexpected) {
                 LOG.log(System.Logger.Level.ERROR, "synccontext watchdog failed one scan; it keeps running",
                         unexpected);
+            }
+        }
+    }
+
+    /** The JVM was held for {@code heldNanos}: that time counts as running time for no callback. */
+    private static void forgive(long heldNanos) {
+        for (WeakReference<CallbackFrame> ref : FRAMES) {
+            CallbackFrame frame = ref.get();
+            if (frame != null) {
+                frame.watchedSinceNanos += heldNanos;
             }
         }
     }
@@ -117,34 +147,24 @@ final class Watchdog {
 
     private static void report(SyncContext ctx, BlockedCallback blocked) {
         ctx.countBlocked();
-        if (LOG.isLoggable(System.Logger.Level.WARNING)) {
-            StringBuilder message = new StringBuilder()
-                    .append("Callback of context '").append(blocked.contextName())
-                    .append("' has been running for at least ").append(blocked.runningFor().toMillis())
-                    .append(" ms on thread '").append(blocked.threadName())
-                    .append("' (blocked threshold ")
-                    .append(TimeUnit.NANOSECONDS.toMillis(ctx.settings.blockedThresholdNanos))
-                    .append(" ms); every other callback of this context waits behind it. Stack:");
-            for (StackTraceElement element : blocked.topFrames(STACK_FRAMES_LOGGED)) {
-                message.append("\n\tat ").append(element);
-            }
-            LOG.log(System.Logger.Level.WARNING, message.toString());
-        }
-        SyncContextObserver observer = ctx.settings.observer;
-        if (observer != null) {
-            try {
-                observer.callbackBlocked(blocked);
-            } catch (Throwable failure) {
-                LOG.log(System.Logger.Level.ERROR, "SyncContextObserver.callbackBlocked threw", failure);
-            }
-        }
+        BlockedReport.deliver(ctx, blocked);
     }
 
     @SuppressWarnings("deprecation") // Thread.getId(): threadId() needs Java 19.
     private static BlockedCallback describe(CallbackFrame frame, SyncContext ctx, long runningNanos) {
         Thread owner = frame.thread;
-        return new BlockedCallback(ctx.name(), ctx, owner.getName(), owner.getId(),
-                Duration.ofNanos(runningNanos), Arrays.asList(owner.getStackTrace()));
+        int seq = frame.watchedSeq;
+        // Read the sampled extras before the stack: if they are for this callback now, they still are
+        // when the caller checks (after the stack) that the same callback runs.
+        Throwable submitSite = frame.diagnosedSeq == seq ? frame.submitSite : null;
+        long queuedNanos = frame.diagnosedSeq == seq ? frame.queuedForNanos : -1;
+        List<StackTraceElement> stack = Arrays.asList(owner.getStackTrace());
+        Duration queuedFor = queuedNanos >= 0 ? Duration.ofNanos(queuedNanos)
+                : CallSites.ranOnCaller(stack) ? Duration.ZERO : null;
+        String name = owner.getName();
+        return new BlockedCallback(ctx.name(), ctx, name.isEmpty() ? owner.toString() : name, owner.getId(),
+                Duration.ofNanos(runningNanos), stack, ctx.settings.scope, CallSites.callbackFrame(stack),
+                ThreadKinds.isVirtual(owner), queuedFor, submitSite == null ? List.of() : SubmitSites.frames(submitSite));
     }
 
     /** Callbacks over their threshold right now, as of the watchdog's last tick. */

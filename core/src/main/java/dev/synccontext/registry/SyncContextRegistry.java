@@ -452,7 +452,7 @@ public class SyncContextRegistry implements AutoCloseable {
             this.statistics = new SyncContextStatistics(scope, () -> liveView, template.samplingInterval());
             RendererSyncContext.Builder builder = template.newBuilder();
             customizers.forEach(customizer -> customizer.accept(builder));
-            this.builder = builder.observer(statistics);
+            this.builder = builder.observer(statistics).scope(scope);
         }
 
         RendererSyncContext create(@Nullable String name) {

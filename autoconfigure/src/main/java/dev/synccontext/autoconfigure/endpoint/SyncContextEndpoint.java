@@ -89,8 +89,11 @@ public class SyncContextEndpoint {
         }
         List<Blocked> blocked = new ArrayList<>();
         for (BlockedCallback b : RendererSyncContext.blockedCallbacks()) {
+            StackTraceElement site = b.callbackSite();
             blocked.add(new Blocked(b.contextName(), b.threadName(), b.threadId(), b.runningFor().toMillis(),
-                    b.topFrames(TOP_FRAMES).stream().map(StackTraceElement::toString).toList()));
+                    b.topFrames(TOP_FRAMES).stream().map(StackTraceElement::toString).toList(), b.scope(),
+                    site == null ? null : site.toString(), b.virtualThread(),
+                    b.queuedFor() == null ? null : b.queuedFor().toMillis()));
         }
         return new Overview(contexts, queueDepth, tasks, blocked, unhandled, blockedTotal,
                 registry.closingContexts(), registry.forcedCloses(), scopes, settings, scenarioCatalog(),
@@ -189,8 +192,13 @@ public class SyncContextEndpoint {
             long unhandled, long blockedTotal) {
     }
 
-    /** A callback running longer than its context's blocked threshold right now. */
+    /**
+     * A callback running longer than its context's blocked threshold right now: see
+     * {@link BlockedCallback} ({@code callbackSite} is the callback's own frame; {@code queuedForMillis}
+     * is null when its queue wait was not sampled).
+     */
     public record Blocked(String context, String thread, long threadId, long runningForMillis,
-            List<String> topFrames) {
+            List<String> topFrames, @Nullable String scope, @Nullable String callbackSite, boolean virtualThread,
+            @Nullable Long queuedForMillis) {
     }
 }

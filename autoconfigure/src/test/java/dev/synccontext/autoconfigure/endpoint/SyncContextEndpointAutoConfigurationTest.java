@@ -86,6 +86,10 @@ class SyncContextEndpointAutoConfigurationTest {
                         assertThat(blocked.runningForMillis()).isGreaterThanOrEqualTo(50);
                         assertThat(blocked.topFrames()).isNotEmpty().hasSizeLessThanOrEqualTo(SyncContextEndpoint.TOP_FRAMES);
                         assertThat(String.join("\n", blocked.topFrames())).contains("await");
+                        assertThat(blocked.scope()).isEqualTo("keyed");
+                        assertThat(blocked.callbackSite()).contains("SyncContextEndpointAutoConfigurationTest.lambda$");
+                        assertThat(blocked.virtualThread()).isFalse();
+                        assertThat(blocked.queuedForMillis()).as("ran inline: never queued").isZero();
                     } finally {
                         release.countDown();
                         caller.join(10_000);
