@@ -25,6 +25,7 @@ final class ContextBuilder implements RendererSyncContext.Builder {
     private @Nullable BiConsumer<RendererSyncContext, Throwable> handler;
     private @Nullable SyncContextObserver observer;
     private @Nullable CallbackDecorator decorator;
+    private ContextClock clock = ContextClock.system();
     /** Reused by consecutive builds until a setting other than the name changes. */
     private @Nullable ContextSettings settings;
 
@@ -97,11 +98,18 @@ final class ContextBuilder implements RendererSyncContext.Builder {
     }
 
     @Override
+    public RendererSyncContext.Builder clock(ContextClock clock) {
+        settings = null;
+        this.clock = Objects.requireNonNull(clock, "clock");
+        return this;
+    }
+
+    @Override
     public RendererSyncContext build() {
         if (settings == null) {
             long thresholdNanos = saturatedNanos(blockedThreshold);
             settings = new ContextSettings(executor, maxBatch, maxQueueDepth, thresholdNanos, handler,
-                    observer, decorator);
+                    observer, decorator, clock);
             if (thresholdNanos > 0) {
                 Watchdog.noteThreshold(thresholdNanos);
             }

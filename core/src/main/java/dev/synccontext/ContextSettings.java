@@ -29,10 +29,12 @@ final class ContextSettings {
     final int samplingMask;
     /** Null = queued callbacks are not wrapped. */
     final @Nullable CallbackDecorator decorator;
+    /** Read by the watchdog and by awaitTermination only, never on the callback path. */
+    final ContextClock clock;
 
     ContextSettings(Executor executor, int maxBatch, int maxQueueDepth, long blockedThresholdNanos,
             @Nullable BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler,
-            @Nullable SyncContextObserver observer, @Nullable CallbackDecorator decorator) {
+            @Nullable SyncContextObserver observer, @Nullable CallbackDecorator decorator, ContextClock clock) {
         this.executor = executor;
         this.drainPool = executor instanceof DrainPool pool ? pool : null;
         this.maxBatch = maxBatch;
@@ -47,5 +49,6 @@ final class ContextSettings {
         }
         this.samplingMask = interval - 1;
         this.decorator = decorator;
+        this.clock = clock;
     }
 }

@@ -72,7 +72,7 @@ final class Watchdog {
         for (;;) {
             LockSupport.parkNanos(tickNanos);
             try {
-                scan(System.nanoTime());
+                scan();
             } catch (Throwable unexpected) {
                 LOG.log(System.Logger.Level.ERROR, "synccontext watchdog failed one scan; it keeps running",
                         unexpected);
@@ -80,7 +80,7 @@ final class Watchdog {
         }
     }
 
-    private static void scan(long now) {
+    private static void scan() {
         for (Iterator<WeakReference<CallbackFrame>> it = FRAMES.iterator(); it.hasNext();) {
             CallbackFrame frame = it.next().get();
             if (frame == null) {
@@ -96,6 +96,7 @@ final class Watchdog {
                 frame.reportedContext = null;
                 continue;
             }
+            long now = ctx.settings.clock.nanoTime(); // a test kit's context runs on virtual time
             if (ctx != frame.watchedContext || seq != frame.watchedSeq) {
                 frame.watchedContext = ctx;
                 frame.watchedSeq = seq;
@@ -149,7 +150,6 @@ final class Watchdog {
 
     /** Callbacks over their threshold right now, as of the watchdog's last tick. */
     static List<BlockedCallback> blockedNow() {
-        long now = System.nanoTime();
         List<BlockedCallback> blocked = new ArrayList<>();
         for (WeakReference<CallbackFrame> ref : FRAMES) {
             CallbackFrame frame = ref.get();
@@ -161,7 +161,7 @@ final class Watchdog {
                     || frame.seq != frame.watchedSeq) {
                 continue;
             }
-            long running = now - frame.watchedSinceNanos;
+            long running = ctx.settings.clock.nanoTime() - frame.watchedSinceNanos;
             if (running >= ctx.settings.blockedThresholdNanos) {
                 blocked.add(describe(frame, ctx, running));
             }
