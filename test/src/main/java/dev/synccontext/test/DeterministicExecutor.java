@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
 public final class DeterministicExecutor implements Executor {
 
     /** {@link #runUntilIdle()} gives up after this many tasks: work that re-posts itself forever. */
-    public static final int MAX_TASKS_PER_RUN = 1_000_000;
+    public static final int MAX_TASKS_PER_RUN = 100_000;
 
     private final @Nullable SplittableRandom random;
     private final List<Task> queue = new ArrayList<>();

@@ -17,21 +17,22 @@ final class SubmitSite {
             SyncContextTestKit.class.getName(), VirtualClock.class.getName());
 
     private final String thread;
-    private final StackTraceElement[] stack;
+    private final Throwable stack;
 
-    private SubmitSite(String thread, StackTraceElement[] stack) {
+    private SubmitSite(String thread, Throwable stack) {
         this.thread = thread;
         this.stack = stack;
     }
 
     static SubmitSite here() {
-        return new SubmitSite(Thread.currentThread().getName(), new Throwable().getStackTrace());
+        // The stack is captured now and turned into frames only if a report needs them (the costly part).
+        return new SubmitSite(Thread.currentThread().getName(), new Throwable());
     }
 
     /** The frames that say where: from the first one that is neither the library's nor the kit's. */
     List<StackTraceElement> frames() {
         List<StackTraceElement> shown = new ArrayList<>();
-        for (StackTraceElement element : stack) {
+        for (StackTraceElement element : stack.getStackTrace()) {
             if (shown.isEmpty() && isPlumbing(element.getClassName())) {
                 continue;
             }

@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
 public final class VirtualClock implements ContextClock {
 
     /** {@link #advanceUntilIdle()} gives up after this many timers: a timer that re-sets itself forever. */
-    public static final int MAX_TIMERS_PER_ADVANCE = 100_000;
+    public static final int MAX_TIMERS_PER_ADVANCE = 10_000;
 
     private final DeterministicExecutor executor;
     /** Where a timer's failure goes (the kit's unobserved failures), or null: kept in its future only. */
