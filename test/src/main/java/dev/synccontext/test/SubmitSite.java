@@ -56,7 +56,11 @@ final class SubmitSite {
     /** The site as lines for a failure message, each indented by {@code indent}. */
     void appendTo(StringBuilder message, String indent) {
         message.append(indent).append("submitted on thread '").append(thread).append("'");
-        for (StackTraceElement element : frames()) {
+        List<StackTraceElement> frames = frames();
+        if (frames.isEmpty()) { // only the library's frames: show them rather than nothing
+            frames = List.of(stack.getStackTrace()).subList(0, Math.min(FRAMES_SHOWN * 4, stack.getStackTrace().length));
+        }
+        for (StackTraceElement element : frames) {
             message.append('\n').append(indent).append("  at ").append(element);
         }
     }
