@@ -5,6 +5,7 @@ import dev.synccontext.ContextClock;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 import dev.synccontext.autoconfigure.SyncContextBuilderCustomizer;
 import dev.synccontext.test.SyncContextTestKit;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -13,11 +14,10 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
 /**
- * What {@link AutoConfigureSyncContextTest} imports: the kit, and the starter's three seams set to it
- * (the {@link ContextClock} bean the registry runs on, a {@link CallbackDecorator} bean composed with
- * the application's, and a {@link SyncContextBuilderCustomizer}, last in order, that sets the kit's
- * executor and unhandled-exception handler, and batch 1 for an exploring kit). Before the starter's
- * auto-configuration, so its registry sees them.
+ * What {@link AutoConfigureSyncContextTest} imports: the kit, and the starter's two seams set to it (the
+ * {@link ContextClock} bean the registry runs on, and a {@link SyncContextBuilderCustomizer}, last in
+ * order, that sets the kit's executor, unhandled-exception handler and submit-site decorator, and batch
+ * 1 for an exploring kit). Before the starter's auto-configuration, so its registry sees them.
  */
 @AutoConfiguration(before = SyncContextAutoConfiguration.class)
 @ConditionalOnClass(SyncContextAutoConfiguration.class)
@@ -34,19 +34,21 @@ public final class SyncContextTestAutoConfiguration {
         return kit.clock();
     }
 
-    /** Outermost of the decorators: the submit site is the submitter's, whatever the others do. */
-    @Bean
-    @Order(Ordered.HIGHEST_PRECEDENCE)
-    CallbackDecorator syncContextTestDecorator(SyncContextTestKit kit) {
-        return kit.decorator();
-    }
-
-    /** Last, so the kit's executor wins over an application customizer that sets another one. */
+    /**
+     * Last, so the kit's executor wins over an application customizer that sets another one. The kit's
+     * decorator wraps the application's {@link CallbackDecorator} beans, composed as the starter
+     * composes them (not a decorator bean of its own: the starter's propagation decorators back off
+     * when there is one).
+     */
     @Bean
     @Order(Ordered.LOWEST_PRECEDENCE)
-    SyncContextBuilderCustomizer syncContextTestCustomizer(SyncContextTestKit kit) {
+    SyncContextBuilderCustomizer syncContextTestCustomizer(SyncContextTestKit kit,
+            ObjectProvider<CallbackDecorator> decorators) {
         return builder -> {
-            builder.executor(kit.executor()).unhandledExceptionHandler(kit.unhandledExceptionHandler());
+            builder.executor(kit.executor())
+                    .unhandledExceptionHandler(kit.unhandledExceptionHandler())
+                    .queuedCallbackDecorator(new KitOutermostDecorator(kit.decorator(),
+                            decorators.orderedStream().toList()));
             if (kit.seed().isPresent()) {
                 builder.maxBatch(1);
             }

@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import dev.synccontext.autoconfigure.propagation.SyncContextTaskDecoratorAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.core.task.TaskDecorator;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.web.context.request.RequestContextHolder;
@@ -138,6 +140,35 @@ class SyncContextTestAutoConfigurationTest {
             assertThat(kit.currentTime()).isZero();
             kit.verify();
         });
+    }
+
+    @Test
+    void theApplicationsTaskDecoratorStillWrapsQueuedCallbacksUnderTheKit() {
+        ThreadLocal<String> user = new ThreadLocal<>();
+        TaskDecorator carryUser = task -> {
+            String captured = user.get();
+            return () -> {
+                user.set(captured);
+                try {
+                    task.run();
+                } finally {
+                    user.remove();
+                }
+            };
+        };
+        runner.withConfiguration(AutoConfigurations.of(SyncContextTaskDecoratorAutoConfiguration.class))
+                .withBean(TaskDecorator.class, () -> carryUser).run(app -> {
+                    SyncContextTestKit kit = app.getBean(SyncContextTestKit.class);
+                    RendererSyncContext context = app.getBean(SyncContextRegistry.class).create("session");
+                    List<String> seen = new ArrayList<>();
+                    user.set("alice");
+                    context.post(() -> seen.add(user.get()));
+                    user.remove();
+                    assertThatThrownBy(kit::verify).hasMessageContaining("theApplicationsTaskDecoratorStillWraps");
+                    kit.runUntilIdle();
+                    assertThat(seen).as("the TaskDecorator carried the submitter's value").containsExactly("alice");
+                    kit.verify();
+                });
     }
 
     private static <T> T inRequest(java.util.function.Supplier<T> action) {
