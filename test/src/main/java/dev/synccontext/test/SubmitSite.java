@@ -14,7 +14,8 @@ final class SubmitSite {
     /** Kit classes whose frames are plumbing, not the test's code. */
     private static final Set<String> KIT_CLASSES = Set.of(SubmitSite.class.getName(),
             DeterministicExecutor.class.getName(), CallbackTracker.class.getName(),
-            SyncContextTestKit.class.getName(), VirtualClock.class.getName());
+            SyncContextTestKit.class.getName(), VirtualClock.class.getName(),
+            "dev.synccontext.test.spring.KitOutermostDecorator");
 
     private final String thread;
     private final Throwable stack;
@@ -50,6 +51,7 @@ final class SubmitSite {
                 // the core package itself (not its subpackages' users), and futures completing dependents
                 || (outer.startsWith("dev.synccontext.") && outer.indexOf('.', "dev.synccontext.".length()) < 0)
                 || outer.startsWith("dev.synccontext.registry.")
+                || outer.startsWith("dev.synccontext.autoconfigure.") // the injected proxy, the decorators
                 || outer.startsWith("java.util.concurrent.");
     }
 

@@ -1,6 +1,7 @@
 package dev.synccontext.test;
 
 import java.lang.reflect.AnnotatedElement;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -32,9 +33,10 @@ public final class SyncContextExtension implements ParameterResolver, AfterEachC
     }
 
     /** The test's kit, made on first use (test methods share it with their {@code @BeforeEach} methods). */
+    @SuppressWarnings("deprecation") // computeIfAbsent(key, fn, type) is Jupiter 6 only; this runs on 5.x too
     public static SyncContextTestKit kit(ExtensionContext context) {
-        return context.getStore(NAMESPACE).getOrComputeIfAbsent(KIT, key -> newKit(settings(context)),
-                SyncContextTestKit.class);
+        return Objects.requireNonNull(context.getStore(NAMESPACE).getOrComputeIfAbsent(KIT,
+                key -> newKit(settings(context)), SyncContextTestKit.class), "kit");
     }
 
     @Override
@@ -77,7 +79,7 @@ public final class SyncContextExtension implements ParameterResolver, AfterEachC
                 }
             }
         }
-        return Defaults.class.getAnnotation(SyncContextTest.class);
+        return Objects.requireNonNull(Defaults.class.getAnnotation(SyncContextTest.class), "defaults");
     }
 
     /** Carries the defaults for a test that registered the extension with {@code @ExtendWith} alone. */

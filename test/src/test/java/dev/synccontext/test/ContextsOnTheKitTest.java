@@ -1,6 +1,7 @@
 package dev.synccontext.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.BlockedCallback;
 import dev.synccontext.RendererSyncContext;
@@ -8,6 +9,7 @@ import dev.synccontext.SyncContextObserver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -102,6 +104,23 @@ class ContextsOnTheKitTest {
             release.countDown();
             joinQuietly(caller);
         }
+    }
+
+    @Test
+    void runUntilDoneRunsWorkThatAnotherThreadQueuesWhileItWaits(SyncContextTestKit kit) {
+        RendererSyncContext context = kit.newContext("c");
+        context.post(() -> { }); // the context has queued work: a call arriving now queues behind it
+        CompletableFuture<Integer> fromOutside = CompletableFuture
+                .supplyAsync(() -> context.invokeAsync(() -> 7))
+                .thenCompose(call -> call);
+        assertThat(kit.runUntilDone(fromOutside, Duration.ofSeconds(30))).isCompletedWithValue(7);
+    }
+
+    @Test
+    void runUntilDoneFailsClearlyWhenNothingWillEverCompleteTheFuture(SyncContextTestKit kit) {
+        CompletableFuture<Void> never = new CompletableFuture<>();
+        assertThatThrownBy(() -> kit.runUntilDone(never, Duration.ofMillis(50))).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("with the kit idle").hasMessageContaining("advance time");
     }
 
     private static void await(CountDownLatch latch) {
