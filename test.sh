@@ -88,8 +88,8 @@ find_java25() {
 }
 JAVA25_HOME="${JAVA25_HOME:-$(find_java25)}"
 if [[ -n "${JAVA25_HOME}" && -x "${JAVA25_HOME}/bin/java" ]]; then
-  echo "== core, auto-configuration and starter tests on Java 25 (${JAVA25_HOME}); virtual-thread tests run only here"
-  JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" verify -pl core,autoconfigure,starter -am
+  echo "== core, auto-configuration, test kit and starter tests on Java 25 (${JAVA25_HOME}); virtual-thread tests run only here"
+  JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" verify -pl core,autoconfigure,test,starter -am
 elif [[ "${CI:-}" == "true" ]]; then
   echo "FAILED: CI=true requires the Java 25 leg, and no JDK 25 was found (JAVA25_HOME is unset and no" \
     "/usr/lib/jvm/*/bin/java reports version 25). Install one or set JAVA25_HOME." >&2

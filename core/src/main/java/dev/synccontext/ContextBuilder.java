@@ -27,6 +27,7 @@ final class ContextBuilder implements RendererSyncContext.Builder {
     private @Nullable CallbackDecorator decorator;
     private @Nullable String scope;
     private int submitSiteSampling;
+    private ContextClock clock = ContextClock.system();
     /** Reused by consecutive builds until a setting other than the name changes. */
     private @Nullable ContextSettings settings;
 
@@ -117,6 +118,13 @@ final class ContextBuilder implements RendererSyncContext.Builder {
     }
 
     @Override
+    public RendererSyncContext.Builder clock(ContextClock clock) {
+        settings = null;
+        this.clock = Objects.requireNonNull(clock, "clock");
+        return this;
+    }
+
+    @Override
     public RendererSyncContext build() {
         if (settings == null) {
             long thresholdNanos = saturatedNanos(blockedThreshold);
@@ -125,7 +133,7 @@ final class ContextBuilder implements RendererSyncContext.Builder {
             CallbackDecorator queued = submitSiteSampling == 0 ? decorator
                     : new SubmitSites(decorator, submitSiteSampling - 1);
             settings = new ContextSettings(executor, maxBatch, maxQueueDepth, thresholdNanos, handler,
-                    observer, queued, scope);
+                    observer, queued, scope, clock);
             if (thresholdNanos > 0) {
                 Watchdog.noteThreshold(thresholdNanos);
             }

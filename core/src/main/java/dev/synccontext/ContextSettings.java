@@ -32,9 +32,13 @@ final class ContextSettings {
     /** The kind of context, for reports; null = none given. */
     final @Nullable String scope;
 
+    /** Read by the watchdog and by awaitTermination only, never on the callback path. */
+    final ContextClock clock;
+
     ContextSettings(Executor executor, int maxBatch, int maxQueueDepth, long blockedThresholdNanos,
             @Nullable BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler,
-            @Nullable SyncContextObserver observer, @Nullable CallbackDecorator decorator, @Nullable String scope) {
+            @Nullable SyncContextObserver observer, @Nullable CallbackDecorator decorator, @Nullable String scope,
+            ContextClock clock) {
         this.executor = executor;
         this.drainPool = executor instanceof DrainPool pool ? pool : null;
         this.maxBatch = maxBatch;
@@ -50,5 +54,6 @@ final class ContextSettings {
         this.samplingMask = interval - 1;
         this.decorator = decorator;
         this.scope = scope;
+        this.clock = clock;
     }
 }

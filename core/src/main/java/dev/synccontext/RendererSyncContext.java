@@ -313,6 +313,13 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
          */
         Builder submitSiteSampling(int interval);
 
+        /**
+         * Where this context reads time: the watchdog's {@link #blockedThreshold blocked threshold} and
+         * {@link RendererSyncContext#awaitTermination awaitTermination}'s timeout. Default
+         * {@link ContextClock#system()}; a test kit sets a virtual one. Never read on the callback path.
+         */
+        Builder clock(ContextClock clock);
+
         /** Builds a new, open, idle context. */
         RendererSyncContext build();
     }

@@ -6,9 +6,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -85,22 +82,7 @@ final class Termination {
             throw new IllegalStateException("awaitTermination called from a callback of context '" + ctx.name
                     + "' would wait for that very callback to finish; call it from outside the context");
         }
-        try {
-            terminated.get(Math.max(0, toNanosSaturated(timeout)), TimeUnit.NANOSECONDS);
-            return true;
-        } catch (TimeoutException notYet) {
-            return false;
-        } catch (ExecutionException impossible) {
-            throw new IllegalStateException(impossible);
-        }
-    }
-
-    private static long toNanosSaturated(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return d.isNegative() ? 0 : Long.MAX_VALUE;
-        }
+        return ctx.settings.clock.await(terminated, SystemClock.saturatedNanos(timeout));
     }
 
     /**

@@ -92,7 +92,7 @@ final class Watchdog {
                     forgive(held);
                     continue;
                 }
-                scan(now);
+                scan();
             } catch (Throwable unexpected) {
                 LOG.log(System.Logger.Level.ERROR, "synccontext watchdog failed one scan; it keeps running",
                         unexpected);
@@ -104,13 +104,15 @@ final class Watchdog {
     private static void forgive(long heldNanos) {
         for (WeakReference<CallbackFrame> ref : FRAMES) {
             CallbackFrame frame = ref.get();
-            if (frame != null) {
+            // Only frames on the system clock: a test kit's virtual time did not move while the JVM was held.
+            if (frame != null && (frame.watchedContext == null
+                    || frame.watchedContext.settings.clock == ContextClock.system())) {
                 frame.watchedSinceNanos += heldNanos;
             }
         }
     }
 
-    private static void scan(long now) {
+    private static void scan() {
         for (Iterator<WeakReference<CallbackFrame>> it = FRAMES.iterator(); it.hasNext();) {
             CallbackFrame frame = it.next().get();
             if (frame == null) {
@@ -126,6 +128,7 @@ final class Watchdog {
                 frame.reportedContext = null;
                 continue;
             }
+            long now = ctx.settings.clock.nanoTime(); // a test kit's context runs on virtual time
             if (ctx != frame.watchedContext || seq != frame.watchedSeq) {
                 frame.watchedContext = ctx;
                 frame.watchedSeq = seq;
@@ -169,7 +172,6 @@ final class Watchdog {
 
     /** Callbacks over their threshold right now, as of the watchdog's last tick. */
     static List<BlockedCallback> blockedNow() {
-        long now = System.nanoTime();
         List<BlockedCallback> blocked = new ArrayList<>();
         for (WeakReference<CallbackFrame> ref : FRAMES) {
             CallbackFrame frame = ref.get();
@@ -181,7 +183,7 @@ final class Watchdog {
                     || frame.seq != frame.watchedSeq) {
                 continue;
             }
-            long running = now - frame.watchedSinceNanos;
+            long running = ctx.settings.clock.nanoTime() - frame.watchedSinceNanos;
             if (running >= ctx.settings.blockedThresholdNanos) {
                 blocked.add(describe(frame, ctx, running));
             }

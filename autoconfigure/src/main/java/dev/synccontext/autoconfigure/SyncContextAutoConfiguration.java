@@ -1,6 +1,7 @@
 package dev.synccontext.autoconfigure;
 
 import dev.synccontext.CallbackDecorator;
+import dev.synccontext.ContextClock;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
@@ -43,7 +44,8 @@ public final class SyncContextAutoConfiguration {
     @ConditionalOnMissingBean
     SyncContextRegistry syncContextRegistry(SyncContextProperties properties,
             ConfigurableListableBeanFactory beanFactory, ObjectProvider<CallbackDecorator> decorators,
-            ObjectProvider<SyncContextBuilderCustomizer> customizers, Environment environment) {
+            ObjectProvider<SyncContextBuilderCustomizer> customizers, ObjectProvider<ContextClock> clock,
+            Environment environment) {
         WebSocketScopeCheck.check(properties.getScope(), beanFactory);
         SyncContextExecutors.Resolved executor = SyncContextExecutors.resolve(properties.getExecutor(), environment,
                 beanFactory, REGISTRY_BEAN);
@@ -52,7 +54,8 @@ public final class SyncContextAutoConfiguration {
                 properties.getShutdownTimeout(), decorator(decorators), properties.getMetrics().getSamplingInterval());
         List<Consumer<RendererSyncContext.Builder>> builderCustomizers = customizers.orderedStream()
                 .<Consumer<RendererSyncContext.Builder>>map(customizer -> customizer::customize).toList();
-        SyncContextRegistry registry = new SyncContextRegistry(template, executor.owned(), builderCustomizers);
+        SyncContextRegistry registry = new SyncContextRegistry(template, executor.owned(), builderCustomizers,
+                clock.getIfUnique(ContextClock::system));
         registry.statistics(properties.getScope().tag()); // the configured scope's meters exist from startup
         return registry;
     }

@@ -1,5 +1,6 @@
 package dev.synccontext.registry;
 
+import dev.synccontext.ContextClock;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.statistics.SyncContextStatistics;
 import java.time.Duration;
@@ -67,6 +68,7 @@ public class SyncContextRegistry implements AutoCloseable {
 
     private final @Nullable ExecutorService ownedExecutor;
     private final List<Consumer<RendererSyncContext.Builder>> customizers;
+    private final ContextClock clock;
 
     public SyncContextRegistry(ContextTemplate template) {
         this(template, null);
@@ -87,9 +89,25 @@ public class SyncContextRegistry implements AutoCloseable {
      */
     public SyncContextRegistry(ContextTemplate template, @Nullable ExecutorService ownedExecutor,
             List<? extends Consumer<RendererSyncContext.Builder>> customizers) {
+        this(template, ownedExecutor, customizers, ContextClock.system());
+    }
+
+    /**
+     * As {@link #SyncContextRegistry(ContextTemplate, ExecutorService, List)}, on {@code clock}: its
+     * contexts' clock (set before the customizers), and the one the shutdown timeout and forced closes
+     * are measured and timed on.
+     */
+    public SyncContextRegistry(ContextTemplate template, @Nullable ExecutorService ownedExecutor,
+            List<? extends Consumer<RendererSyncContext.Builder>> customizers, ContextClock clock) {
         this.template = Objects.requireNonNull(template, "template");
         this.ownedExecutor = ownedExecutor;
         this.customizers = List.copyOf(customizers);
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** The clock of its contexts, its shutdown timeout and its forced closes. */
+    public ContextClock clock() {
+        return clock;
     }
 
     /** The settings every context is built with. */
@@ -177,8 +195,9 @@ public class SyncContextRegistry implements AutoCloseable {
             return;
         }
         closing.add(context);
-        long timeoutNanos = nanos(template.shutdownTimeout());
-        ForcedCloses.after(timeoutNanos, () -> forceIfRunning(context));
+        // On the clock's timer (one daemon thread for the system clock): a forced close is closeNow(),
+        // which never waits for a running callback, so it never parks that thread.
+        clock.schedule(() -> forceIfRunning(context), template.shutdownTimeout());
     }
 
     /**
@@ -199,11 +218,11 @@ public class SyncContextRegistry implements AutoCloseable {
         }
         keyed.clear();
         all.forEach(RendererSyncContext::close);
-        long deadline = System.nanoTime() + nanos(template.shutdownTimeout());
+        long deadline = clock.nanoTime() + nanos(template.shutdownTimeout());
         boolean interrupted = false;
         for (RendererSyncContext context : all) {
             try {
-                long left = Math.max(0, deadline - System.nanoTime());
+                long left = Math.max(0, deadline - clock.nanoTime());
                 if (!context.awaitTermination(Duration.ofNanos(left))) {
                     forceIfRunning(context);
                 }
@@ -420,7 +439,7 @@ public class SyncContextRegistry implements AutoCloseable {
         synchronized (lanes) {
             lane = lanes.get(scope);
             if (lane == null) {
-                lane = new Lane(scope, template, customizers);
+                lane = new Lane(scope, template, clock, customizers);
                 lanes.put(scope, lane);
                 for (Consumer<SyncContextStatistics> listener : laneListeners) {
                     listener.accept(lane.statistics);
@@ -447,10 +466,11 @@ public class SyncContextRegistry implements AutoCloseable {
         private final RendererSyncContext.Builder builder; // guarded by this
         private long sequence; // guarded by this
 
-        Lane(String scope, ContextTemplate template, List<Consumer<RendererSyncContext.Builder>> customizers) {
+        Lane(String scope, ContextTemplate template, ContextClock clock,
+                List<Consumer<RendererSyncContext.Builder>> customizers) {
             this.scope = scope;
             this.statistics = new SyncContextStatistics(scope, () -> liveView, template.samplingInterval());
-            RendererSyncContext.Builder builder = template.newBuilder();
+            RendererSyncContext.Builder builder = template.newBuilder().clock(clock);
             customizers.forEach(customizer -> customizer.accept(builder));
             this.builder = builder.observer(statistics).scope(scope);
         }

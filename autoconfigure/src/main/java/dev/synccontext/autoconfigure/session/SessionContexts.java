@@ -1,13 +1,13 @@
 package dev.synccontext.autoconfigure.session;
 
+import dev.synccontext.ContextClock;
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.logging.Log;
@@ -65,8 +65,12 @@ public final class SessionContexts implements AutoCloseable {
     private final AtomicLong splits = new AtomicLong();
     private final AtomicLong endedReleases = new AtomicLong();
     private final AtomicLong idleEvictions = new AtomicLong();
-    private final AtomicLong nextSplitWarning = new AtomicLong(System.nanoTime());
-    private @Nullable ScheduledExecutorService evictionTimer;
+    /** The registry's: request times, idle eviction and its timer all run on it (a test kit's virtual clock). */
+    private final ContextClock clock;
+    private final AtomicLong nextSplitWarning;
+    /** The pending eviction tick, null when idle eviction is not started or was stopped. */
+    private @Nullable Future<?> evictionTick;
+    private long evictionPeriodNanos;
 
     /**
      * @param scope the registry scope of the contexts (their metrics tag), e.g. {@code session}
@@ -82,6 +86,13 @@ public final class SessionContexts implements AutoCloseable {
             throw new IllegalArgumentException("idleTimeout must be positive, was " + idleTimeout);
         }
         this.idleTimeoutNanos = idleTimeout.toNanos();
+        this.clock = registry.clock();
+        this.nextSplitWarning = new AtomicLong(clock.nanoTime());
+    }
+
+    /** The clock request times and idle eviction are measured on (the registry's). */
+    ContextClock clock() {
+        return clock;
     }
 
     private static String requireNodeId(String nodeId) {
@@ -104,7 +115,7 @@ public final class SessionContexts implements AutoCloseable {
      */
     Binding bind(@Nullable Object attributeValue, String sessionId) {
         SessionHandle handle = SessionHandle.parse(attributeValue);
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         if (handle == null) {
             String key = madeHere.computeIfAbsent(sessionId, id -> SessionHandle.newKey());
             Entry entry = use(key, sessionId, now, false);
@@ -137,7 +148,7 @@ public final class SessionContexts implements AutoCloseable {
 
     private void splitSeen() {
         long total = splits.incrementAndGet();
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         long due = nextSplitWarning.get();
         if (now - due >= 0 && nextSplitWarning.compareAndSet(due, now + WARN_INTERVAL_NANOS)) {
             LOG.warn("A session came to node '" + nodeId + "' from another node while its context here was still"
@@ -186,7 +197,7 @@ public final class SessionContexts implements AutoCloseable {
 
     /** Releases every context that no request asked for during the idle timeout; returns how many. */
     public int evictIdle() {
-        return evictIdle(System.nanoTime());
+        return evictIdle(clock.nanoTime());
     }
 
     int evictIdle(long nowNanos) {
@@ -221,36 +232,40 @@ public final class SessionContexts implements AutoCloseable {
         registry.release(entry.context);
     }
 
-    /** Starts a daemon timer that runs {@link #evictIdle()} a few times per idle timeout. Idempotent. */
+    /**
+     * Runs {@link #evictIdle()} a few times per idle timeout (every eighth of it, between 50 ms and 30 s)
+     * on the registry clock's timer (the system clock's is one daemon thread, {@code synccontext-timer};
+     * an eviction never blocks it: releasing is a graceful close). Idempotent.
+     */
     public synchronized void startIdleEviction() {
-        if (evictionTimer != null) {
+        if (evictionTick != null) {
             return;
         }
-        long period = Math.min(Math.max(idleTimeoutNanos / 8, TimeUnit.MILLISECONDS.toNanos(50)),
+        evictionPeriodNanos = Math.min(Math.max(idleTimeoutNanos / 8, TimeUnit.MILLISECONDS.toNanos(50)),
                 TimeUnit.SECONDS.toNanos(30));
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "synccontext-session-eviction-" + nodeId);
-            thread.setDaemon(true);
-            return thread;
-        });
-        timer.scheduleWithFixedDelay(this::evictQuietly, period, period, TimeUnit.NANOSECONDS);
-        evictionTimer = timer;
+        evictionTick = clock.schedule(this::evictionTick, Duration.ofNanos(evictionPeriodNanos));
     }
 
-    private void evictQuietly() {
+    /** One tick: evicts, then sets the next one (fixed delay), unless {@link #close()} stopped it meanwhile. */
+    private void evictionTick() {
         try {
             evictIdle();
         } catch (RuntimeException e) {
             LOG.warn("Idle eviction of session contexts failed; it runs again at the next tick", e);
         }
+        synchronized (this) {
+            if (evictionTick != null) {
+                evictionTick = clock.schedule(this::evictionTick, Duration.ofNanos(evictionPeriodNanos));
+            }
+        }
     }
 
-    /** Stops the idle-eviction timer. The contexts themselves are closed by the registry's shutdown. */
+    /** Stops idle eviction. The contexts themselves are closed by the registry's shutdown. */
     @Override
     public synchronized void close() {
-        if (evictionTimer != null) {
-            evictionTimer.shutdownNow();
-            evictionTimer = null;
+        if (evictionTick != null) {
+            evictionTick.cancel(false);
+            evictionTick = null;
         }
     }
 

@@ -42,11 +42,12 @@ public final class WebSessionContexts {
     private final long sweepIntervalNanos;
     /** The latest WebSession seen per handle key, for the sweep. */
     private final Map<String, WebSession> seen = new ConcurrentHashMap<>();
-    private final AtomicLong lastSweep = new AtomicLong(System.nanoTime());
+    private final AtomicLong lastSweep;
 
     public WebSessionContexts(SessionContexts contexts, Duration sweepInterval) {
         this.contexts = Objects.requireNonNull(contexts, "contexts");
         this.sweepIntervalNanos = sweepInterval.toNanos();
+        this.lastSweep = new AtomicLong(contexts.clock().nanoTime());
     }
 
     /** The context of the request's {@code WebSession} (created, with the session, on first use). */
@@ -95,7 +96,7 @@ public final class WebSessionContexts {
 
     private void sweepIfDue() {
         long last = lastSweep.get();
-        long now = System.nanoTime();
+        long now = contexts.clock().nanoTime();
         if (now - last >= sweepIntervalNanos && lastSweep.compareAndSet(last, now)) {
             sweep();
         }

@@ -1,0 +1,138 @@
+package dev.synccontext.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.synccontext.BlockedCallback;
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.SyncContextObserver;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** What a context built by the kit does differently: nothing queued runs, and no timeout waits, until the test says so. */
+@SyncContextTest
+class ContextsOnTheKitTest {
+
+    @Test
+    void queuedWorkRunsOnlyInRunUntilIdleOnTheTestsThread(SyncContextTestKit kit) {
+        RendererSyncContext context = kit.newContext("c");
+        List<String> ran = new ArrayList<>();
+        context.post(() -> ran.add(Thread.currentThread().getName()));
+        assertThat(ran).isEmpty();
+        assertThat(kit.runUntilIdle()).isOne();
+        assertThat(ran).containsExactly(Thread.currentThread().getName());
+    }
+
+    @Test
+    void anIdleInvokeAsyncStillRunsInline(SyncContextTestKit kit) {
+        RendererSyncContext context = kit.newContext("c");
+        assertThat(context.invokeAsync(() -> 42)).isCompletedWithValue(42);
+        assertThat(kit.executor().submitted()).isZero();
+    }
+
+    @Test
+    void awaitTerminationRunsTheQueueAndAnswersWithoutWaiting(SyncContextTestKit kit) throws InterruptedException {
+        RendererSyncContext context = kit.newContext("c");
+        List<String> ran = new ArrayList<>();
+        context.post(() -> ran.add("last"));
+        context.close();
+        assertThat(context.awaitTermination(Duration.ofSeconds(30))).isTrue();
+        assertThat(ran).containsExactly("last");
+        assertThat(kit.currentTime()).isZero();
+    }
+
+    @Test
+    void awaitTerminationTimesOutOnVirtualTime(SyncContextTestKit kit) throws InterruptedException {
+        RendererSyncContext context = kit.newContext("c");
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        // An idle context runs the callback inline on the caller's thread, where it blocks.
+        Thread caller = new Thread(() -> context.invokeAsync(() -> {
+            entered.countDown();
+            await(release);
+        }), "caller");
+        caller.start();
+        try {
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+            context.close();
+            assertThat(context.awaitTermination(Duration.ofMinutes(5))).as("still running").isFalse();
+            assertThat(kit.currentTime()).as("time moved to the deadline instead of the thread sleeping")
+                    .isEqualTo(Duration.ofMinutes(5));
+        } finally {
+            release.countDown();
+            joinQuietly(caller);
+        }
+        assertThat(context.awaitTermination(Duration.ZERO)).isTrue();
+    }
+
+    @Test
+    void theWatchdogMeasuresABlockedCallbackOnTheContextsClock(SyncContextTestKit kit) throws InterruptedException {
+        List<BlockedCallback> reports = new ArrayList<>();
+        CountDownLatch reported = new CountDownLatch(1);
+        SyncContextObserver observer = new SyncContextObserver() {
+            @Override
+            public void callbackBlocked(BlockedCallback blocked) {
+                synchronized (reports) {
+                    reports.add(blocked);
+                }
+                reported.countDown();
+            }
+        };
+        RendererSyncContext context = kit.contextBuilder().name("slow").blockedThreshold(Duration.ofHours(1))
+                .observer(observer).build();
+        CountDownLatch release = new CountDownLatch(1);
+        Thread caller = new Thread(() -> context.invokeAsync(() -> await(release)), "caller");
+        caller.start();
+        try {
+            // An hour of virtual time a minute at a time; real time (under a second per step) never gets near an hour.
+            for (int minute = 0; minute < 600 && !reported.await(20, TimeUnit.MILLISECONDS); minute++) {
+                kit.advanceBy(Duration.ofMinutes(1));
+            }
+            assertThat(reported.getCount()).as("reported once an hour of virtual time passed").isZero();
+            synchronized (reports) {
+                assertThat(reports).singleElement().satisfies(blocked -> {
+                    assertThat(blocked.contextName()).isEqualTo("slow");
+                    assertThat(blocked.runningFor()).isGreaterThanOrEqualTo(Duration.ofHours(1));
+                });
+            }
+        } finally {
+            release.countDown();
+            joinQuietly(caller);
+        }
+    }
+
+    @Test
+    void runUntilDoneRunsWorkThatAnotherThreadQueuesWhileItWaits(SyncContextTestKit kit) {
+        RendererSyncContext context = kit.newContext("c");
+        context.post(() -> { }); // the context has queued work: a call arriving now queues behind it
+        CompletableFuture<Integer> fromOutside = CompletableFuture
+                .supplyAsync(() -> context.invokeAsync(() -> 7))
+                .thenCompose(call -> call);
+        assertThat(kit.runUntilDone(fromOutside, Duration.ofSeconds(30))).isCompletedWithValue(7);
+    }
+
+    @Test
+    void runUntilDoneFailsClearlyWhenNothingWillEverCompleteTheFuture(SyncContextTestKit kit) {
+        CompletableFuture<Void> never = new CompletableFuture<>();
+        assertThatThrownBy(() -> kit.runUntilDone(never, Duration.ofMillis(50))).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("with the kit idle").hasMessageContaining("advance time");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void joinQuietly(Thread thread) throws InterruptedException {
+        thread.join(TimeUnit.SECONDS.toMillis(10));
+        assertThat(thread.isAlive()).as(thread.getName() + " ended").isFalse();
+    }
+}
