@@ -15,8 +15,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -189,7 +191,7 @@ public class SyncContextRegistry implements AutoCloseable {
             return;
         }
         keyed.remove(context.name(), context);
-        postLastCallbacks(context);
+        LastCallback last = postLastCallbacks(context);
         context.close();
         if (terminated(context)) {
             return;
@@ -197,7 +199,16 @@ public class SyncContextRegistry implements AutoCloseable {
         closing.add(context);
         // On the clock's timer (one daemon thread for the system clock): a forced close is closeNow(),
         // which never waits for a running callback, so it never parks that thread.
-        clock.schedule(() -> forceIfRunning(context), template.shutdownTimeout());
+        Future<?> forcedClose = clock.schedule(() -> forceIfRunning(context), template.shutdownTimeout());
+        if (last != null) {
+            // Nothing of the context runs after its last callback: once that has run, neither the closing
+            // set nor the timer's pending forced close may keep the released context reachable for the
+            // rest of the shutdown timeout (a session's context and what it holds, per ended session).
+            last.afterward(() -> {
+                closing.remove(context);
+                forcedClose.cancel(false);
+            });
+        }
     }
 
     /**
@@ -276,7 +287,9 @@ public class SyncContextRegistry implements AutoCloseable {
         releaseHooks.add(Objects.requireNonNull(hook, "hook"));
     }
 
-    private void postLastCallbacks(RendererSyncContext context) {
+    /** Posts the hooks' last callbacks; returns the one posted last (null if none was posted). */
+    private @Nullable LastCallback postLastCallbacks(RendererSyncContext context) {
+        LastCallback posted = null;
         for (Function<RendererSyncContext, @Nullable Runnable> hook : releaseHooks) {
             Runnable last;
             try {
@@ -291,10 +304,12 @@ public class SyncContextRegistry implements AutoCloseable {
             LastCallback callback = new LastCallback(context, last);
             try {
                 context.post(callback);
+                posted = callback;
             } catch (RejectedExecutionException closedAlready) {
                 callback.run();
             }
         }
+        return posted;
     }
 
     /** A release hook's last callback: runs once, on the context or after its forced close. */
@@ -302,6 +317,8 @@ public class SyncContextRegistry implements AutoCloseable {
         private final RendererSyncContext context;
         private final Runnable delegate;
         private final AtomicBoolean ran = new AtomicBoolean();
+        /** Null until {@link #afterward} or the end of {@link #run}; then the follow-up, or {@link #FINISHED}. */
+        private final AtomicReference<@Nullable Runnable> then = new AtomicReference<>();
 
         LastCallback(RendererSyncContext context, Runnable delegate) {
             this.context = context;
@@ -311,9 +328,28 @@ public class SyncContextRegistry implements AutoCloseable {
         @Override
         public void run() {
             if (ran.compareAndSet(false, true)) {
-                delegate.run();
+                try {
+                    delegate.run();
+                } finally {
+                    Runnable follow = then.getAndSet(FINISHED);
+                    if (follow != null) {
+                        follow.run();
+                    }
+                }
             }
         }
+
+        /**
+         * Runs {@code followUp} once this callback has run: right after it, or at once if it has run
+         * already (the releasing thread may hand it over only after the context ran its last callback).
+         */
+        void afterward(Runnable followUp) {
+            if (!then.compareAndSet(null, followUp)) {
+                followUp.run();
+            }
+        }
+
+        private static final Runnable FINISHED = () -> { };
 
         /** Runs it after a forced close dropped it; true (it is not a dropped user callback). */
         boolean runAfterForcedClose() {

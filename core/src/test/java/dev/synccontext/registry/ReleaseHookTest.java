@@ -60,6 +60,24 @@ class ReleaseHookTest {
     }
 
     @Test
+    void aReleasedContextIsNoLongerClosingOnceItsLastCallbackRanNotAtTheShutdownTimeout() {
+        // A long timeout: before, the closing set and the pending forced close kept every released context
+        // (an ended session's) reachable for all of it, though nothing of it could run any more.
+        SyncContextRegistry registry = registry(Duration.ofMinutes(10));
+        CountDownLatch lastRan = new CountDownLatch(1);
+        registry.onRelease(context -> lastRan::countDown);
+        RendererSyncContext board = registry.forKey("board");
+        board.post(() -> pass(gate));
+        board.post(() -> { });
+        registry.remove("board");
+        assertThat(registry.closingContexts()).as("queued work still runs: the context is closing").isEqualTo(1);
+        gate.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> lastRan.getCount() == 0 && registry.closingContexts() == 0);
+        assertThat(board.isClosed()).isTrue();
+        assertThat(registry.forcedCloses()).isZero();
+    }
+
+    @Test
     void aContextClosedDirectlyGetsItsLastCallbackOnTheReleasingThread() {
         SyncContextRegistry registry = registry(Duration.ofSeconds(10));
         List<Thread> ranOn = new CopyOnWriteArrayList<>();
