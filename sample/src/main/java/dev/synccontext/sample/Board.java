@@ -11,15 +11,12 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.autoconfigure.scope.ContextScoped;
 import dev.synccontext.registry.SyncContextRegistry;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import org.springframework.context.annotation.Scope;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
-import org.springframework.web.context.WebApplicationContext;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 import dev.synccontext.sample.BoardSnapshot.ContextStats;
@@ -44,10 +41,9 @@ import dev.synccontext.sample.BoardSnapshot.Tick;
  * stream of the session, from inside the context, so every tab sees the changes in the same order.
  */
 @Component
-@Scope(WebApplicationContext.SCOPE_SESSION)
-public final class Board {
+@ContextScoped
+public class Board {
 
-    private static final Log log = LogFactory.getLog(Board.class);
     private static final String SESSION_ENDED = "It was ended from one of its tabs, or it expired.";
 
     private final RendererSyncContext context;
@@ -186,14 +182,23 @@ public final class Board {
      * Opens an event stream for one tab: it gets the current board at once, then every change. The
      * other tabs get a board too, since the number of open tabs is part of it.
      */
-    void subscribe(SseEmitter emitter) {
+    Runnable subscribe(SseEmitter emitter) {
         enter();
         if (ended) {
             emitter.complete();
-            return;
+        } else {
+            subscribers.add(emitter);
+            changed();
         }
-        subscribers.add(emitter);
-        changed();
+        // Bound to this board, not to the proxy: the stream may end (on Tomcat's thread) while the session is
+        // being released, and that unsubscribe then runs after this board was destroyed.
+        return () -> {
+            try {
+                context.post(() -> unsubscribe(emitter));
+            } catch (RejectedExecutionException sessionEnding) {
+                // The board is ending with its session and drops every stream itself.
+            }
+        };
     }
 
     void unsubscribe(SseEmitter emitter) {
@@ -204,14 +209,21 @@ public final class Board {
     }
 
     /** Like {@link #subscribe(SseEmitter)}, for a tab on the WebSocket channel ({@link BoardSocketHandler}). */
-    void subscribe(BoardSocket socket) {
+    Runnable subscribe(BoardSocket socket) {
         enter();
         if (ended) {
             socket.end(SESSION_ENDED);
-            return;
+        } else {
+            sockets.add(socket);
+            changed();
         }
-        sockets.add(socket);
-        changed();
+        return () -> { // bound to this board, as for an event stream
+            try {
+                context.post(() -> unsubscribe(socket));
+            } catch (RejectedExecutionException sessionEnding) {
+                // The board is ending with its session and drops every channel itself.
+            }
+        };
     }
 
     void unsubscribe(BoardSocket socket) {
@@ -255,28 +267,15 @@ public final class Board {
     // ---- lifecycle ----
 
     /**
-     * The session ended (invalidated or expired). The starter closes the session's context at the
-     * same moment, in no fixed order relative to this callback: if the context still accepts work,
-     * the streams are ended inside it; if it was closed first, they are ended once its last callback
-     * has finished, when nothing else can touch this board any more.
+     * The session ended (invalidated or expired): its context is released, and this runs on it, after every
+     * callback queued before (the {@code @ContextScoped} guarantee), so no click or tick can touch the board
+     * after it. After a forced close (the context's queued work outlived the shutdown timeout) it runs on the
+     * closing thread instead, when nothing else runs on the board either.
      */
     @PreDestroy
     void sessionEnded() {
         liveBoards.remove(this);
-        CompletableFuture<Void> ending = context.invokeAsync(this::end);
-        if (!ending.isCompletedExceptionally()) {
-            return;
-        }
-        try {
-            if (context.awaitTermination(Duration.ofSeconds(5))) {
-                endStreams(SESSION_ENDED);
-            } else {
-                log.warn("Context " + context.name() + " did not finish within 5 s after its session ended;"
-                        + " its event streams are left to time out");
-            }
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        endStreams(SESSION_ENDED);
     }
 
     /**

@@ -1,13 +1,11 @@
 package dev.synccontext.sample;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.RejectedExecutionException;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.autoconfigure.handler.OnContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -20,111 +18,92 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * The board's HTTP API. Each handler validates its input on the request thread, then hands the change
- * to the session's {@link RendererSyncContext}: when the session is idle the change runs right here,
- * inline; when another tab or the ticker holds it, the change waits its turn and the request completes
- * asynchronously (Spring MVC accepts the returned future; no request thread waits).
+ * The board's HTTP API. Each handler runs on the session's {@link RendererSyncContext}
+ * ({@link OnContext}): Spring binds and validates its input on the request thread, then the body runs on
+ * the context, inline when the session is idle (answered at once) and after the session's other work when
+ * another tab or the ticker holds it (answered asynchronously; no request thread waits). So the body calls
+ * the session's {@link Board} (a {@code @ContextScoped} bean) directly.
  *
  * <p>Every change answers with the board as it was right after that change ({@link BoardSnapshot}).
- * Refusals are problem-detail JSON ({@link ApiErrors}).
+ * Refusals are problem-detail JSON ({@link ApiErrors}); a session whose context is closing answers 503.
  */
 @RestController
 @RequestMapping(path = "/api", produces = MediaType.APPLICATION_JSON_VALUE)
 final class BoardController {
 
-    /** A scoped proxy: on each request it is the context of that request's HTTP session. */
-    private final RendererSyncContext context;
-    private final ObjectProvider<Board> boards;
+    /** The session's board: a proxy that resolves, inside each body, to this session's instance. */
+    private final Board board;
     private final QuoteBackend backend;
     private final SampleProperties properties;
 
-    BoardController(RendererSyncContext context, ObjectProvider<Board> boards, QuoteBackend backend,
-            SampleProperties properties) {
-        this.context = context;
-        this.boards = boards;
+    BoardController(Board board, QuoteBackend backend, SampleProperties properties) {
+        this.board = board;
         this.backend = backend;
         this.properties = properties;
     }
 
     /** The session's board; starts a session (and its board) when there is none. */
+    @OnContext
     @GetMapping("/board")
-    CompletableFuture<BoardSnapshot> board() {
-        Board board = boards.getObject();
-        return context.invokeAsync(board::snapshot);
+    BoardSnapshot board() {
+        return board.snapshot();
     }
 
+    @OnContext
     @PostMapping("/counter/increment")
-    CompletableFuture<BoardSnapshot> increment() {
-        Board board = boards.getObject();
-        return context.invokeAsync(board::increment);
+    BoardSnapshot increment() {
+        return board.increment();
     }
 
+    @OnContext
     @PostMapping("/counter/reset")
-    CompletableFuture<BoardSnapshot> resetCounter() {
-        Board board = boards.getObject();
-        return context.invokeAsync(board::resetCounter);
+    BoardSnapshot resetCounter() {
+        return board.resetCounter();
     }
 
+    @OnContext
     @PostMapping(path = "/items", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
-    CompletableFuture<BoardSnapshot> addItem(@RequestParam String text) {
-        String checked = Inputs.itemText(text, properties.maxItemLength());
-        Board board = boards.getObject();
-        return context.invokeAsync(() -> board.addItem(checked));
+    BoardSnapshot addItem(@RequestParam String text) {
+        return board.addItem(Inputs.itemText(text, properties.maxItemLength()));
     }
 
+    @OnContext
     @PostMapping("/items/{id}/toggle")
-    CompletableFuture<BoardSnapshot> toggleItem(@PathVariable long id) {
-        Board board = boards.getObject();
-        return context.invokeAsync(() -> board.toggleItem(id));
+    BoardSnapshot toggleItem(@PathVariable long id) {
+        return board.toggleItem(id);
     }
 
+    @OnContext
     @DeleteMapping("/items/{id}")
-    CompletableFuture<BoardSnapshot> removeItem(@PathVariable long id) {
-        Board board = boards.getObject();
-        return context.invokeAsync(() -> board.removeItem(id));
+    BoardSnapshot removeItem(@PathVariable long id) {
+        return board.removeItem(id);
     }
 
     /**
-     * Loads a quote from the slow backend. The synchronous part (mark "loading", start the call) runs
-     * in the context and releases it at once, so clicks and ticks go on while the backend works; the
-     * answer arrives on the backend's thread and hops back onto the session's context to be shown.
-     * Answers once the quote is shown (404 if the backend had none; the board shows that too).
+     * Loads a quote from the slow backend. The body (mark "loading", start the call) runs on the context
+     * and releases it at once, so clicks and ticks go on while the backend works; the answer arrives on the
+     * backend's thread and hops back onto the session's context to be shown. Answers once the quote is
+     * shown (404 if the backend had none; the board shows that too).
      */
+    @OnContext
     @PostMapping(path = "/quote", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
     CompletableFuture<BoardSnapshot> loadQuote(@RequestParam String symbol) {
         String checked = Inputs.symbol(symbol);
-        Board board = boards.getObject();
-        // The proxy only works on request threads; the continuation runs on the backend's thread.
-        RendererSyncContext sessionContext = board.context();
-        return context.invokeAsyncStage(() -> board.startQuote(checked, backend::fetch))
-                .thenApplyAsync(board::answer, sessionContext);
+        // The backend's answer is a stage outside any handler: it hops back with the explicit API.
+        return board.startQuote(checked, backend::fetch).thenApplyAsync(board::answer, board.context());
     }
 
     /**
      * The session's live board as Server-Sent Events: a {@code board} event with the whole board at
      * once and after every change, and an {@code ended} event when the session ends.
      */
+    @OnContext
     @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     SseEmitter events() {
-        Board board = boards.getObject();
-        RendererSyncContext sessionContext = board.context();
         SseEmitter emitter = new SseEmitter(properties.eventsTimeout().toMillis());
-        Runnable forget = () -> {
-            try {
-                sessionContext.post(() -> board.unsubscribe(emitter));
-            } catch (RejectedExecutionException sessionEnding) {
-                // The board is ending with its session and drops every stream itself.
-            }
-        };
+        Runnable forget = board.subscribe(emitter); // runs later on Tomcat's threads: hops onto the context itself
         emitter.onCompletion(forget);
         emitter.onError(failure -> forget.run());
-        CompletableFuture<Void> subscribed = context.invokeAsync(() -> board.subscribe(emitter));
-        throwIfFailed(subscribed);
-        subscribed.whenComplete((ignored, failure) -> {
-            if (failure != null) {
-                emitter.complete(); // refused after queueing (the session ended meanwhile)
-            }
-        });
         return emitter;
     }
 
@@ -136,20 +115,5 @@ final class BoardController {
             session.invalidate();
         }
         return ResponseEntity.noContent().build();
-    }
-
-    /** Surfaces a refusal that happened inside the call (closed or full context) as this request's error. */
-    private static void throwIfFailed(CompletableFuture<?> future) {
-        if (!future.isCompletedExceptionally()) {
-            return;
-        }
-        try {
-            future.join();
-        } catch (CompletionException failed) {
-            if (failed.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw failed;
-        }
     }
 }

@@ -5,8 +5,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 
+import dev.synccontext.RendererSyncContext;
 import jakarta.servlet.http.HttpSession;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.server.ServerHttpRequest;
 import org.springframework.http.server.ServerHttpResponse;
@@ -26,20 +26,22 @@ import tools.jackson.databind.json.JsonMapper;
  * ({@code {"action":"increment"}} or {@code {"action":"reset"}}) instead of POSTs.
  *
  * <p>The socket belongs to the tab's HTTP session: the handshake (an ordinary request of that session)
- * finds the session's {@link Board}, and every frame is handled on that session's context, in turn with
+ * finds the session's context, and every frame is handled on it (the {@link Board} proxy then is that session's board), in turn with
  * the clicks, ticks and quote answers that arrive over HTTP and from the scheduler. So the board stays
  * plain fields however many tabs and channels change it at once.
  */
 final class BoardSocketHandler extends TextWebSocketHandler implements HandshakeInterceptor {
 
-    private static final String BOARD = Board.class.getName();
+    private static final String CONTEXT = RendererSyncContext.class.getName();
     private static final String SOCKET = BoardSocket.class.getName();
+    private static final String UNSUBSCRIBE = SOCKET + ".unsubscribe";
 
-    private final ObjectProvider<Board> boards;
+    /** The board proxy: inside a callback of a session's context, that session's board. */
+    private final Board board;
     private final JsonMapper json;
 
-    BoardSocketHandler(ObjectProvider<Board> boards, JsonMapper json) {
-        this.boards = boards;
+    BoardSocketHandler(Board board, JsonMapper json) {
+        this.board = board;
         this.json = json;
     }
 
@@ -55,7 +57,9 @@ final class BoardSocketHandler extends TextWebSocketHandler implements Handshake
             response.setStatusCode(HttpStatus.GONE); // GET /api/board starts a session; this call never does
             return false;
         }
-        attributes.put(BOARD, boards.getObject()); // the request is bound here, so the session's board resolves
+        // The handshake is a request of the session, so the proxy resolves to its board here; the socket's own
+        // threads have no request, so the socket keeps the session's context and calls the board inside it.
+        attributes.put(CONTEXT, board.context());
         return true;
     }
 
@@ -68,25 +72,26 @@ final class BoardSocketHandler extends TextWebSocketHandler implements Handshake
 
     @Override
     public void afterConnectionEstablished(WebSocketSession session) {
-        Board board = board(session);
         BoardSocket socket = new BoardSocket(session, json);
         session.getAttributes().put(SOCKET, socket);
-        CompletableFuture<Void> subscribed = board.context().invokeAsync(() -> board.subscribe(socket));
-        subscribed.whenComplete((ignored, failure) -> {
+        CompletableFuture<Runnable> subscribed = context(session).invokeAsync(() -> board.subscribe(socket));
+        subscribed.whenComplete((unsubscribe, failure) -> {
             if (failure != null) {
                 socket.end("It was ended from one of its tabs, or it expired."); // the session ended meanwhile
+            } else {
+                session.getAttributes().put(UNSUBSCRIBE, unsubscribe);
             }
         });
     }
 
     @Override
     protected void handleTextMessage(WebSocketSession session, TextMessage message) {
-        Board board = board(session);
+        RendererSyncContext context = context(session);
         BoardSocket socket = (BoardSocket) session.getAttributes().get(SOCKET);
         String action = action(message.getPayload());
         CompletableFuture<BoardSnapshot> applied = switch (action) {
-            case "increment" -> board.context().invokeAsync(board::increment);
-            case "reset" -> board.context().invokeAsync(board::resetCounter);
+            case "increment" -> context.invokeAsync(board::increment);
+            case "reset" -> context.invokeAsync(board::resetCounter);
             default -> CompletableFuture.failedFuture(new IllegalArgumentException(
                     "Unknown action '" + action + "': send {\"action\":\"increment\"} or {\"action\":\"reset\"}."));
         };
@@ -106,13 +111,12 @@ final class BoardSocketHandler extends TextWebSocketHandler implements Handshake
 
     @Override
     public void afterConnectionClosed(WebSocketSession session, CloseStatus status) {
-        Board board = board(session);
-        BoardSocket socket = (BoardSocket) session.getAttributes().get(SOCKET);
-        try {
-            board.context().post(() -> board.unsubscribe(socket));
-        } catch (RejectedExecutionException sessionEnding) {
-            // The board is ending with its session and drops every channel itself.
-        }
+        // Queued behind the subscription, so it is there once the subscribe callback has run.
+        context(session).invokeAsync(() -> { }).whenComplete((ignored, refused) -> {
+            if (session.getAttributes().get(UNSUBSCRIBE) instanceof Runnable unsubscribe) {
+                unsubscribe.run();
+            }
+        });
     }
 
     private String action(String payload) {
@@ -124,7 +128,7 @@ final class BoardSocketHandler extends TextWebSocketHandler implements Handshake
         }
     }
 
-    private static Board board(WebSocketSession session) {
-        return (Board) session.getAttributes().get(BOARD);
+    private static RendererSyncContext context(WebSocketSession session) {
+        return (RendererSyncContext) session.getAttributes().get(CONTEXT);
     }
 }

@@ -1,10 +1,8 @@
 package dev.synccontext.sample;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 
-import dev.synccontext.RendererSyncContext;
-import org.springframework.beans.factory.ObjectProvider;
+import dev.synccontext.autoconfigure.handler.OnContext;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.http.HttpStatus;
@@ -25,14 +23,11 @@ import org.springframework.web.bind.annotation.RestController;
 @ConditionalOnBooleanProperty("sample.faults.enabled")
 final class FaultsController {
 
-    private final RendererSyncContext context;
-    private final ObjectProvider<Board> boards;
+    private final Board board; // the session's, resolved per call
     private final Duration blockFor;
 
-    FaultsController(RendererSyncContext context, ObjectProvider<Board> boards,
-            @Value("${sample.faults.block-for:3s}") Duration blockFor) {
-        this.context = context;
-        this.boards = boards;
+    FaultsController(Board board, @Value("${sample.faults.block-for:3s}") Duration blockFor) {
+        this.board = board;
         this.blockFor = blockFor;
     }
 
@@ -41,10 +36,10 @@ final class FaultsController {
      * default {@code synccontext.blocked-threshold} of 2 s), so the watchdog reports it. Answers when
      * it has finished; the session's other work waits meanwhile, as it would behind any slow callback.
      */
+    @OnContext
     @PostMapping("/blocking-callback")
-    CompletableFuture<BoardSnapshot> blockingCallback() {
-        Board board = boards.getObject();
-        return context.invokeAsync(() -> board.block(blockFor));
+    BoardSnapshot blockingCallback() {
+        return board.block(blockFor);
     }
 
     /**
@@ -54,7 +49,6 @@ final class FaultsController {
     @PostMapping("/failing-post")
     @ResponseStatus(HttpStatus.ACCEPTED)
     void failingPost() {
-        Board board = boards.getObject();
-        board.context().post(board::failOnPurpose);
+        board.context().post(board::failOnPurpose); // on the request thread, the proxy is the session's board
     }
 }

@@ -1,6 +1,5 @@
 package dev.synccontext.sample;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.socket.config.annotation.EnableWebSocket;
 import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
@@ -14,8 +13,8 @@ class LiveSocketConfiguration implements WebSocketConfigurer {
 
     private final BoardSocketHandler handler;
 
-    LiveSocketConfiguration(ObjectProvider<Board> boards, JsonMapper json) {
-        this.handler = new BoardSocketHandler(boards, json);
+    LiveSocketConfiguration(Board board, JsonMapper json) {
+        this.handler = new BoardSocketHandler(board, json);
     }
 
     @Override

@@ -3,8 +3,11 @@ package dev.synccontext.autoconfigure.scope;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.registry.ContextProxy;
 import dev.synccontext.registry.SyncContextRegistry;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -29,6 +32,12 @@ final class ContextBeanScope implements Scope {
     private final Supplier<List<ContextProxy>> proxies;
     private final boolean strict;
     private final Map<RendererSyncContext, ContextBeans> byContext = new ConcurrentHashMap<>();
+    /**
+     * Contexts whose beans were destroyed (weakly held: an ended session's context must not stay reachable
+     * through it). Read on the slow path only, when a context has no beans.
+     */
+    private final Set<RendererSyncContext> destroyed = Collections.synchronizedSet(
+            Collections.newSetFromMap(new WeakHashMap<>()));
     private volatile boolean hooked;
 
     ContextBeanScope(Supplier<SyncContextRegistry> registry, Supplier<List<ContextProxy>> proxies, boolean strict) {
@@ -97,6 +106,14 @@ final class ContextBeanScope implements Scope {
         if (beans != null) {
             return beans;
         }
+        if (destroyed.contains(context)) {
+            // A callback accepted while the context was being released, which the context ran after the
+            // release hook's last callback: new beans now would never be destroyed, and would keep the
+            // context reachable for good.
+            throw new IllegalStateException("Context '" + context.name() + "' was released and its context-scoped"
+                    + " beans were destroyed after its last callback; this callback was accepted during the release"
+                    + " and runs after them. Keep a reference to the instance itself for work that may run this late.");
+        }
         if (context.isClosed() && !context.checkAccess()) {
             // Released: its last callback may already have destroyed the beans; a new instance would leak.
             throw new IllegalStateException("Context '" + context.name() + "' is closed; its context-scoped beans"
@@ -120,6 +137,7 @@ final class ContextBeanScope implements Scope {
             synchronized (this) {
                 if (!hooked) {
                     registry().onRelease(context -> () -> {
+                        destroyed.add(context);
                         ContextBeans beans = byContext.remove(context);
                         if (beans != null) {
                             beans.destroy();
@@ -135,7 +153,7 @@ final class ContextBeanScope implements Scope {
         if (running != null) {
             // A released context finishing its queued work is closed and no longer tracked; its beans are still
             // destroyed by its last callback, which runs after the callback making this call.
-            if (!running.isClosed() && !registry().tracks(running)) {
+            if (!running.isClosed() && !registry().tracks(running) && !destroyed.contains(running)) {
                 throw new NoCurrentContextException("Context-scoped bean '" + beanName + "' was called from a callback of"
                         + " context '" + running.name() + "', which the SyncContextRegistry did not create: only"
                         + " the registry's contexts (session, request, WebSocket, keyed) release their beans."
