@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * <h2>States (guarded by this object's monitor)</h2>
  * {@link #IDLE} → {@link #DRAINING} when a message arrives; {@link #DRAINING} → {@link #WAITING} when the
  * transport is not ready; {@link #WAITING} → {@link #DRAINING} on {@link #writable()}; {@link #DRAINING} →
- * {@link #IDLE} when the buffer is empty; any → {@link #CLOSED}, once.
+ * {@link #IDLE} when the buffer is empty and the transport flushed; any → {@link #CLOSED}, once.
  */
 public final class LiveSubscriber {
 
@@ -227,8 +227,22 @@ public final class LiveSubscriber {
 
     private void drain() {
         for (int i = 0; i < BATCH; i++) {
-            if (!hasWork()) {
+            Boolean work = hasWork();
+            if (work == null) {
                 return;
+            }
+            if (!work) {
+                boolean flushed;
+                try {
+                    flushed = transport.flush();
+                } catch (Exception broken) {
+                    gone(broken);
+                    return;
+                }
+                if (flushed ? idled() : parked()) {
+                    return;
+                }
+                continue;
             }
             boolean ready;
             try {
@@ -264,16 +278,24 @@ public final class LiveSubscriber {
         schedule(); // yield after a batch; the state stays DRAINING, so nobody else schedules meanwhile
     }
 
-    /** Whether the drain goes on: false (and the state IDLE) once the buffer is empty, false when closed. */
-    private synchronized boolean hasWork() {
+    /** {@code true}: a message waits; {@code false}: the buffer is empty (flush, then idle); {@code null}: closed. */
+    private synchronized @Nullable Boolean hasWork() {
         if (state != DRAINING) {
-            return false;
+            return null;
+        }
+        return !buffer.isEmpty();
+    }
+
+    /** Goes idle after a complete flush, unless a message arrived meanwhile (then the drain goes on). */
+    private synchronized boolean idled() {
+        if (state != DRAINING) {
+            return true;
         }
         if (buffer.isEmpty()) {
             state = IDLE;
-            return false;
+            return true;
         }
-        return true;
+        return false;
     }
 
     private synchronized @Nullable LiveMessage take() {

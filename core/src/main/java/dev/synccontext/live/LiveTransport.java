@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
  * in the Spring module. A transport never blocks on the network: it starts a write and says whether it can
  * take the next one at once, or calls {@link LiveSubscriber#writable()} when it can.
  *
- * <p>The subscriber calls {@link #ready()} and {@link #write} from one thread at a time (its drain, on the
+ * <p>The subscriber calls {@link #ready()}, {@link #write} and {@link #flush()} from one thread at a time (its drain, on the
  * channel's executor, never inside the context), and {@link #close} once. A transport that learns that its
  * client went away calls {@link LiveSubscriber#gone(Throwable)}.
  */
@@ -27,6 +27,16 @@ public interface LiveTransport {
      * @throws Exception the connection is broken: the subscriber ends with {@link CloseReason#GONE}
      */
     boolean write(LiveMessage message) throws Exception;
+
+    /**
+     * Called when the subscriber's buffer has run empty: pushes out what {@link #write} may have kept back (a
+     * response buffer). Same contract as {@code write}'s answer; default: nothing to flush.
+     *
+     * @throws Exception the connection is broken
+     */
+    default boolean flush() throws Exception {
+        return true;
+    }
 
     /** Ends the connection (telling the client why where the protocol allows); must not block. */
     void close(CloseReason reason);
