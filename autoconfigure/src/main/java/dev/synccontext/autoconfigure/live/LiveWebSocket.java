@@ -7,7 +7,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
-import org.springframework.web.socket.NativeWebSocketSession;
+import org.springframework.web.socket.adapter.NativeWebSocketSession;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.socket.handler.WebSocketSessionDecorator;
 import org.springframework.web.util.UriComponentsBuilder;
