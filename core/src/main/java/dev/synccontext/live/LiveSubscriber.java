@@ -81,12 +81,8 @@ public final class LiveSubscriber {
         boolean schedule = false;
         synchronized (this) {
             if (state == WAITING) {
-                if (buffer.isEmpty()) {
-                    state = IDLE;
-                } else {
-                    state = DRAINING;
-                    schedule = true;
-                }
+                state = DRAINING; // even with an empty buffer: the transport may hold back bytes to flush
+                schedule = true;
             } else if (state == DRAINING) {
                 writableSignal = true; // the drain may be about to park: it asks the transport once more
             }

@@ -54,6 +54,7 @@ class LiveBoardApp {
         final RendererSyncContext context;
         private final List<SseEmitter> naive = new ArrayList<>();
         private long counter;
+        private String pad = PAD;
         private volatile int naiveCount;
 
         Board(LiveChannels channels, Boards boards, RendererSyncContext context, SyncContextRegistry registry) {
@@ -63,11 +64,14 @@ class LiveBoardApp {
         }
 
         State state() {
-            return new State(counter, PAD);
+            return new State(counter, pad);
         }
 
-        long change(int times) {
+        long change(int times, int size) {
             context.assertAccess();
+            if (pad.length() != size) {
+                pad = "x".repeat(size);
+            }
             for (int i = 0; i < times; i++) {
                 counter++;
                 live.publish("board", "board", state());
@@ -122,12 +126,13 @@ class LiveBoardApp {
 
         @GetMapping("/touch")
         CompletableFuture<Long> touch() {
-            return context.invokeAsync(() -> board.change(0));
+            return context.invokeAsync(() -> board.change(0, PAD.length()));
         }
 
         @PostMapping("/change")
-        CompletableFuture<Long> change(@RequestParam(defaultValue = "1") int times) {
-            return context.invokeAsync(() -> board.change(times));
+        CompletableFuture<Long> change(@RequestParam(defaultValue = "1") int times,
+                @RequestParam(defaultValue = "1000") int size) {
+            return context.invokeAsync(() -> board.change(times, size));
         }
 
         @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)

@@ -27,7 +27,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * stopped reading; the board changes 10,000 times (about 10 MB of events, far beyond any socket buffer).
  */
 @SpringBootTest(classes = LiveBoardApp.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
-        "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32",
+        "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=100",
         "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
 class SseHeadOfLineTest {
 
