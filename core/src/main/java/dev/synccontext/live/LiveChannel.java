@@ -125,6 +125,9 @@ public final class LiveChannel implements AutoCloseable {
             }
             subscribers.add(subscriber);
         }
+        if (!subscriber.isOpen()) {
+            subscribers.remove(subscriber); // its transport ended before it joined (attach or an overflow said so)
+        }
         return subscriber;
     }
 

@@ -173,6 +173,21 @@ class LiveChannelTest {
     }
 
     @Test
+    void aTransportThatEndedBeforeItsSubscriptionArrivedLeavesNothingBehind() {
+        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "now");
+        RecordingTransport gone = new RecordingTransport() {
+            @Override
+            public void attach(LiveSubscriber subscriber) {
+                subscriber.gone(null); // as SSE does when its client left while the subscription was queued
+            }
+        };
+        assertThat(live.subscribe(gone).isOpen()).isFalse();
+        assertThat(live.subscribers()).isEmpty();
+        assertThat(statistics.subscribers()).isZero();
+        assertThat(statistics.buffered()).isZero();
+    }
+
+    @Test
     void badSettingsNameTheChannelAndTheLimit() {
         assertThatThrownBy(() -> LiveChannel.builder("board").bufferCapacity(0))
                 .hasMessageContaining("board").hasMessageContaining("at least 1");

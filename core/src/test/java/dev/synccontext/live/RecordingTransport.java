@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * A transport for tests: records what it is given, can stall (never ready, like a client that stopped
  * reading), and fails the test's assertions when two writes overlap.
  */
-final class RecordingTransport implements LiveTransport {
+class RecordingTransport implements LiveTransport {
 
     final List<LiveMessage> written = new CopyOnWriteArrayList<>();
     final AtomicReference<@Nullable CloseReason> closed = new AtomicReference<>();
