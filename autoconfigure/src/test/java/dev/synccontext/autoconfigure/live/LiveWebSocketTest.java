@@ -75,7 +75,8 @@ class LiveWebSocketTest {
                 published.get(5, TimeUnit.SECONDS); // a publish never waits for a socket
                 if (n % 10 == 0) {
                     // pace the healthy client so that its own buffer (16) never overflows: it must get every frame
-                    await().atMost(GENEROUS).until(() -> !frames.isEmpty() && sequence(frames.get(frames.size() - 1)) == n);
+                    await().atMost(GENEROUS).pollInterval(Duration.ofMillis(2))
+                            .until(() -> !frames.isEmpty() && sequence(frames.get(frames.size() - 1)) == n);
                 }
             }
             assertThat(RendererSyncContext.blockedCallbacks()).isEmpty();
