@@ -1,30 +1,27 @@
 package com.example.board;
 
-import dev.synccontext.RendererSyncContext;
-import java.util.concurrent.CompletableFuture;
+import dev.synccontext.autoconfigure.handler.OnContext;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
+@OnContext // every handler's body runs on its session's context: one at a time, in order
 public class BoardController {
 
-    private final RendererSyncContext context; // this session's context (a proxy)
-    private final Board board; // this context's board (a proxy)
+    private final Board board; // this session's board (a proxy)
 
-    public BoardController(RendererSyncContext context, Board board) {
-        this.context = context;
+    public BoardController(Board board) {
         this.board = board;
     }
 
     @PostMapping("/board/increment")
-    public CompletableFuture<Integer> increment() {
-        // Inline when the session is idle, queued behind its other work when not: never two at once.
-        return context.invokeAsync(board::increment);
+    public int increment() {
+        return board.increment(); // inline when the session is idle, queued behind its other work when not
     }
 
     @GetMapping("/board/count")
-    public CompletableFuture<Integer> count() {
-        return context.invokeAsync(board::count);
+    public int count() {
+        return board.count();
     }
 }
