@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The macro benchmark: wrk against a plain Spring Boot app on the starter (bench/http), over loopback.
 # A per-session counter is incremented (a) through the session's injected RendererSyncContext,
-# (b) synchronized on the session mutex, (c) with no serialization; each at 64 connections over 256
+# (b) by an @OnContext handler on a @ContextScoped counter ("annotated"), (c) synchronized on the session
+# mutex, (d) with no serialization; each at 64 connections over 256
 # sessions (bench/http-sessions.lua gives every request one of the sessions' cookies). Prints wrk's
 # output per run and a table of requests/s and p99 latency, then the app's audit (requests served vs
 # increments kept, per way).
@@ -12,8 +13,8 @@
 # Needs wrk (Debian: apt-get install wrk). Environment: JAVA (default java on PATH), SKIP_BUILD=1 to
 # reuse bench/http/target/synccontext-bench-http.jar, JAVA_OPTS for the app's JVM (default: none),
 # CONNECTIONS (64), SESSIONS (256), THREADS (wrk threads, 2), WARMUP_ALL (30s: each way, once, before round 1),
-# WARMUP (10s), DURATION (20s), ROUNDS (2). Each round starts with the next way (round 1: a, b, c; round 2:
-# b, c, a; ...), so that no way is always the one measured first.
+# WARMUP (10s), DURATION (20s), ROUNDS (2). Each round starts with the next way (round 1: a, b, c, d; round 2:
+# b, c, d, a; ...), so that no way is always the one measured first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CONNECTIONS="${CONNECTIONS:-64}"
@@ -22,7 +23,7 @@ WARMUP_ALL="${WARMUP_ALL:-30s}"
 WARMUP="${WARMUP:-10s}"
 DURATION="${DURATION:-20s}"
 ROUNDS="${ROUNDS:-2}"
-WAYS=(context synchronized unserialized)
+WAYS=(context annotated synchronized unserialized)
 
 source bench/http-app.sh
 

@@ -1,6 +1,7 @@
 package dev.synccontext.bench.http;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.autoconfigure.handler.OnContext;
 import jakarta.servlet.http.HttpSession;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,7 +23,9 @@ import org.springframework.web.util.WebUtils;
  *       (inline when the session is idle, queued behind its running callback when not);</li>
  *   <li>{@code synchronized}: {@code synchronized} on the session mutex, Spring MVC's
  *       {@code synchronizeOnSession} style;</li>
- *   <li>{@code unserialized}: no serialization (wrong under concurrent requests of one session: the floor).</li>
+ *   <li>{@code unserialized}: no serialization (wrong under concurrent requests of one session: the floor);</li>
+ *   <li>{@code annotated}: an {@link OnContext} handler on a {@code @ContextScoped} {@link ContextCounter}, the
+ *       declarative form of the {@code context} way (the body runs on the session's context).</li>
  * </ul>
  * {@code POST /counter/session} starts a session (the load script collects 256 of them first);
  * {@code GET /counter/audit} compares, per way, the sum of all sessions' counters with the requests served.
@@ -34,13 +37,16 @@ class CounterController {
     private static final String COUNTERS = SessionCounters.class.getName();
 
     private final RendererSyncContext context;
+    private final ContextCounter contextCounter;
     private final Map<String, SessionCounters> sessions = new ConcurrentHashMap<>();
     private final LongAdder viaContext = new LongAdder();
     private final LongAdder underMutex = new LongAdder();
     private final LongAdder unserialized = new LongAdder();
+    private final LongAdder annotated = new LongAdder();
 
-    CounterController(RendererSyncContext context) {
+    CounterController(RendererSyncContext context, ContextCounter contextCounter) {
         this.context = context;
+        this.contextCounter = contextCounter;
     }
 
     @PostMapping("/session")
@@ -78,6 +84,14 @@ class CounterController {
         return ++counters.unserialized;
     }
 
+    @OnContext
+    @PostMapping("/annotated")
+    Integer annotated(HttpSession session) {
+        counters(session); // the same check as the other ways: a session started by POST /counter/session
+        annotated.increment();
+        return contextCounter.increment();
+    }
+
     /** Per way: requests served and the sum of the sessions' counters (equal unless updates were lost). */
     @GetMapping("/audit")
     Map<String, Way> audit() {
@@ -95,6 +109,7 @@ class CounterController {
         audit.put("context", new Way(viaContext.sum(), context));
         audit.put("synchronized", new Way(underMutex.sum(), mutex));
         audit.put("unserialized", new Way(unserialized.sum(), none));
+        audit.put("annotated", new Way(annotated.sum(), ContextCounter.ALL.stream().mapToLong(ContextCounter::count).sum()));
         return audit;
     }
 

@@ -48,7 +48,7 @@ class CounterApplicationTest {
                 done.add(callers.submit(() -> {
                     for (int r = 0; r < REQUESTS_PER_THREAD; r++) {
                         String cookie = cookies.get((thread + r) % SESSIONS);
-                        for (String way : List.of("context", "synchronized")) {
+                        for (String way : List.of("context", "synchronized", "annotated")) {
                             var reply = http.send(post("/counter/" + way, cookie), BodyHandlers.ofString());
                             assertThat(reply.statusCode()).as("%s: %s", way, reply.body()).isEqualTo(200);
                         }
@@ -65,7 +65,8 @@ class CounterApplicationTest {
         String audit = http.send(HttpRequest.newBuilder(uri("/counter/audit")).build(), BodyHandlers.ofString()).body();
         long expected = (long) THREADS * REQUESTS_PER_THREAD;
         assertThat(audit).as("audit").contains("\"context\":{\"requests\":" + expected + ",\"counted\":" + expected + "}")
-                .contains("\"synchronized\":{\"requests\":" + expected + ",\"counted\":" + expected + "}");
+                .contains("\"synchronized\":{\"requests\":" + expected + ",\"counted\":" + expected + "}")
+                .contains("\"annotated\":{\"requests\":" + expected + ",\"counted\":" + expected + "}");
     }
 
     @Test
