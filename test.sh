@@ -2,7 +2,7 @@
 # The project's one test command (README: "Run the tests"). CI's .ci/run calls exactly this.
 # It installs what the tests need on a fresh machine (Chromium for the sample's browser test, Prometheus for
 # the Grafana dashboard test, redis-server and nginx for cluster-it), runs the whole build on the default JDK
-# (17), checks that core's jar rebuilds byte for byte, then core, autoconfigure and starter again on Java 25
+# (17), checks that core's jar rebuilds byte for byte, then core, autoconfigure, the test kit and starter again on Java 25
 # (where the virtual-thread executor tests run).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -72,7 +72,7 @@ fi
 rm -rf "${first_build}"
 echo "reproducible: two builds of ${core_jar} are byte-identical"
 
-# The Java 25 leg: core, auto-configuration and starter again on JDK 25 (the virtual-thread executor
+# The Java 25 leg: core, auto-configuration, test kit and starter again on JDK 25 (the virtual-thread executor
 # tests run only there). JAVA25_HOME wins; otherwise the first JDK 25 under /usr/lib/jvm. Required
 # under CI=true; elsewhere a missing JDK 25 skips the leg and says so.
 find_java25() {
@@ -95,6 +95,6 @@ elif [[ "${CI:-}" == "true" ]]; then
     "/usr/lib/jvm/*/bin/java reports version 25). Install one or set JAVA25_HOME." >&2
   exit 1
 else
-  echo "SKIPPED: the Java 25 leg (core, autoconfigure and starter tests on JDK 25, including every" \
+  echo "SKIPPED: the Java 25 leg (core, autoconfigure, test kit and starter tests on JDK 25, including every" \
     "virtual-thread executor test): no JDK 25 found. Set JAVA25_HOME or install one under /usr/lib/jvm." >&2
 fi

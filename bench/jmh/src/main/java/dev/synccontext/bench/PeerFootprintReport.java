@@ -1,7 +1,7 @@
 package dev.synccontext.bench;
 
 import dev.synccontext.RendererSyncContext;
-import java.lang.ref.Reference;
+import dev.synccontext.scenario.IdleFootprint;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -40,16 +40,16 @@ public final class PeerFootprintReport {
 
     /** The peer's own object: fresh only (running a task on it needs the adapter's calls). */
     private static void reportBare(String label, Supplier<?> factory, int count) {
-        bytesPerIdle(factory, count); // warm up class loading
-        System.out.println(String.format(Locale.ROOT, "  %-28s %8.1f B", label, bytesPerIdle(factory, count)));
+        IdleFootprint.bytesPerObject(factory, count); // warm up class loading
+        System.out.println(String.format(Locale.ROOT, "  %-28s %8.1f B", label, IdleFootprint.bytesPerObject(factory, count)));
     }
 
     private static void report(String label, String note, Supplier<? extends RendererSyncContext> factory, int count)
             throws InterruptedException {
-        bytesPerIdle(factory, count);
-        double fresh = bytesPerIdle(factory, count);
-        bytesPerIdle(() -> usedOnce(factory), count);
-        double used = bytesPerIdle(() -> usedOnce(factory), count);
+        IdleFootprint.bytesPerObject(factory, count);
+        double fresh = IdleFootprint.bytesPerObject(factory, count);
+        IdleFootprint.bytesPerObject(() -> usedOnce(factory), count);
+        double used = IdleFootprint.bytesPerObject(() -> usedOnce(factory), count);
         System.out.println(String.format(Locale.ROOT, "  %-28s %8.1f B / %8.1f B   %s", label, fresh, used, note));
     }
 
@@ -67,28 +67,5 @@ public final class PeerFootprintReport {
             throw new IllegalStateException("interrupted while " + context.name() + " ran its post", e);
         }
         return context;
-    }
-
-    /** {@code IdleFootprint.bytesPerIdleContext} for any object: the same estimate. */
-    static double bytesPerIdle(Supplier<?> factory, int count) {
-        Runtime runtime = Runtime.getRuntime();
-        long before = settledHeapUse(runtime);
-        Object[] held = new Object[count];
-        for (int i = 0; i < count; i++) {
-            held[i] = factory.get();
-        }
-        long after = settledHeapUse(runtime);
-        Reference.reachabilityFence(held);
-        long array = 16L + 4L * count; // the holding array itself (compressed oops), not a context's cost
-        return (after - before - array) / (double) count;
-    }
-
-    private static long settledHeapUse(Runtime runtime) {
-        long used = Long.MAX_VALUE;
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            used = Math.min(used, runtime.totalMemory() - runtime.freeMemory());
-        }
-        return used;
     }
 }

@@ -22,13 +22,21 @@ public final class IdleFootprint {
 
     /** Retained bytes per idle context built by {@code factory}, averaged over {@code count} of them. */
     public static double bytesPerIdleContext(Supplier<? extends RendererSyncContext> factory, int count) {
+        return bytesPerObject(factory, count);
+    }
+
+    /**
+     * The same estimate for objects of any kind built by {@code factory} (another library's executor, say),
+     * so that their figures compare with a context's.
+     */
+    public static double bytesPerObject(Supplier<?> factory, int count) {
         Objects.requireNonNull(factory, "factory");
         if (count < 1) {
             throw new IllegalArgumentException("count must be at least 1, was " + count);
         }
         Runtime runtime = Runtime.getRuntime();
         long before = settledHeapUse(runtime);
-        RendererSyncContext[] held = new RendererSyncContext[count];
+        Object[] held = new Object[count];
         for (int i = 0; i < count; i++) {
             held[i] = factory.get();
         }
