@@ -3,6 +3,7 @@ package dev.synccontext.autoconfigure.live;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.autoconfigure.scope.ContextScoped;
 import dev.synccontext.live.LiveChannel;
+import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.registry.SyncContextRegistry;
 import jakarta.annotation.PreDestroy;
 import jakarta.servlet.http.HttpServletRequest;
@@ -10,7 +11,9 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -52,6 +55,8 @@ class LiveBoardApp {
 
         final LiveChannel live;
         final RendererSyncContext context;
+        /** Each subscriber by the {@code tab} name its request gave, so that a test tells its tabs apart. */
+        final Map<String, LiveSubscriber> tabs = new ConcurrentHashMap<>();
         private final List<SseEmitter> naive = new ArrayList<>();
         private long counter;
         private String pad = PAD;
@@ -61,6 +66,13 @@ class LiveBoardApp {
             this.live = channels.open("board", this::state);
             this.context = registry.resolve(context);
             boards.all.add(this);
+        }
+
+        /** Called through the context-scoped proxy (its fields are the proxy's own, never the board's). */
+        void tab(String name, LiveSubscriber subscriber) {
+            if (!name.isEmpty()) {
+                tabs.put(name, subscriber);
+            }
         }
 
         State state() {
@@ -136,8 +148,9 @@ class LiveBoardApp {
         }
 
         @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-        void events(HttpServletRequest request, HttpServletResponse response) {
-            sse.subscribe(request, response, context, board::live);
+        void events(HttpServletRequest request, HttpServletResponse response,
+                @RequestParam(defaultValue = "") String tab) {
+            sse.subscribe(request, response, context, board::live).thenAccept(subscriber -> board.tab(tab, subscriber));
         }
 
         @GetMapping(path = "/naive-events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
