@@ -46,6 +46,7 @@ public final class LiveChannel implements AutoCloseable {
     private final LiveStatistics statistics;
     private final String snapshotEvent;
     private final Supplier<?> snapshot;
+    private final @Nullable Runnable subscribersChanged;
     private final CopyOnWriteArrayList<LiveSubscriber> subscribers = new CopyOnWriteArrayList<>();
 
     // ---- guarded by this ----
@@ -61,6 +62,7 @@ public final class LiveChannel implements AutoCloseable {
         this.statistics = builder.statistics;
         this.snapshotEvent = builder.snapshotEvent;
         this.snapshot = snapshot;
+        this.subscribersChanged = builder.subscribersChanged;
         this.replay = new ReplayBuffer(builder.replayCapacity);
     }
 
@@ -127,8 +129,33 @@ public final class LiveChannel implements AutoCloseable {
         }
         if (!subscriber.isOpen()) {
             subscribers.remove(subscriber); // its transport ended before it joined (attach or an overflow said so)
+        } else {
+            subscribersChanged();
         }
         return subscriber;
+    }
+
+    /**
+     * Ends the channel with a last message: no publish or subscribe is accepted after this call; each
+     * subscriber gets {@code event} with {@code data} after what it has buffered, then its transport is
+     * closed ({@link CloseReason#CHANNEL_CLOSED}: the SSE stream completes, a WebSocket closes normally). A
+     * subscriber whose client does not read at that moment is closed at once, without it. The way to tell
+     * open tabs that the state behind them is gone (a session that ended), so that they stop instead of
+     * reconnecting. Idempotent, like {@link #close()}, which it makes a no-op.
+     */
+    public void end(String event, Object data) {
+        Objects.requireNonNull(event, "event");
+        Objects.requireNonNull(data, "data");
+        LiveMessage last;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            last = new LiveMessage(epoch, ++sequence, event, null, data, false);
+            statistics.countPublished();
+        }
+        subscribers.forEach(subscriber -> subscriber.finish(last));
     }
 
     /** Closes every subscriber ({@link CloseReason#CHANNEL_CLOSED}); later publishes fail. Idempotent. */
@@ -164,7 +191,20 @@ public final class LiveChannel implements AutoCloseable {
     }
 
     void remove(LiveSubscriber subscriber) {
-        subscribers.remove(subscriber);
+        if (subscribers.remove(subscriber)) {
+            subscribersChanged();
+        }
+    }
+
+    private void subscribersChanged() {
+        Runnable listener = subscribersChanged;
+        boolean open;
+        synchronized (this) {
+            open = !closed;
+        }
+        if (listener != null && open) {
+            listener.run();
+        }
     }
 
     /** The messages after the id's sequence when they can be replayed; {@code null} when a snapshot is due. */
@@ -195,6 +235,7 @@ public final class LiveChannel implements AutoCloseable {
         private Executor executor = RendererSyncContext.defaultExecutor();
         private LiveStatistics statistics = new LiveStatistics("none");
         private String snapshotEvent = "snapshot";
+        private @Nullable Runnable subscribersChanged;
 
         private Builder(String name) {
             this.name = Objects.requireNonNull(name, "name");
@@ -241,6 +282,17 @@ public final class LiveChannel implements AutoCloseable {
         /** The event name of snapshots; default {@code snapshot}. */
         public Builder snapshotEvent(String event) {
             this.snapshotEvent = Objects.requireNonNull(event, "event");
+            return this;
+        }
+
+        /**
+         * Called after a subscriber joined (on the subscribing thread, once it has its snapshot or replay) and
+         * after one left (on whichever thread ended it: a container's, a drain's), while the channel is open;
+         * so it must not block. The usual body posts to the owning context, e.g. to publish the new number
+         * of open tabs. Default none.
+         */
+        public Builder onSubscribersChanged(Runnable listener) {
+            this.subscribersChanged = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

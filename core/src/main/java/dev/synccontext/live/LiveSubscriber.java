@@ -55,6 +55,8 @@ public final class LiveSubscriber {
     private int state = IDLE;
     /** {@link #writable()} was called while a drain ran: the drain asks the transport again before it parks. */
     private boolean writableSignal;
+    /** {@link #finish} was called: the drain writes what is buffered, then ends this subscriber. */
+    private boolean finishing;
     private long dropped;
     private int highWater;
     private @Nullable CloseReason closeReason;
@@ -186,6 +188,47 @@ public final class LiveSubscriber {
         }
     }
 
+    /**
+     * The channel ended with a last message ({@link LiveChannel#end}): it goes after what is buffered (the
+     * oldest buffered message gives it room when the buffer is full), and the subscriber ends
+     * ({@link CloseReason#CHANNEL_CLOSED}) once its drain has handed everything to the transport, or as soon
+     * as the transport cannot take more without waiting (a client that stopped reading is not waited for).
+     */
+    void finish(LiveMessage last) {
+        boolean schedule = false;
+        boolean stalled = false;
+        synchronized (this) {
+            if (state == CLOSED || finishing) {
+                return;
+            }
+            finishing = true;
+            if (state == WAITING) {
+                stalled = true;
+            } else {
+                if (buffer.size() >= capacity) {
+                    Iterator<LiveMessage> oldest = buffer.values().iterator();
+                    oldest.next();
+                    oldest.remove();
+                    dropped++;
+                    statistics.droppedOldest();
+                    statistics.buffered(-1);
+                }
+                buffer.put(new Object(), last);
+                statistics.buffered(1);
+                highWater = Math.max(highWater, buffer.size());
+                if (state == IDLE) {
+                    state = DRAINING;
+                    schedule = true;
+                }
+            }
+        }
+        if (stalled) {
+            close(CloseReason.CHANNEL_CLOSED);
+        } else if (schedule) {
+            schedule();
+        }
+    }
+
     /** Ends this subscriber once: empties the buffer, leaves the channel, closes the transport off the caller. */
     void close(CloseReason reason) {
         synchronized (this) {
@@ -236,6 +279,7 @@ public final class LiveSubscriber {
                     return;
                 }
                 if (flushed ? idled() : parked()) {
+                    endIfFinished();
                     return;
                 }
                 continue;
@@ -249,6 +293,7 @@ public final class LiveSubscriber {
             }
             if (!ready) {
                 if (parked()) {
+                    endIfFinished();
                     return;
                 }
                 continue;
@@ -268,6 +313,7 @@ public final class LiveSubscriber {
             written++;
             statistics.countWritten();
             if (!more && parked()) {
+                endIfFinished();
                 return;
             }
         }
@@ -288,10 +334,23 @@ public final class LiveSubscriber {
             return true;
         }
         if (buffer.isEmpty()) {
-            state = IDLE;
-            return true;
+            if (!finishing) {
+                state = IDLE;
+            }
+            return true; // finishing: the state stays DRAINING until endIfFinished() closes
         }
         return false;
+    }
+
+    /** After the drain stopped: ends a finishing subscriber, which {@link #idled} or {@link #parked} left DRAINING. */
+    private void endIfFinished() {
+        boolean end;
+        synchronized (this) {
+            end = finishing && state == DRAINING;
+        }
+        if (end) {
+            close(CloseReason.CHANNEL_CLOSED);
+        }
     }
 
     private synchronized @Nullable LiveMessage take() {
@@ -317,7 +376,9 @@ public final class LiveSubscriber {
             writableSignal = false;
             return false;
         }
-        state = WAITING;
+        if (!finishing) {
+            state = WAITING; // finishing: a transport that cannot take more now is not waited for
+        }
         return true;
     }
 }

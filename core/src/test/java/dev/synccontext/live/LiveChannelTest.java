@@ -194,4 +194,61 @@ class LiveChannelTest {
         assertThatThrownBy(() -> LiveChannel.builder("board").replayCapacity(-1))
                 .hasMessageContaining("board").hasMessageContaining("0 or more");
     }
+
+    @Test
+    void endGivesEachReadingSubscriberItsBufferThenTheLastMessageThenClosesIt() throws InterruptedException {
+        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 1000).build(() -> "s");
+        RecordingTransport tab = new RecordingTransport();
+        LiveSubscriber subscriber = live.subscribe(tab);
+        for (int i = 1; i <= 200; i++) {
+            live.publish("board", i);
+        }
+        live.end("ended", "the session ended");
+        assertThat(tab.closedLatch.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(tab.closed).hasValue(CloseReason.CHANNEL_CLOSED);
+        assertThat(tab.written).hasSize(202);
+        assertThat(tab.written.get(201).event()).isEqualTo("ended");
+        assertThat(tab.written.get(201).data()).isEqualTo("the session ended");
+        assertThat(tab.sequences()).as("in order, nothing dropped").isSorted().doesNotHaveDuplicates();
+        assertThat(subscriber.isOpen()).isFalse();
+        assertThat(live.subscribers()).isEmpty();
+        assertThatThrownBy(() -> live.publish("board", 201)).isInstanceOf(IllegalStateException.class);
+        live.end("ended", "again"); // idempotent
+        live.close();
+        assertThat(tab.written).hasSize(202);
+    }
+
+    @Test
+    void endClosesAStalledSubscriberAtOnceWithoutWaitingForIt() throws InterruptedException {
+        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "s");
+        RecordingTransport stalled = RecordingTransport.stalled();
+        live.subscribe(stalled);
+        for (int i = 1; i <= 100; i++) {
+            live.publish("board", i);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> live.subscribers().get(0).buffered() == 4);
+        live.end("ended", "gone");
+        assertThat(stalled.closedLatch.await(10, TimeUnit.SECONDS)).as("not waited for").isTrue();
+        assertThat(stalled.closed).hasValue(CloseReason.CHANNEL_CLOSED);
+        assertThat(statistics.buffered()).isZero();
+    }
+
+    @Test
+    void theSubscribersChangedListenerHearsEveryJoinAndLeaveWhileTheChannelIsOpen() throws InterruptedException {
+        java.util.concurrent.atomic.AtomicInteger changes = new java.util.concurrent.atomic.AtomicInteger();
+        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 8).onSubscribersChanged(changes::incrementAndGet)
+                .build(() -> "s");
+        RecordingTransport first = new RecordingTransport();
+        RecordingTransport second = new RecordingTransport();
+        LiveSubscriber one = live.subscribe(first);
+        live.subscribe(second);
+        assertThat(changes).as("two joins").hasValue(2);
+        one.cancel();
+        assertThat(changes).as("and a leave").hasValue(3);
+        one.cancel(); // already gone: no second notice
+        assertThat(changes).hasValue(3);
+        live.close();
+        assertThat(second.closedLatch.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(changes).as("nothing once the channel is closed").hasValue(3);
+    }
 }
