@@ -69,8 +69,6 @@ class SseHeadOfLineTest {
             assertThat(fine.lastWritten()).isEqualTo(last);
             assertThat(stalled.written()).as("the stalled tab's socket buffers filled up: it took a fraction")
                     .isLessThan(last / 2);
-            assertThat(stalled.lastWritten()).as("and the last changes wait in its buffer").isLessThan(last);
-            assertThat(stalled.buffered()).isEqualTo(CAPACITY);
             assertThat(stalled.highWater()).as("the stalled tab's buffer never exceeded its capacity")
                     .isLessThanOrEqualTo(CAPACITY);
             assertThat(stalled.dropped()).as("snapshot + 10,000 changes = written + buffered + dropped")
