@@ -111,11 +111,26 @@ final class SseTransport implements LiveTransport, WriteListener, AsyncListener 
     @Override
     public void onTimeout(AsyncEvent event) {
         ended(null);
+        completeNow();
     }
 
     @Override
     public void onError(AsyncEvent event) {
         ended(event.getThrowable());
+        completeNow();
+    }
+
+    /**
+     * Completes the response inside the container's listener call: a listener that neither completes nor
+     * dispatches makes the container dispatch to its error page, whose JSON body cannot be written on an
+     * event stream (and is logged as a warning for every tab that went away).
+     */
+    private void completeNow() {
+        try {
+            async.complete();
+        } catch (IllegalStateException alreadyComplete) {
+            // Completed by close() meanwhile.
+        }
     }
 
     @Override
