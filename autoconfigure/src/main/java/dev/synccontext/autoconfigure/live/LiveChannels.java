@@ -1,0 +1,65 @@
+package dev.synccontext.autoconfigure.live;
+
+import dev.synccontext.live.LiveChannel;
+import dev.synccontext.live.LiveStatistics;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Builds live channels with the {@code synccontext.live.*} settings, the application's executor (the one
+ * contexts drain on: {@code synccontext.executor}) for the subscribers' drains, and the counters of a scope.
+ * A {@code @ContextScoped} bean keeps its channel and closes it when it is destroyed:
+ *
+ * <pre>{@code
+ * Board(LiveChannels channels) { this.live = channels.open("board", this::snapshot); }
+ * @PreDestroy void ended() { live.close(); }
+ * }</pre>
+ */
+public final class LiveChannels {
+
+    /** The scope of channels opened without one: state on HTTP sessions' contexts. */
+    public static final String DEFAULT_SCOPE = "session";
+
+    private final LiveProperties properties;
+    private final Executor executor;
+    private final Map<String, LiveStatistics> statistics = new ConcurrentHashMap<>();
+    private final List<Consumer<LiveStatistics>> scopeListeners = new CopyOnWriteArrayList<>();
+
+    public LiveChannels(LiveProperties properties, Executor executor) {
+        this.properties = properties;
+        this.executor = executor;
+        statistics(DEFAULT_SCOPE);
+        statistics("websocket");
+    }
+
+    /** A channel of scope {@value #DEFAULT_SCOPE} with the configured settings. */
+    public LiveChannel open(String name, Supplier<?> snapshot) {
+        return builder(name, DEFAULT_SCOPE).build(snapshot);
+    }
+
+    /** A builder with the configured settings and the counters of {@code scope}, to change before building. */
+    public LiveChannel.Builder builder(String name, String scope) {
+        return LiveChannel.builder(name).policy(properties.getPolicy()).bufferCapacity(properties.getBufferCapacity())
+                .replayCapacity(properties.getReplayCapacity()).executor(executor).statistics(statistics(scope));
+    }
+
+    /** The counters of {@code scope} (created on first use). */
+    public LiveStatistics statistics(String scope) {
+        return statistics.computeIfAbsent(scope, name -> {
+            LiveStatistics created = new LiveStatistics(name);
+            scopeListeners.forEach(listener -> listener.accept(created));
+            return created;
+        });
+    }
+
+    /** Calls {@code listener} with every scope's counters, now and as scopes appear (the metrics binder). */
+    void onScope(Consumer<LiveStatistics> listener) {
+        scopeListeners.add(listener);
+        statistics.values().forEach(listener);
+    }
+}

@@ -1,0 +1,71 @@
+package dev.synccontext.autoconfigure.live;
+
+import dev.synccontext.live.OverflowPolicy;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** Settings of the live channels ({@code synccontext.live.*}). */
+@ConfigurationProperties("synccontext.live")
+public class LiveProperties {
+
+    /** What a subscriber's full buffer does with the next message: drop-oldest, coalesce-by-key or disconnect. */
+    private OverflowPolicy policy = OverflowPolicy.COALESCE_BY_KEY;
+
+    /** Maximum number of messages buffered per subscriber before the policy applies. */
+    private int bufferCapacity = 64;
+
+    /** Maximum number of a channel's last messages kept for reconnects that resume; 0 = always a snapshot. */
+    private int replayCapacity = 256;
+
+    /** How long an SSE stream stays open before it ends (the browser reconnects and resumes). */
+    private Duration sseTimeout = Duration.ofMinutes(30);
+
+    /** Maximum time a WebSocket frame (or close frame) may take to go out before the subscriber is ended. */
+    private Duration sendTimeout = Duration.ofSeconds(10);
+
+    public OverflowPolicy getPolicy() {
+        return policy;
+    }
+
+    public void setPolicy(OverflowPolicy policy) {
+        this.policy = policy;
+    }
+
+    public int getBufferCapacity() {
+        return bufferCapacity;
+    }
+
+    public void setBufferCapacity(int bufferCapacity) {
+        if (bufferCapacity < 1) {
+            throw new IllegalArgumentException("synccontext.live.buffer-capacity must be at least 1, not " + bufferCapacity);
+        }
+        this.bufferCapacity = bufferCapacity;
+    }
+
+    public int getReplayCapacity() {
+        return replayCapacity;
+    }
+
+    public void setReplayCapacity(int replayCapacity) {
+        if (replayCapacity < 0) {
+            throw new IllegalArgumentException("synccontext.live.replay-capacity must be 0 or more, not " + replayCapacity);
+        }
+        this.replayCapacity = replayCapacity;
+    }
+
+    public Duration getSseTimeout() {
+        return sseTimeout;
+    }
+
+    public void setSseTimeout(Duration sseTimeout) {
+        this.sseTimeout = sseTimeout;
+    }
+
+    public Duration getSendTimeout() {
+        return sendTimeout;
+    }
+
+    public void setSendTimeout(Duration sendTimeout) {
+        this.sendTimeout = sendTimeout;
+    }
+}

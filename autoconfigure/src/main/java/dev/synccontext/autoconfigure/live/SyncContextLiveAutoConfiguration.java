@@ -1,0 +1,102 @@
+package dev.synccontext.autoconfigure.live;
+
+import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
+import dev.synccontext.registry.SyncContextRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.messaging.simp.SimpMessagingTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Live channels: {@link LiveChannels} always, and one transport bean per web technology present:
+ * {@link LiveSse} (servlet web application), {@link LiveWebSocket} (Spring WebSocket over JSR 356),
+ * {@link LiveStomp} (a {@code SimpMessagingTemplate} bean); the meters when Micrometer is present.
+ */
+@AutoConfiguration(after = SyncContextAutoConfiguration.class,
+        afterName = {"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
+                "org.springframework.boot.websocket.autoconfigure.servlet.WebSocketMessagingAutoConfiguration"})
+@ConditionalOnBooleanProperty(name = "synccontext.enabled", matchIfMissing = true)
+@ConditionalOnBean(SyncContextRegistry.class)
+@EnableConfigurationProperties(LiveProperties.class)
+public final class SyncContextLiveAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    LiveChannels liveChannels(LiveProperties properties, SyncContextRegistry registry) {
+        return new LiveChannels(properties, registry.template().executor());
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(JsonMapper.class)
+    static class Json {
+
+        @Bean
+        @ConditionalOnMissingBean(LiveEncoder.class)
+        LiveEncoder liveEncoder(ObjectProvider<JsonMapper> json) {
+            return new JsonLiveEncoder(json.getIfAvailable(() -> JsonMapper.builder().build()));
+        }
+    }
+
+    private static LiveEncoder encoder(ObjectProvider<LiveEncoder> encoder) {
+        return encoder.getIfAvailable(() -> {
+            throw new IllegalStateException("Live channels need a LiveEncoder bean to write messages: add Jackson 3"
+                    + " (tools.jackson.core:jackson-databind, which Spring Boot's web starters bring) or declare a"
+                    + " bean of type dev.synccontext.autoconfigure.live.LiveEncoder.");
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnClass(name = "jakarta.servlet.WriteListener")
+    static class Sse {
+
+        @Bean
+        @ConditionalOnMissingBean
+        LiveSse liveSse(ObjectProvider<LiveEncoder> encoder, LiveProperties properties) {
+            return new LiveSse(encoder(encoder), properties.getSseTimeout());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"jakarta.websocket.Session", "org.springframework.web.socket.WebSocketSession"})
+    static class WebSocket {
+
+        @Bean
+        @ConditionalOnMissingBean
+        LiveWebSocket liveWebSocket(ObjectProvider<LiveEncoder> encoder, LiveProperties properties) {
+            return new LiveWebSocket(encoder(encoder), properties.getSendTimeout());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(SimpMessagingTemplate.class)
+    static class Stomp {
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnBean(SimpMessagingTemplate.class)
+        LiveStomp liveStomp(SimpMessagingTemplate template) {
+            return new LiveStomp(template);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterBinder.class)
+    @ConditionalOnBooleanProperty(name = "synccontext.metrics.enabled", matchIfMissing = true)
+    static class Metrics {
+
+        @Bean
+        MeterBinder syncContextLiveMetrics(LiveChannels channels) {
+            return new LiveChannelsMetrics(channels);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package dev.synccontext.autoconfigure.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.synccontext.autoconfigure.AllParts;
+import dev.synccontext.live.OverflowPolicy;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+
+/** Which live-channel beans exist in which application, and the settings they take. */
+class SyncContextLiveAutoConfigurationTest {
+
+    private static final AutoConfigurations LIVE = AutoConfigurations.of(SyncContextLiveAutoConfiguration.class);
+
+    @Test
+    void aServletApplicationGetsChannelsAndTheSseAndWebSocketTransportsButNoStompWithoutABroker() {
+        AllParts.servlet().withConfiguration(LIVE).run(context -> {
+            assertThat(context).hasSingleBean(LiveChannels.class).hasSingleBean(LiveSse.class)
+                    .hasSingleBean(LiveWebSocket.class).hasSingleBean(LiveEncoder.class).doesNotHaveBean(LiveStomp.class);
+        });
+    }
+
+    @Test
+    void aNonWebApplicationGetsChannelsOnly() {
+        AllParts.plain().withConfiguration(LIVE).run(context -> {
+            assertThat(context).hasSingleBean(LiveChannels.class).doesNotHaveBean(LiveSse.class);
+        });
+    }
+
+    @Test
+    void thePropertiesReachTheChannelsAndBadValuesFailStartupNamingTheProperty() {
+        AllParts.plain().withConfiguration(LIVE).withPropertyValues("synccontext.live.policy=disconnect",
+                "synccontext.live.buffer-capacity=5").run(context -> {
+                    assertThat(context.getBean(LiveChannels.class).open("x", () -> "s").policy())
+                            .isEqualTo(OverflowPolicy.DISCONNECT);
+                });
+        AllParts.plain().withConfiguration(LIVE).withPropertyValues("synccontext.live.buffer-capacity=0")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("synccontext.live.buffer-capacity"));
+    }
+
+    @Test
+    void theMetersExistPerScopeFromStartup() {
+        AllParts.plain().withConfiguration(LIVE).withBean(SimpleMeterRegistry.class).run(context -> {
+            SimpleMeterRegistry registry = context.getBean(SimpleMeterRegistry.class);
+            context.getBeansOfType(io.micrometer.core.instrument.binder.MeterBinder.class).values()
+                    .forEach(binder -> binder.bindTo(registry));
+            assertThat(registry.find("synccontext.live.buffered").tag("scope", "session").gauge()).isNotNull();
+            assertThat(registry.find("synccontext.live.dropped").tag("scope", "websocket").functionCounters()).hasSize(2);
+        });
+    }
+}

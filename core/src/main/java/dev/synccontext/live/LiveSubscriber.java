@@ -1,0 +1,384 @@
+package dev.synccontext.live;
+
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One subscriber of a {@link LiveChannel} (one open tab): a bounded outbound buffer and the drain that
+ * writes it through its {@link LiveTransport}, off the context.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li><b>Never blocks the publisher.</b> {@link LiveChannel#publish} only appends to this buffer (a few
+ *       field writes under this subscriber's monitor, which no network call ever holds) and, when no drain
+ *       is under way, submits one to the channel's executor.</li>
+ *   <li><b>Bounded.</b> At most {@link #capacity()} messages are buffered; what does not fit is handled by
+ *       the channel's {@link OverflowPolicy} and counted ({@link #dropped()}).</li>
+ *   <li><b>In order.</b> At most one drain runs at a time and it writes in publication order, so this
+ *       subscriber's sequence numbers strictly increase; they skip only what the policy discarded.</li>
+ *   <li><b>No thread while stalled.</b> A transport that cannot write says so and calls
+ *       {@link #writable()} later; until then no task of this subscriber is scheduled or running.</li>
+ * </ul>
+ *
+ * <h2>States (guarded by this object's monitor)</h2>
+ * {@link #IDLE} → {@link #DRAINING} when a message arrives; {@link #DRAINING} → {@link #WAITING} when the
+ * transport is not ready; {@link #WAITING} → {@link #DRAINING} on {@link #writable()}; {@link #DRAINING} →
+ * {@link #IDLE} when the buffer is empty and the transport flushed; any → {@link #CLOSED}, once.
+ */
+public final class LiveSubscriber {
+
+    /** Nothing to write, no drain scheduled: the next {@link #offer} schedules one. */
+    private static final int IDLE = 0;
+    /** A drain is scheduled or running; only it touches the transport. */
+    private static final int DRAINING = 1;
+    /** The transport is not ready; it calls {@link #writable()} when it is. No drain scheduled. */
+    private static final int WAITING = 2;
+    /** Ended; the buffer is empty and stays so. */
+    private static final int CLOSED = 3;
+
+    /** Messages one drain writes before it resubmits itself, so one busy subscriber cannot pin a thread. */
+    private static final int BATCH = 64;
+
+    private final LiveChannel channel;
+    private final LiveTransport transport;
+    private final OverflowPolicy policy;
+    private final int capacity;
+    private final Executor executor;
+    private final LiveStatistics statistics;
+    private final Runnable drain = this::drain;
+
+    // ---- guarded by this ----
+    private final LinkedHashMap<Object, LiveMessage> buffer = new LinkedHashMap<>();
+    private int state = IDLE;
+    /** {@link #writable()} was called while a drain ran: the drain asks the transport again before it parks. */
+    private boolean writableSignal;
+    /** {@link #finish} was called: the drain writes what is buffered, then ends this subscriber. */
+    private boolean finishing;
+    private long dropped;
+    private int highWater;
+    private @Nullable CloseReason closeReason;
+
+    // ---- written only by the drain (one at a time; each drain happens-after the previous one) ----
+    private volatile long lastWritten = -1;
+    private volatile long written;
+
+    LiveSubscriber(LiveChannel channel, LiveTransport transport, OverflowPolicy policy, int capacity,
+            Executor executor, LiveStatistics statistics) {
+        this.channel = channel;
+        this.transport = transport;
+        this.policy = policy;
+        this.capacity = capacity;
+        this.executor = executor;
+        this.statistics = statistics;
+    }
+
+    /**
+     * Called by the transport when a write it could not start (or that was in flight) may go on. Safe from
+     * any thread, any number of times.
+     */
+    public void writable() {
+        boolean schedule = false;
+        synchronized (this) {
+            if (state == WAITING) {
+                state = DRAINING; // even with an empty buffer: the transport may hold back bytes to flush
+                schedule = true;
+            } else if (state == DRAINING) {
+                writableSignal = true; // the drain may be about to park: it asks the transport once more
+            }
+        }
+        if (schedule) {
+            schedule();
+        }
+    }
+
+    /** Called by the transport when its client went away or a write failed: ends this subscriber. */
+    public void gone(@Nullable Throwable cause) {
+        close(CloseReason.GONE);
+    }
+
+    /** Ends this subscriber (the application unsubscribes it); idempotent. */
+    public void cancel() {
+        close(CloseReason.CANCELLED);
+    }
+
+    /** The buffer's bound. */
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Messages buffered and not yet handed to the transport. */
+    public synchronized int buffered() {
+        return buffer.size();
+    }
+
+    /** The most messages this buffer ever held at once (never more than {@link #capacity()}). */
+    public synchronized int highWater() {
+        return highWater;
+    }
+
+    /** Messages the policy discarded from this buffer. */
+    public synchronized long dropped() {
+        return dropped;
+    }
+
+    /** Messages handed to the transport. */
+    public long written() {
+        return written;
+    }
+
+    /** The sequence number of the last message handed to the transport; -1 before the first. */
+    public long lastWritten() {
+        return lastWritten;
+    }
+
+    public synchronized boolean isOpen() {
+        return state != CLOSED;
+    }
+
+    /** Why it ended; {@code null} while open. */
+    public synchronized @Nullable CloseReason closeReason() {
+        return closeReason;
+    }
+
+    /** Appends one message, applying the policy when the buffer is full. Never blocks on the network. */
+    void offer(LiveMessage message) {
+        boolean schedule = false;
+        boolean overflow = false;
+        synchronized (this) {
+            if (state == CLOSED) {
+                return;
+            }
+            Object key = message.snapshot() ? new Object()
+                    : policy == OverflowPolicy.COALESCE_BY_KEY && message.key() != null ? message.key()
+                    : Long.valueOf(message.sequence());
+            if (policy == OverflowPolicy.COALESCE_BY_KEY && buffer.remove(key) != null) {
+                dropped++;
+                statistics.coalesced();
+                statistics.buffered(-1);
+            } else if (buffer.size() >= capacity) {
+                if (policy == OverflowPolicy.DISCONNECT) {
+                    overflow = true;
+                } else {
+                    Iterator<LiveMessage> oldest = buffer.values().iterator();
+                    oldest.next();
+                    oldest.remove();
+                    dropped++;
+                    statistics.droppedOldest();
+                    statistics.buffered(-1);
+                }
+            }
+            if (!overflow) {
+                buffer.put(key, message);
+                statistics.buffered(1);
+                highWater = Math.max(highWater, buffer.size());
+                if (state == IDLE) {
+                    state = DRAINING;
+                    schedule = true;
+                }
+            }
+        }
+        if (overflow) {
+            statistics.slowDisconnect();
+            close(CloseReason.TOO_SLOW);
+        } else if (schedule) {
+            schedule();
+        }
+    }
+
+    /**
+     * The channel ended with a last message ({@link LiveChannel#end}): it goes after what is buffered (the
+     * oldest buffered message gives it room when the buffer is full), and the subscriber ends
+     * ({@link CloseReason#CHANNEL_CLOSED}) once its drain has handed everything to the transport, or as soon
+     * as the transport cannot take more without waiting (a client that stopped reading is not waited for).
+     */
+    void finish(LiveMessage last) {
+        boolean schedule = false;
+        boolean stalled = false;
+        synchronized (this) {
+            if (state == CLOSED || finishing) {
+                return;
+            }
+            finishing = true;
+            if (state == WAITING) {
+                stalled = true;
+            } else {
+                if (buffer.size() >= capacity) {
+                    Iterator<LiveMessage> oldest = buffer.values().iterator();
+                    oldest.next();
+                    oldest.remove();
+                    dropped++;
+                    statistics.droppedOldest();
+                    statistics.buffered(-1);
+                }
+                buffer.put(new Object(), last);
+                statistics.buffered(1);
+                highWater = Math.max(highWater, buffer.size());
+                if (state == IDLE) {
+                    state = DRAINING;
+                    schedule = true;
+                }
+            }
+        }
+        if (stalled) {
+            close(CloseReason.CHANNEL_CLOSED);
+        } else if (schedule) {
+            schedule();
+        }
+    }
+
+    /** Ends this subscriber once: empties the buffer, leaves the channel, closes the transport off the caller. */
+    void close(CloseReason reason) {
+        synchronized (this) {
+            if (state == CLOSED) {
+                return;
+            }
+            state = CLOSED;
+            closeReason = reason;
+            statistics.buffered(-buffer.size());
+            buffer.clear();
+        }
+        channel.remove(this);
+        statistics.unsubscribed();
+        Runnable closing = () -> {
+            try {
+                transport.close(reason);
+            } catch (RuntimeException ignored) {
+                // The connection is being torn down anyway; a failing close has nobody left to tell.
+            }
+        };
+        try {
+            executor.execute(closing); // a close may write (a close frame): never on the publisher's thread
+        } catch (RejectedExecutionException shutDown) {
+            closing.run();
+        }
+    }
+
+    private void schedule() {
+        try {
+            executor.execute(drain);
+        } catch (RejectedExecutionException shutDown) {
+            close(CloseReason.GONE);
+        }
+    }
+
+    private void drain() {
+        for (int i = 0; i < BATCH; i++) {
+            Boolean work = hasWork();
+            if (work == null) {
+                return;
+            }
+            if (!work) {
+                boolean flushed;
+                try {
+                    flushed = transport.flush();
+                } catch (Exception broken) {
+                    gone(broken);
+                    return;
+                }
+                if (flushed ? idled() : parked()) {
+                    endIfFinished();
+                    return;
+                }
+                continue;
+            }
+            boolean ready;
+            try {
+                ready = transport.ready();
+            } catch (RuntimeException broken) {
+                gone(broken);
+                return;
+            }
+            if (!ready) {
+                if (parked()) {
+                    endIfFinished();
+                    return;
+                }
+                continue;
+            }
+            LiveMessage next = take();
+            if (next == null) {
+                return;
+            }
+            boolean more;
+            try {
+                more = transport.write(next);
+            } catch (Exception broken) {
+                gone(broken);
+                return;
+            }
+            lastWritten = next.sequence();
+            written++;
+            statistics.countWritten();
+            if (!more && parked()) {
+                endIfFinished();
+                return;
+            }
+        }
+        schedule(); // yield after a batch; the state stays DRAINING, so nobody else schedules meanwhile
+    }
+
+    /** {@code true}: a message waits; {@code false}: the buffer is empty (flush, then idle); {@code null}: closed. */
+    private synchronized @Nullable Boolean hasWork() {
+        if (state != DRAINING) {
+            return null;
+        }
+        return !buffer.isEmpty();
+    }
+
+    /** Goes idle after a complete flush, unless a message arrived meanwhile (then the drain goes on). */
+    private synchronized boolean idled() {
+        if (state != DRAINING) {
+            return true;
+        }
+        if (buffer.isEmpty()) {
+            if (!finishing) {
+                state = IDLE;
+            }
+            return true; // finishing: the state stays DRAINING until endIfFinished() closes
+        }
+        return false;
+    }
+
+    /** After the drain stopped: ends a finishing subscriber, which {@link #idled} or {@link #parked} left DRAINING. */
+    private void endIfFinished() {
+        boolean end;
+        synchronized (this) {
+            end = finishing && state == DRAINING;
+        }
+        if (end) {
+            close(CloseReason.CHANNEL_CLOSED);
+        }
+    }
+
+    private synchronized @Nullable LiveMessage take() {
+        if (state != DRAINING) {
+            return null;
+        }
+        Iterator<LiveMessage> oldest = buffer.values().iterator();
+        LiveMessage next = oldest.next();
+        oldest.remove();
+        statistics.buffered(-1);
+        return next;
+    }
+
+    /**
+     * Parks the drain until {@link #writable()}; false (go on) if that was called while the drain ran,
+     * which closes the race between the transport's "not ready" and its callback arriving before this.
+     */
+    private synchronized boolean parked() {
+        if (state != DRAINING) {
+            return true;
+        }
+        if (writableSignal) {
+            writableSignal = false;
+            return false;
+        }
+        if (!finishing) {
+            state = WAITING; // finishing: a transport that cannot take more now is not waited for
+        }
+        return true;
+    }
+}
