@@ -30,8 +30,8 @@ import dev.synccontext.sample.BoardSnapshot.Tick;
  *
  * <h2>Ownership</h2>
  * The board belongs to its session's {@link RendererSyncContext}. Every method except
- * {@link #context()}, {@link #tabs()}, {@link #liveSequence()}, {@link #postTick} and the lifecycle callbacks must run inside a
- * callback of that context, and
+ * {@link #context()}, {@link #postTick}, the test views {@link #tabs()} and {@link #liveSequence()}, and
+ * the lifecycle callbacks must run inside a callback of that context, and
  * checks it with {@link RendererSyncContext#assertAccess()}: a call from any other thread fails
  * loudly instead of racing. Because the context runs its callbacks one at a time, in order, with
  * each one happening-before the next, the state below is plain fields — no locks, no atomics,
