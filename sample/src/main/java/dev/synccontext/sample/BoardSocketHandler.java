@@ -147,8 +147,11 @@ final class BoardSocketHandler extends TextWebSocketHandler implements Handshake
         return (RendererSyncContext) session.getAttributes().get(CONTEXT);
     }
 
+    /** The tab's subscription; a failed one when the socket never got one (its transport could not be made). */
     @SuppressWarnings("unchecked")
     private static CompletableFuture<LiveSubscriber> subscriber(WebSocketSession session) {
-        return (CompletableFuture<LiveSubscriber>) session.getAttributes().get(SUBSCRIBER);
+        Object subscribed = session.getAttributes().get(SUBSCRIBER);
+        return subscribed != null ? (CompletableFuture<LiveSubscriber>) subscribed
+                : CompletableFuture.failedFuture(new IllegalStateException("socket " + session.getId() + " never subscribed"));
     }
 }
