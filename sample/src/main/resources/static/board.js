@@ -1,8 +1,10 @@
 // The live board: renders the session's board from the server and sends every action to /api.
 // The server is the only source of truth: a click sends a request and the page shows the board that
 // comes back (and every later change, over Server-Sent Events, or over a WebSocket with ?live=websocket,
-// where counter clicks travel as frames too). Snapshots carry a version, so an older one arriving late
-// (a slow response after a newer event) is ignored.
+// where counter clicks travel as frames too). Both carry the board's live channel: a `board` message
+// (the whole board, at once and after each change) and, last, an `ended` message (why, as a JSON string).
+// Each message has an id (`epoch-sequence`); a reconnect sends the last one back and resumes. Boards
+// carry a version, so an older one arriving late (a slow response after a newer event) is ignored.
 (() => {
   'use strict';
 
@@ -10,6 +12,7 @@
   let shownVersion = -1;
   let events = null;
   let socket = null;
+  let lastEventId = null; // the WebSocket's resume point (EventSource keeps its own)
   const channel = new URLSearchParams(location.search).get('live') === 'websocket' ? 'websocket' : 'sse';
   let ended = false;
   let toastTimer = null;
@@ -162,7 +165,7 @@
     events = new EventSource('/api/events');
     events.addEventListener('open', () => setStatus('live', 'Live'));
     events.addEventListener('board', (event) => render(JSON.parse(event.data)));
-    events.addEventListener('ended', (event) => showEnded(event.data));
+    events.addEventListener('ended', (event) => showEnded(JSON.parse(event.data)));
     events.addEventListener('error', () => {
       if (ended) {
         return;
@@ -176,14 +179,17 @@
     });
   }
 
-  // The WebSocket live channel (/api/live): the same board and ended messages as the event stream.
+  // The WebSocket live channel (/api/live): the same board and ended messages as the event stream, as
+  // frames {"id":…,"event":…,"snapshot":…,"data":…}; an error frame answers a refused click of this tab.
   function connectSocket() {
     if (socket) {
       socket.close();
     }
     setStatus('connecting', 'Connecting…');
     let opened = false;
-    const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/live');
+    const resume = lastEventId ? '?lastEventId=' + encodeURIComponent(lastEventId) : '';
+    const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/live'
+      + resume);
     socket = ws;
     ws.addEventListener('open', () => {
       opened = true;
@@ -191,12 +197,13 @@
     });
     ws.addEventListener('message', (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === 'board') {
-        render(message.board);
-      } else if (message.type === 'ended') {
-        showEnded(message.reason);
-      } else if (message.type === 'error') {
-        toast(message.detail);
+      lastEventId = message.id;
+      if (message.event === 'board') {
+        render(message.data);
+      } else if (message.event === 'ended') {
+        showEnded(message.data);
+      } else if (message.event === 'error') {
+        toast(message.data.detail);
       }
     });
     ws.addEventListener('close', () => {
@@ -240,6 +247,7 @@
   async function start() {
     ended = false;
     shownVersion = -1;
+    lastEventId = null; // a new session has a new channel
     shownItems = '';
     $('ended').hidden = true;
     document.body.classList.remove('ended');

@@ -158,6 +158,19 @@ public final class LiveChannel implements AutoCloseable {
         subscribers.forEach(subscriber -> subscriber.finish(last));
     }
 
+    /** {@link LiveSubscriber#send}: under this monitor, so that it is ordered with every publish and the end. */
+    boolean sendTo(LiveSubscriber subscriber, String event, Object data) {
+        Objects.requireNonNull(event, "event");
+        Objects.requireNonNull(data, "data");
+        synchronized (this) {
+            if (closed || !subscriber.isOpen()) {
+                return false;
+            }
+            subscriber.offerOwn(new LiveMessage(epoch, sequence, event, null, data, false));
+        }
+        return subscriber.isOpen();
+    }
+
     /** Closes every subscriber ({@link CloseReason#CHANNEL_CLOSED}); later publishes fail. Idempotent. */
     @Override
     public void close() {

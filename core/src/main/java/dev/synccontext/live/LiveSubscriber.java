@@ -99,6 +99,21 @@ public final class LiveSubscriber {
         close(CloseReason.GONE);
     }
 
+    /**
+     * Sends one message to this subscriber only (an answer to what its client sent, such as a refusal), through
+     * its own buffer, so it never races the drain's writes: after every message the channel published before
+     * this call, before every one published after it. It is not kept for replay, no other subscriber sees it,
+     * and it is never coalesced (a full buffer applies the policy's drop-oldest, or disconnects). Its id carries
+     * the sequence number of the channel's last published message, as a snapshot's does, so a reconnect from it
+     * resumes right after that message. Safe from any thread; never blocks on the network.
+     *
+     * @return {@code false} if nothing was buffered: this subscriber or its channel has ended (or, under
+     *     {@link OverflowPolicy#DISCONNECT}, this message overflowed the buffer and ended the subscriber)
+     */
+    public boolean send(String event, Object data) {
+        return channel.sendTo(this, event, data);
+    }
+
     /** Ends this subscriber (the application unsubscribes it); idempotent. */
     public void cancel() {
         close(CloseReason.CANCELLED);
@@ -145,15 +160,26 @@ public final class LiveSubscriber {
 
     /** Appends one message, applying the policy when the buffer is full. Never blocks on the network. */
     void offer(LiveMessage message) {
+        offer(message, message.snapshot() ? new Object()
+                : policy == OverflowPolicy.COALESCE_BY_KEY && message.key() != null ? message.key()
+                : Long.valueOf(message.sequence()));
+    }
+
+    /**
+     * Appends a message of this subscriber's own ({@link #send}) under a key no other message has: it shares its
+     * sequence number with the last published message, which may still be buffered and must not be replaced.
+     */
+    void offerOwn(LiveMessage message) {
+        offer(message, new Object());
+    }
+
+    private void offer(LiveMessage message, Object key) {
         boolean schedule = false;
         boolean overflow = false;
         synchronized (this) {
             if (state == CLOSED) {
                 return;
             }
-            Object key = message.snapshot() ? new Object()
-                    : policy == OverflowPolicy.COALESCE_BY_KEY && message.key() != null ? message.key()
-                    : Long.valueOf(message.sequence());
             if (policy == OverflowPolicy.COALESCE_BY_KEY && buffer.remove(key) != null) {
                 dropped++;
                 statistics.coalesced();

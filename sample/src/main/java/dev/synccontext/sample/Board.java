@@ -1,9 +1,7 @@
 package dev.synccontext.sample;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -11,13 +9,15 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.autoconfigure.live.LiveChannels;
 import dev.synccontext.autoconfigure.scope.ContextScoped;
+import dev.synccontext.live.LiveChannel;
+import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.registry.SyncContextRegistry;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
-import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 import dev.synccontext.sample.BoardSnapshot.ContextStats;
 import dev.synccontext.sample.BoardSnapshot.Item;
@@ -25,30 +25,43 @@ import dev.synccontext.sample.BoardSnapshot.QuoteState;
 import dev.synccontext.sample.BoardSnapshot.Tick;
 
 /**
- * One HTTP session's board: a counter, a list, the latest tick, a quote, and the event streams of
- * the session's open tabs.
+ * One HTTP session's board: a counter, a list, the latest tick, a quote, and the live channel to the
+ * session's open tabs.
  *
  * <h2>Ownership</h2>
  * The board belongs to its session's {@link RendererSyncContext}. Every method except
- * {@link #context()} and the lifecycle callbacks must run inside a callback of that context, and
+ * {@link #context()}, {@link #postTick}, the test views {@link #tabs()} and {@link #liveSequence()}, and
+ * the lifecycle callbacks must run inside a callback of that context, and
  * checks it with {@link RendererSyncContext#assertAccess()}: a call from any other thread fails
  * loudly instead of racing. Because the context runs its callbacks one at a time, in order, with
  * each one happening-before the next, the state below is plain fields — no locks, no atomics,
  * no concurrent collections — even though clicks from several tabs, the ticker and the quote
  * backend all change it from different threads.
  *
- * <p>Each change bumps {@code version} and pushes a fresh {@link BoardSnapshot} to every open event
- * stream of the session, from inside the context, so every tab sees the changes in the same order.
+ * <h2>Live updates</h2>
+ * Each change bumps {@code version} and publishes a fresh {@link BoardSnapshot} to the board's
+ * {@link LiveChannel}, from inside the context, so every tab sees the changes in the same order. Publishing
+ * never writes to the network: it appends to each tab's bounded buffer, and the tab's own drain writes it
+ * off the context (over Server-Sent Events or a WebSocket). A tab whose client stops reading therefore costs
+ * its own buffer, never the session's clicks: the channel coalesces by key ({@code board}), so a stalled
+ * tab holds at most the latest board and gets it when it reads again. A tab that connects, or reconnects
+ * with an id the channel no longer holds, gets the whole board first (event {@code board} too).
  */
 @Component
 @ContextScoped
 public class Board {
 
     private static final String SESSION_ENDED = "It was ended from one of its tabs, or it expired.";
+    /** The event name of every board, snapshot or change: the page listens for this one name. */
+    static final String BOARD_EVENT = "board";
+    /** The last event of every tab when the session (or the server) ends: the page stops reconnecting. */
+    static final String ENDED_EVENT = "ended";
 
     private final RendererSyncContext context;
     private final LiveBoards liveBoards;
     private final SampleProperties properties;
+    /** Thread-safe itself; publishing and subscribing happen inside the context, consistent with the state. */
+    private final LiveChannel live;
 
     // ---- owned by `context`: touched only inside its callbacks ----
     private long version;
@@ -60,21 +73,25 @@ public class Board {
     private long quoteTicket;
     private long callbacksRun;
     private String lastThread = "";
-    private final List<SseEmitter> subscribers = new ArrayList<>();
-    private final List<BoardSocket> sockets = new ArrayList<>(); // tabs on the WebSocket channel
-    private boolean ended;
+    private boolean ended; // the channel was ended: nothing more is published
 
     /**
      * @param context the session's context as injected: a proxy that resolves to the current
      *     request's session (or to the running callback's context). The board keeps the session's own
      *     instance behind it, because ticks and backend answers reach the board on threads that have
      *     neither a request nor a running callback.
+     * @param channels builds the board's channel with the {@code synccontext.live.*} settings
      */
     Board(RendererSyncContext context, SyncContextRegistry registry, LiveBoards liveBoards,
-            SampleProperties properties) {
+            SampleProperties properties, LiveChannels channels) {
         this.context = registry.resolve(context);
         this.liveBoards = liveBoards;
         this.properties = properties;
+        this.live = channels.builder("board of " + this.context.name(), LiveChannels.DEFAULT_SCOPE)
+                .policy(OverflowPolicy.COALESCE_BY_KEY) // a board is its latest value: never queue stale ones
+                .snapshotEvent(BOARD_EVENT)
+                .onSubscribersChanged(this::tabsChanged)
+                .build(this::snapshotNow);
     }
 
     @PostConstruct
@@ -179,58 +196,30 @@ public class Board {
     }
 
     /**
-     * Opens an event stream for one tab: it gets the current board at once, then every change. The
-     * other tabs get a board too, since the number of open tabs is part of it.
+     * The board's live channel, for a tab to subscribe to inside the context ({@link BoardController#events},
+     * {@link BoardSocketHandler}): the tab gets the whole board (or what it missed, when it resumes), then
+     * every change. The other tabs get a board too, since the number of open tabs is part of it. Once the
+     * board has ended, a subscriber is closed at once.
      */
-    Runnable subscribe(SseEmitter emitter) {
+    LiveChannel live() {
         enter();
-        if (ended) {
-            emitter.complete();
-        } else {
-            subscribers.add(emitter);
-            changed();
-        }
-        // Bound to this board, not to the proxy: the stream may end (on Tomcat's thread) while the session is
-        // being released, and that unsubscribe then runs after this board was destroyed.
-        return () -> {
-            try {
-                context.post(() -> unsubscribe(emitter));
-            } catch (RejectedExecutionException sessionEnding) {
-                // The board is ending with its session and drops every stream itself.
-            }
-        };
+        return live;
     }
 
-    void unsubscribe(SseEmitter emitter) {
-        enter();
-        if (subscribers.remove(emitter)) {
-            changed();
-        }
+    /** The open tabs as the channel sees them (thread-safe; for tests that look at a tab's buffer). */
+    List<LiveSubscriber> tabs() {
+        return live.subscribers();
     }
 
-    /** Like {@link #subscribe(SseEmitter)}, for a tab on the WebSocket channel ({@link BoardSocketHandler}). */
-    Runnable subscribe(BoardSocket socket) {
-        enter();
-        if (ended) {
-            socket.end(SESSION_ENDED);
-        } else {
-            sockets.add(socket);
-            changed();
-        }
-        return () -> { // bound to this board, as for an event stream
-            try {
-                context.post(() -> unsubscribe(socket));
-            } catch (RejectedExecutionException sessionEnding) {
-                // The board is ending with its session and drops every channel itself.
-            }
-        };
+    /** The sequence number of the channel's last message (thread-safe; for tests, with {@link #tabs()}). */
+    long liveSequence() {
+        return live.lastSequence();
     }
 
-    void unsubscribe(BoardSocket socket) {
+    /** A tab joined or left: the new count reaches every tab with the next board. */
+    void countTabs() {
         enter();
-        if (sockets.remove(socket)) {
-            changed();
-        }
+        changed();
     }
 
     /** Tells every open tab that the session ended, and closes their streams. */
@@ -312,52 +301,41 @@ public class Board {
     private BoardSnapshot changed() {
         version++;
         BoardSnapshot snapshot = snapshotNow();
-        Iterator<SseEmitter> each = subscribers.iterator();
-        while (each.hasNext()) {
-            if (!send(each.next(), snapshot)) {
-                each.remove();
-            }
+        if (!ended) { // after the server began stopping, clicks still answer, but no tab is listening
+            live.publish(BOARD_EVENT, BOARD_EVENT, snapshot); // one key: a tab that lags keeps only the latest
         }
-        sockets.removeIf(socket -> !socket.send(snapshot));
         return snapshot;
+    }
+
+    /**
+     * The channel's listener: a tab joined or left, on whichever thread that happened (the subscribing
+     * callback, a container thread, a drain). Never touches the board there: it queues the recount.
+     */
+    private void tabsChanged() {
+        try {
+            context.post(this::countTabs);
+        } catch (RejectedExecutionException sessionEnding) {
+            // The board is ending with its session; its channel's end tells every tab.
+        }
     }
 
     private BoardSnapshot snapshotNow() {
         ContextStats stats = new ContextStats(context.name(), context.queueDepth(), callbacksRun, lastThread,
                 context.unhandledExceptionCount(), context.blockedCallbackCount());
         return new BoardSnapshot(version, counter, List.copyOf(items), tick, quote, stats,
-                subscribers.size() + sockets.size(), liveBoards.size());
+                live.subscribers().size(), liveBoards.size());
     }
 
+    /**
+     * Ends the channel with an {@code ended} event: each tab gets it after what it has buffered, then its
+     * stream closes (a tab whose client does not read is closed at once). Later changes publish nothing.
+     */
     private void endStreams(String reason) {
         if (ended) {
             return;
         }
         ended = true;
-        for (SseEmitter emitter : subscribers) {
-            try {
-                emitter.send(SseEmitter.event().name("ended").data(reason));
-                emitter.complete();
-            } catch (IOException | IllegalStateException gone) {
-                // The tab is already gone; nothing to tell it.
-            }
-        }
-        subscribers.clear();
-        sockets.forEach(socket -> socket.end(reason));
-        sockets.clear();
-    }
-
-    /** Sends one snapshot; {@code false} if that tab's stream is gone (closed, timed out, broken). */
-    private static boolean send(SseEmitter emitter, BoardSnapshot snapshot) {
-        try {
-            emitter.send(SseEmitter.event()
-                    .name("board")
-                    .id(Long.toString(snapshot.version()))
-                    .data(snapshot, MediaType.APPLICATION_JSON));
-            return true;
-        } catch (IOException | IllegalStateException gone) {
-            return false;
-        }
+        live.end(ENDED_EVENT, reason);
     }
 
     private static Throwable unwrap(Throwable failure) {

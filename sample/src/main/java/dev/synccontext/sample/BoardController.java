@@ -4,7 +4,9 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.autoconfigure.handler.OnContext;
+import dev.synccontext.autoconfigure.live.LiveSse;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -15,10 +17,9 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * The board's HTTP API. Each handler runs on the session's {@link RendererSyncContext}
+ * The board's HTTP API. Each handler but the event stream runs on the session's {@link RendererSyncContext}
  * ({@link OnContext}): Spring binds and validates its input on the request thread, then the body runs on
  * the context, inline when the session is idle (answered at once) and after the session's other work when
  * another tab or the ticker holds it (answered asynchronously; no request thread waits). So the body calls
@@ -35,11 +36,13 @@ final class BoardController {
     private final Board board;
     private final QuoteBackend backend;
     private final SampleProperties properties;
+    private final LiveSse sse;
 
-    BoardController(Board board, QuoteBackend backend, SampleProperties properties) {
+    BoardController(Board board, QuoteBackend backend, SampleProperties properties, LiveSse sse) {
         this.board = board;
         this.backend = backend;
         this.properties = properties;
+        this.sse = sse;
     }
 
     /** The session's board; starts a session (and its board) when there is none. */
@@ -94,17 +97,19 @@ final class BoardController {
     }
 
     /**
-     * The session's live board as Server-Sent Events: a {@code board} event with the whole board at
-     * once and after every change, and an {@code ended} event when the session ends.
+     * The session's live board as Server-Sent Events ({@link LiveSse}): a {@code board} event with the whole
+     * board at once and after every change, and an {@code ended} event when the session ends. Every event
+     * has an id; a browser that reconnects sends the last one as {@code Last-Event-ID} and gets what it
+     * missed (or the whole board when the channel no longer holds it).
+     *
+     * <p>Not {@link OnContext}: the stream must start on the request thread (Servlet {@code startAsync}),
+     * and only its subscription runs on the context. On the request thread the board proxy resolves to
+     * the session's board, which gives the session's own context; inside that context's callback the proxy
+     * is the same board again, whose channel the tab subscribes to.
      */
-    @OnContext
     @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-    SseEmitter events() {
-        SseEmitter emitter = new SseEmitter(properties.eventsTimeout().toMillis());
-        Runnable forget = board.subscribe(emitter); // runs later on Tomcat's threads: hops onto the context itself
-        emitter.onCompletion(forget);
-        emitter.onError(failure -> forget.run());
-        return emitter;
+    void events(HttpServletRequest request, HttpServletResponse response) {
+        sse.subscribe(request, response, board.context(), board::live);
     }
 
     /** Ends the session (all its tabs get an {@code ended} event). Ending no session is a no-op. */

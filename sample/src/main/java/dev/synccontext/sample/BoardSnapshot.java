@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * An immutable picture of one board, taken inside its context and sent as JSON (the response of
- * every {@code /api} call, and each {@code board} event of the stream).
+ * every {@code /api} call, and each {@code board} message of the live channel). Immutable matters: the
+ * channel encodes it later, off the context, on a tab's drain thread.
  *
  * @param version increases by one with every change of the board
  * @param counter the click counter
@@ -14,7 +15,8 @@ import java.util.List;
  * @param tick the latest clock/price tick, or {@code null} before the first one
  * @param quote the state of the slow "load quote" action
  * @param context statistics of the session's own context
- * @param subscribers how many live channels (tabs: event streams and WebSockets) of this session are open
+ * @param subscribers how many tabs (event streams and WebSockets) of this session are subscribed to the
+ *     board's live channel
  * @param liveSessions how many sessions have a live board in this server
  */
 public record BoardSnapshot(long version, long counter, List<Item> items, Tick tick, QuoteState quote,

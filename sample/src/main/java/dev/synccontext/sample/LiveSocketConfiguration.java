@@ -1,5 +1,6 @@
 package dev.synccontext.sample;
 
+import dev.synccontext.autoconfigure.live.LiveWebSocket;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.socket.config.annotation.EnableWebSocket;
 import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
@@ -13,8 +14,8 @@ class LiveSocketConfiguration implements WebSocketConfigurer {
 
     private final BoardSocketHandler handler;
 
-    LiveSocketConfiguration(Board board, JsonMapper json) {
-        this.handler = new BoardSocketHandler(board, json);
+    LiveSocketConfiguration(Board board, LiveWebSocket live, JsonMapper json) {
+        this.handler = new BoardSocketHandler(board, live, json);
     }
 
     @Override

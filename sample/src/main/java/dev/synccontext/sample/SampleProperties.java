@@ -10,11 +10,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param maxItems maximum number of items one board holds
  * @param maxItemLength maximum length of one item's text, in characters
  * @param quoteLatency how long the simulated quote backend takes to answer
- * @param eventsTimeout how long one Server-Sent Events stream stays open before the browser
- *     reconnects (it does so by itself)
  */
 @ConfigurationProperties("sample")
-public record SampleProperties(int maxItems, int maxItemLength, Duration quoteLatency, Duration eventsTimeout) {
+public record SampleProperties(int maxItems, int maxItemLength, Duration quoteLatency) {
 
     public SampleProperties {
         if (maxItems < 1) {
@@ -25,9 +23,6 @@ public record SampleProperties(int maxItems, int maxItemLength, Duration quoteLa
         }
         if (quoteLatency == null || quoteLatency.isNegative()) {
             throw new IllegalArgumentException("sample.quote-latency must be zero or positive, was " + quoteLatency);
-        }
-        if (eventsTimeout == null || eventsTimeout.isNegative() || eventsTimeout.isZero()) {
-            throw new IllegalArgumentException("sample.events-timeout must be positive, was " + eventsTimeout);
         }
     }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.logging.Level;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,6 +21,9 @@ import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -29,7 +33,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * local binaries, never a download). Two tabs of one session and a tab of another session; fast clicks
  * in both tabs of the first must converge on the same total there and leave the other at zero. Ending
  * the session shows every tab a clear "ended" state, from which a new session starts. The same holds over
- * the WebSocket live channel.
+ * the WebSocket live channel. Each browser's console is read at the end: the page logged no error.
  *
  * <p>Without the browser this test fails (it never skips) and says how to install it.
  */
@@ -119,6 +123,8 @@ class BoardBrowserTest {
                     alice.switchTo().window(tab);
                     waitFor(alice).until(ExpectedConditions.attributeToBe(By.id("status"), "data-state", "ended"));
                     assertThat(alice.findElement(By.id("ended")).isDisplayed()).as("the ended banner").isTrue();
+                    assertThat(text(alice, "ended-reason")).as("the ended event's reason")
+                            .contains("ended from one of its tabs");
                 }
                 saveScreenshot(alice, "board-session-ended.png");
                 alice.findElement(By.id("restart")).click();
@@ -126,6 +132,8 @@ class BoardBrowserTest {
                 waitFor(alice).until(ExpectedConditions.textToBe(By.id("counter"), "0"));
                 assertThat(text(alice, "session-name")).as("a new session").isNotEqualTo(aliceSession);
                 assertThat(text(bob, "counter")).as("the other session is unaffected").isEqualTo("0");
+                assertCleanConsole(alice, "alice (SSE)");
+                assertCleanConsole(bob, "bob (SSE)");
             } finally {
                 bob.quit();
             }
@@ -193,8 +201,12 @@ class BoardBrowserTest {
                 for (String tab : List.of(tab1, tab2)) {
                     alice.switchTo().window(tab);
                     waitFor(alice).until(ExpectedConditions.attributeToBe(By.id("status"), "data-state", "ended"));
+                    assertThat(text(alice, "ended-reason")).as("the ended message's reason, from the socket")
+                            .contains("ended from one of its tabs");
                 }
                 assertThat(text(bob, "counter")).as("the other session is unaffected").isEqualTo("0");
+                assertCleanConsole(alice, "alice (WebSocket)");
+                assertCleanConsole(bob, "bob (WebSocket)");
             } finally {
                 bob.quit();
             }
@@ -216,6 +228,21 @@ class BoardBrowserTest {
         waitFor(driver).until(ExpectedConditions.textToBePresentInElementLocated(By.id("quote"), "answered in"));
     }
 
+    /**
+     * Prints what the page logged to the browser's console and fails on any error (a script exception, a
+     * failed request, an EventSource or WebSocket failure). A line the test logs itself first proves that the
+     * console is really read.
+     */
+    private static void assertCleanConsole(ChromeDriver driver, String who) {
+        String probe = "console check by BoardBrowserTest";
+        driver.executeScript("console.info(arguments[0])", probe);
+        List<LogEntry> entries = driver.manage().logs().get(LogType.BROWSER).getAll();
+        entries.forEach(entry -> System.out.printf("console %s: %s %s%n", who, entry.getLevel(), entry.getMessage()));
+        assertThat(entries).as("%s's console is read", who).anyMatch(entry -> entry.getMessage().contains(probe));
+        assertThat(entries).as("errors on %s's console", who)
+                .noneMatch(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue());
+    }
+
     private static ChromeDriver chrome(Path profile) {
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile())
@@ -227,6 +254,9 @@ class BoardBrowserTest {
                         "--disable-quic", "--no-first-run", "--disable-background-networking",
                         "--disable-component-update", "--disable-sync", "--window-size=1280,1000",
                         "--user-data-dir=" + profile.toAbsolutePath());
+        LoggingPreferences console = new LoggingPreferences();
+        console.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", console);
         return new ChromeDriver(service, options);
     }
 

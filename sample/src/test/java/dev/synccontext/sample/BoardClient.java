@@ -78,6 +78,11 @@ final class BoardClient {
         return EventStream.open(this);
     }
 
+    /** Reopens the event stream as a browser reconnects: with {@code Last-Event-ID: lastEventId}. */
+    EventStream events(String lastEventId) {
+        return EventStream.open(this, lastEventId);
+    }
+
     /** The session cookie's value, or {@code null} before the server started a session. */
     String sessionId() {
         return browser.cookie("JSESSIONID");

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.autoconfigure.live.LiveChannels;
+import dev.synccontext.autoconfigure.live.LiveProperties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import dev.synccontext.registry.ContextTemplate;
@@ -19,7 +21,8 @@ class BoardOwnershipTest {
     final Board board = new Board(context,
             new SyncContextRegistry(ContextTemplate.defaults(ForkJoinPool.commonPool(), "common-pool")),
             new LiveBoards(),
-            new SampleProperties(5, 80, Duration.ZERO, Duration.ofMinutes(1)));
+            new SampleProperties(5, 80, Duration.ZERO),
+            new LiveChannels(new LiveProperties(), ForkJoinPool.commonPool()));
 
     @AfterEach
     void close() {

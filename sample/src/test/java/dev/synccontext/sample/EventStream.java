@@ -20,8 +20,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A reader of one {@code GET /api/events} stream, as a browser tab's {@code EventSource} would hold it:
- * it keeps every {@code board} event (parsed) and notes the {@code ended} event and the end of the
- * stream. Waits are explicit, with timeouts.
+ * it keeps every {@code board} event (parsed) with its id ({@code epoch-sequence}), and notes the
+ * {@code ended} event (its data is a JSON string: the reason) and the end of the stream. Waits are
+ * explicit, with timeouts.
  */
 final class EventStream implements AutoCloseable {
 
@@ -29,20 +30,29 @@ final class EventStream implements AutoCloseable {
 
     private final CompletableFuture<HttpResponse<InputStream>> response;
     private final List<JsonNode> boards = new ArrayList<>();
-    private volatile boolean endedEvent;
+    private final List<String> ids = new ArrayList<>(); // guarded by boards, one per board
+    private volatile String endedReason;
     private volatile boolean streamEnded;
     private volatile InputStream body;
     private final Thread reader;
 
-    private EventStream(BoardClient client) {
+    private EventStream(BoardClient client, String lastEventId) {
         var request = client.request("/api/events").setHeader("Accept", "text/event-stream").timeout(WAIT.multipliedBy(10));
+        if (lastEventId != null) {
+            request.header("Last-Event-ID", lastEventId); // what EventSource sends when it reconnects
+        }
         this.response = client.http().sendAsync(request.GET().build(), BodyHandlers.ofInputStream());
         this.reader = new Thread(this::read, "sse-reader");
         this.reader.setDaemon(true);
     }
 
     static EventStream open(BoardClient client) {
-        EventStream stream = new EventStream(client);
+        return open(client, null);
+    }
+
+    /** A reconnect: the stream asks to resume after {@code lastEventId} ({@code null}: a first connect). */
+    static EventStream open(BoardClient client, String lastEventId) {
+        EventStream stream = new EventStream(client, lastEventId);
         stream.reader.start();
         return stream;
     }
@@ -76,7 +86,29 @@ final class EventStream implements AutoCloseable {
 
     /** Waits for the server's {@code ended} event and the end of the stream. */
     void awaitEndedAndClosed() {
-        await().atMost(WAIT).until(() -> endedEvent && streamEnded);
+        await().atMost(WAIT).until(() -> endedReason != null && streamEnded);
+    }
+
+    /** The {@code ended} event's reason, or {@code null} before it. */
+    String endedReason() {
+        return endedReason;
+    }
+
+    /** Every {@code board} event's id so far, in arrival order. */
+    List<String> ids() {
+        synchronized (boards) {
+            return List.copyOf(ids);
+        }
+    }
+
+    /** The sequence number of a {@code board} event's id ({@code epoch-sequence}). */
+    static long sequence(String id) {
+        return Long.parseLong(id.substring(id.lastIndexOf('-') + 1));
+    }
+
+    /** The epoch of an event id: the same for every event of one channel (one session's board). */
+    static String epoch(String id) {
+        return id.substring(0, id.lastIndexOf('-'));
     }
 
     /** Every {@code board} event so far, in arrival order. */
@@ -110,12 +142,16 @@ final class EventStream implements AutoCloseable {
         body = answer.body();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
             String event = "message";
+            String id = null;
             StringBuilder data = new StringBuilder();
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                 if (line.isEmpty()) {
-                    dispatch(event, data.toString());
+                    dispatch(event, id, data.toString());
                     event = "message";
+                    id = null;
                     data.setLength(0);
+                } else if (line.startsWith("id:")) {
+                    id = line.substring(3).strip();
                 } else if (line.startsWith("event:")) {
                     event = line.substring(6).strip();
                 } else if (line.startsWith("data:")) {
@@ -129,14 +165,15 @@ final class EventStream implements AutoCloseable {
         }
     }
 
-    private void dispatch(String event, String data) {
+    private void dispatch(String event, String id, String data) {
         if ("board".equals(event)) {
             JsonNode board = BoardClient.JSON.readTree(data);
             synchronized (boards) {
                 boards.add(board);
+                ids.add(id);
             }
         } else if ("ended".equals(event)) {
-            endedEvent = true;
+            endedReason = BoardClient.JSON.readTree(data).asString();
         }
     }
 }

@@ -18,6 +18,8 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -27,7 +29,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The board's WebSocket live channel ({@code /api/live}) with the JDK's WebSocket client: frames from
  * two sockets of one session and POSTs of the same session all change one board, on the session's
- * context, and none is lost; the channel belongs to an HTTP session and ends with it.
+ * context, and none is lost; the channel belongs to an HTTP session and ends with it. Frames from the
+ * server are the library's ({@code {"id":…,"event":…,"snapshot":…,"data":…}}).
  */
 @SampleServerTest
 class LiveSocketTest {
@@ -87,14 +90,46 @@ class LiveSocketTest {
     }
 
     @Test
-    void anUnknownActionIsAnsweredWithAnErrorAndChangesNothing() throws Exception {
+    void anUnknownActionIsAnsweredToItsSocketAloneInOrderWithTheBoardsAndChangesNothing() throws Exception {
         BoardClient client = new BoardClient(port);
         client.get("/api/board");
         Socket socket = Socket.open(port, client.sessionId());
+        Socket otherTab = Socket.open(port, client.sessionId());
+        await().atMost(WAIT).until(() -> socket.subscribers.get() == 2 && otherTab.subscribers.get() == 2);
         socket.send("{\"action\":\"explode\"}");
         assertThat(socket.error.get(30, SECONDS)).contains("Unknown action 'explode'");
-        assertThat(BoardClient.JSON.readTree(client.get("/api/board").body()).get("counter").asLong()).isZero();
+        assertThat(client.post("/api/counter/increment").counter()).as("nothing changed before").isOne();
+        await().atMost(WAIT).until(() -> socket.counter.get() == 1 && otherTab.counter.get() == 1);
+        assertThat(otherTab.error).as("the other tab is not answered").isNotDone();
+        assertThat(socket.events).as("the refusal travels through the tab's own buffer, among its boards")
+                .containsSubsequence("board", "error", "board");
         socket.socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(30, SECONDS);
+        otherTab.socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(30, SECONDS);
+        await().atMost(WAIT).until(() -> client.get("/api/board").json().get("subscribers").asInt() == 0);
+    }
+
+    @Test
+    void aReconnectWithTheLastIdItSawResumesAfterItNotWithASnapshot() throws Exception {
+        BoardClient client = new BoardClient(port);
+        client.get("/api/board");
+        Socket first = Socket.open(port, client.sessionId());
+        await().atMost(WAIT).until(() -> first.counter.get() == 0 && first.lastId != null);
+        first.socket.sendClose(WebSocket.NORMAL_CLOSURE, "away").get(30, SECONDS);
+        first.closed.get(30, SECONDS);
+        String seen = first.lastId;
+        assertThat(client.post("/api/counter/increment").counter()).isOne();
+        assertThat(client.post("/api/counter/increment").counter()).isEqualTo(2);
+
+        Socket again = Socket.open(port, client.sessionId(), seen);
+        await().atMost(WAIT).until(() -> again.counter.get() == 2);
+        assertThat(again.snapshots.get()).as("resumed from the replay buffer: no snapshot").isZero();
+        // What it missed goes into its buffer at once, where boards coalesce by key: it may see only the latest.
+        assertThat(again.counters).as("the missed changes, in order, ending with the last").endsWith(2L)
+                .isSorted();
+        assertThat(EventStream.epoch(again.firstId)).as("the same channel").isEqualTo(EventStream.epoch(seen));
+        assertThat(EventStream.sequence(again.firstId)).as("after the last id it saw, no duplicate")
+                .isGreaterThan(EventStream.sequence(seen));
+        again.socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(30, SECONDS);
     }
 
     @Test
@@ -106,9 +141,15 @@ class LiveSocketTest {
                 .isEqualTo(410);
     }
 
-    /** One tab's socket: keeps the counter of the newest board it was sent. */
+    /** One tab's socket: keeps the counter of the newest board it was sent, and what else it was told. */
     static final class Socket implements WebSocket.Listener {
         final AtomicLong counter = new AtomicLong(-1);
+        final AtomicInteger subscribers = new AtomicInteger(-1);
+        final AtomicInteger snapshots = new AtomicInteger();
+        final List<String> events = new CopyOnWriteArrayList<>();
+        final List<Long> counters = new CopyOnWriteArrayList<>();
+        volatile String firstId;
+        volatile String lastId;
         final CompletableFuture<String> ended = new CompletableFuture<>();
         final CompletableFuture<String> error = new CompletableFuture<>();
         final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -117,12 +158,18 @@ class LiveSocketTest {
         WebSocket socket;
 
         static Socket open(int port, String sessionId) throws Exception {
+            return open(port, sessionId, null);
+        }
+
+        /** Opens a socket that resumes after {@code lastEventId} ({@code null}: a first connect). */
+        static Socket open(int port, String sessionId, String lastEventId) throws Exception {
             Socket listener = new Socket();
             WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder();
             if (sessionId != null) {
                 builder.header("Cookie", "JSESSIONID=" + sessionId);
             }
-            listener.socket = builder.buildAsync(URI.create("ws://127.0.0.1:" + port + "/api/live"), listener)
+            String resume = lastEventId == null ? "" : "?lastEventId=" + lastEventId;
+            listener.socket = builder.buildAsync(URI.create("ws://127.0.0.1:" + port + "/api/live" + resume), listener)
                     .get(30, SECONDS);
             return listener;
         }
@@ -137,16 +184,27 @@ class LiveSocketTest {
             if (last) {
                 JsonNode message = BoardClient.JSON.readTree(partial.toString());
                 partial.setLength(0);
-                switch (message.get("type").asString()) {
+                String event = message.get("event").asString();
+                events.add(event);
+                if (firstId == null) {
+                    firstId = message.get("id").asString();
+                }
+                lastId = message.get("id").asString();
+                JsonNode payload = message.get("data");
+                switch (event) {
                     case "board" -> {
-                        JsonNode board = message.get("board");
-                        if (board.get("version").asLong() > version) {
-                            version = board.get("version").asLong();
-                            counter.set(board.get("counter").asLong());
+                        if (message.get("snapshot").asBoolean()) {
+                            snapshots.incrementAndGet();
+                        }
+                        counters.add(payload.get("counter").asLong());
+                        if (payload.get("version").asLong() > version) {
+                            version = payload.get("version").asLong();
+                            subscribers.set(payload.get("subscribers").asInt());
+                            counter.set(payload.get("counter").asLong());
                         }
                     }
-                    case "ended" -> ended.complete(message.get("reason").asString());
-                    case "error" -> error.complete(message.get("detail").asString());
+                    case "ended" -> ended.complete(payload.asString());
+                    case "error" -> error.complete(payload.get("detail").asString());
                     default -> throw new AssertionError("unexpected message " + message);
                 }
             }

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 
+import dev.synccontext.autoconfigure.live.LiveChannels;
+import dev.synccontext.live.LiveStatistics;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
@@ -14,6 +17,9 @@ class LiveUpdatesTest {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    LiveChannels channels;
 
     @Test
     void tickerReachesEveryTabOfEverySessionThroughItsContext() {
@@ -70,6 +76,48 @@ class LiveUpdatesTest {
                     .count();
             assertThat(ticksWhileLoading).as("the board kept changing (ticks) while the backend worked")
                     .isGreaterThanOrEqualTo(1);
+        }
+    }
+
+    /**
+     * A tab that reconnects with {@code Last-Event-ID} (as {@code EventSource} does by itself) resumes after
+     * that event, from the board's replay buffer: no snapshot, no duplicate; an id of another session's
+     * channel (another epoch) gets the whole board instead.
+     */
+    @Test
+    void aReconnectWithLastEventIdResumesAfterItAndAForeignIdGetsTheWholeBoard() {
+        BoardClient client = new BoardClient(port);
+        client.get("/api/board");
+        LiveStatistics session = channels.statistics(LiveChannels.DEFAULT_SCOPE);
+        String seen;
+        try (EventStream tab = client.events()) {
+            tab.awaitFirstBoard();
+            List<String> ids = tab.ids();
+            seen = ids.get(ids.size() - 1);
+        }
+        assertThat(client.post("/api/counter/increment").counter()).isOne();
+        assertThat(client.post("/api/counter/increment").counter()).isEqualTo(2);
+
+        long resumedBefore = session.resumed();
+        long snapshotsBefore = session.snapshots();
+        try (EventStream again = client.events(seen)) {
+            again.awaitCounter(2);
+            assertThat(session.resumed() - resumedBefore).as("served from the replay buffer").isOne();
+            assertThat(session.snapshots() - snapshotsBefore).as("no snapshot").isZero();
+            assertThat(again.ids()).as("the same channel, every event after the one it saw").allSatisfy(id -> {
+                assertThat(EventStream.epoch(id)).isEqualTo(EventStream.epoch(seen));
+                assertThat(EventStream.sequence(id)).isGreaterThan(EventStream.sequence(seen));
+            });
+        }
+
+        BoardClient other = new BoardClient(port);
+        other.get("/api/board");
+        long resumedBeforeForeign = session.resumed();
+        try (EventStream foreign = other.events(seen)) {
+            JsonNode first = foreign.awaitFirstBoard();
+            assertThat(first.get("counter").asLong()).as("its own session's board").isZero();
+            assertThat(session.resumed() - resumedBeforeForeign).as("another channel's id never resumes").isZero();
+            assertThat(EventStream.epoch(foreign.ids().get(0))).isNotEqualTo(EventStream.epoch(seen));
         }
     }
 }

@@ -55,6 +55,7 @@ class SessionLifecycleTest {
 
         tab1.awaitEndedAndClosed();
         tab2.awaitEndedAndClosed();
+        assertThat(tab1.endedReason()).as("the ended event says why").contains("ended from one of its tabs");
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(openContextNames()).as("the session's context is closed").doesNotContain(contextName));
 

@@ -95,18 +95,21 @@ final class SoakSession {
 
     /**
      * One {@code GET /api/events} of this session, read line by line as the bytes arrive (no thread of
-     * its own): checks that versions only grow, remembers the latest counter, notes {@code ended}.
+     * its own): checks that versions and the events' sequence numbers (ids {@code epoch-sequence}) only
+     * grow, remembers the latest counter, notes {@code ended}.
      */
     static final class Stream implements Flow.Subscriber<String> {
 
         volatile int status;
         volatile long boards;
         volatile long lastVersion = -1;
+        volatile long lastSequence = -1;
         volatile long lastCounter = -1;
         volatile String disorder;
         volatile boolean endedEvent;
         volatile boolean closed;
         private String event = "message";
+        private long sequence = -1;
 
         @Override
         public void onSubscribe(Flow.Subscription subscription) {
@@ -115,7 +118,9 @@ final class SoakSession {
 
         @Override
         public void onNext(String line) {
-            if (line.startsWith("event:")) {
+            if (line.startsWith("id:")) {
+                sequence = EventStream.sequence(line.substring(3).strip());
+            } else if (line.startsWith("event:")) {
                 event = line.substring(6).strip();
                 if (event.equals("ended")) {
                     endedEvent = true;
@@ -126,7 +131,11 @@ final class SoakSession {
                 if (version <= lastVersion && disorder == null) {
                     disorder = "version " + version + " after " + lastVersion;
                 }
+                if (sequence <= lastSequence && disorder == null) {
+                    disorder = "event sequence " + sequence + " after " + lastSequence;
+                }
                 lastVersion = version;
+                lastSequence = sequence;
                 lastCounter = board.get("counter").asLong();
                 boards++;
             } else if (line.isEmpty()) {

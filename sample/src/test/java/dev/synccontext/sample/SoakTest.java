@@ -74,7 +74,7 @@ class SoakTest {
     /** Objects each session owns: none may outlive the sessions. */
     private static final List<String> PER_SESSION_TYPES = List.of("dev.synccontext.sample.Board",
             "dev.synccontext.SyncContext", "org.apache.catalina.session.StandardSession",
-            "org.springframework.web.servlet.mvc.method.annotation.SseEmitter");
+            "dev.synccontext.live.LiveChannel", "dev.synccontext.live.LiveSubscriber");
 
     /**
      * What the heap may keep after the sessions: Tomcat's pooled processors and buffers and the JDK
