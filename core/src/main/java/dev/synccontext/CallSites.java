@@ -16,6 +16,7 @@ final class CallSites {
     private static final @Nullable CodeSource LIBRARY = SyncContext.class.getProtectionDomain().getCodeSource();
     /** A class of the starter's jar, to tell that jar from the starter's own tests. */
     private static final String STARTER_CLASS = "dev.synccontext.autoconfigure.CompositeCallbackDecorator";
+    private static final String REACTOR_CLASS = "dev.synccontext.reactor.ContextScheduler";
     private static final ConcurrentHashMap<String, Boolean> LIBRARY_CLASSES = new ConcurrentHashMap<>();
     /** Classes that call a callback: the frame just inside the innermost of these is the callback's. */
     private static final List<String> RUNNERS = List.of(Invocation.class.getName(), QueuedCall.class.getName(),
@@ -85,6 +86,11 @@ final class CallSites {
             // A lambda's own frame (where the JVM shows it) only forwards to its body's method.
             return true;
         }
+        if (className.startsWith("reactor.core.")) {
+            // Reactor's operators and block(): the line that blocks, or the callback, is the application's
+            // frame that called into them.
+            return true;
+        }
         if (!className.startsWith("dev.synccontext.")) {
             return false;
         }
@@ -98,9 +104,12 @@ final class CallSites {
             if (Objects.equals(source, LIBRARY)) {
                 return true;
             }
-            // The starter's decorators and handler adapters live in a jar of their own (not its tests).
-            return className.startsWith("dev.synccontext.autoconfigure.") && Objects.equals(source,
-                    Class.forName(STARTER_CLASS, false, type.getClassLoader()).getProtectionDomain().getCodeSource());
+            // The starter's decorators and handler adapters live in a jar of their own (not its tests), and
+            // so does synccontext-reactor's scheduler.
+            String sibling = className.startsWith("dev.synccontext.autoconfigure.") ? STARTER_CLASS
+                    : className.startsWith("dev.synccontext.reactor.") ? REACTOR_CLASS : null;
+            return sibling != null && Objects.equals(source,
+                    Class.forName(sibling, false, type.getClassLoader()).getProtectionDomain().getCodeSource());
         } catch (ClassNotFoundException | LinkageError | SecurityException notOurs) {
             return false;
         }

@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Only the frame's own thread writes {@link #context}, {@link #seq} and {@link #sampleTick}; the
  * {@link Watchdog} reads them without synchronization, which is enough for a diagnostic that samples
- * (a stale read only delays a report by one tick). The {@code watched*} fields belong to the watchdog
- * thread alone.
+ * (a stale read only delays a report by one scan). What the watchdog saw of this frame is kept by the
+ * scans of each clock ({@link ClockScan}), not here.
  */
 final class CallbackFrame {
 
@@ -34,13 +34,6 @@ final class CallbackFrame {
     long queuedForNanos = -1;
     /** Where it was submitted (a backtrace, decoded only for a report), or null if not recorded. */
     @Nullable Throwable submitSite;
-
-    // Watchdog-owned: which callback it saw last, since when, and which one it has reported.
-    @Nullable SyncContext watchedContext;
-    int watchedSeq;
-    long watchedSinceNanos;
-    int reportedSeq = -1;
-    @Nullable SyncContext reportedContext;
 
     private CallbackFrame() {
         Watchdog.register(this);

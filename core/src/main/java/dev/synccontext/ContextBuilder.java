@@ -135,7 +135,7 @@ final class ContextBuilder implements RendererSyncContext.Builder {
             settings = new ContextSettings(executor, maxBatch, maxQueueDepth, thresholdNanos, handler,
                     observer, queued, scope, clock);
             if (thresholdNanos > 0) {
-                Watchdog.noteThreshold(thresholdNanos);
+                Watchdog.noteThreshold(clock, thresholdNanos);
             }
         }
         String contextName = name != null ? name : "synccontext-" + NEXT_ID.incrementAndGet();

@@ -6,7 +6,7 @@ import java.util.concurrent.Future;
 
 /**
  * The one place where contexts, and the parts built on them, read time and set timers: the watchdog's
- * blocked threshold, {@link RendererSyncContext#awaitTermination awaitTermination}'s timeout, a
+ * blocked threshold and its scans, {@link RendererSyncContext#awaitTermination awaitTermination}'s timeout, a
  * registry's shutdown timeout and forced closes, and the starter's session idle eviction. Set per
  * context with {@link RendererSyncContext.Builder#clock}; the default, {@link #system()}, is the JVM's
  * monotonic clock and a shared daemon timer thread.
@@ -39,6 +39,20 @@ public interface ContextClock {
      * @return a handle that {@link Future#cancel cancels} the task if it has not started
      */
     Future<?> schedule(Runnable task, Duration delay);
+
+    /**
+     * Runs {@code task} once, {@code delay} from now, as a <em>background</em> timer: one that must never
+     * keep time busy by itself. The watchdog sets its scans of the contexts on this clock with it (the
+     * system clock's scans run on the watchdog's own thread instead). A clock whose time is moved by hand
+     * (a test's virtual clock) fires a background timer when its time passes the due time, like any
+     * other, but never moves time for it alone and does not count it as pending work; such a clock should
+     * override this method. The default is {@link #schedule}.
+     *
+     * @return a handle that {@link Future#cancel cancels} the task if it has not started
+     */
+    default Future<?> scheduleBackground(Runnable task, Duration delay) {
+        return schedule(task, delay);
+    }
 
     /**
      * Waits until {@code done} completes or {@code timeoutNanos} have passed on this clock, whichever

@@ -15,9 +15,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Which waits are seen: {@code join}/{@code get} on a future that a context returned from a queued
  * {@code invokeAsync*}, and on futures derived from it ({@code thenApply}, {@code handle},
- * {@code thenApplyAsync(…, context)}, ...); and a {@code send} that waits for its turn. A wait on a
- * future the context did not hand out (for example {@code CompletableFuture.supplyAsync(…, context)})
- * is not seen and still hangs. See docs/DESIGN.md, "Deadlock detection".
+ * {@code thenApplyAsync(…, context)}, ...); a {@code send} that waits for its turn; and waits that a
+ * library records through {@link ContextWaits} (a Reactor {@code block()}, with synccontext-reactor). A
+ * wait on a future the context did not hand out (for example
+ * {@code CompletableFuture.supplyAsync(…, context)}) is not seen and still hangs. See docs/DESIGN.md,
+ * "Deadlock detection".
  */
 public final class ContextDeadlockException extends IllegalStateException {
 

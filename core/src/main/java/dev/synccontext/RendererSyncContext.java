@@ -277,7 +277,9 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
 
         /**
          * How long a callback may run before the watchdog reports it as blocked. Default 2 s;
-         * {@link Duration#ZERO} turns the report off for this context.
+         * {@link Duration#ZERO} turns the report off for this context. The report comes between the
+         * threshold and the threshold plus one watchdog tick (a quarter of the smallest threshold on the
+         * same clock, 5-250 ms) after the callback started, measured on the context's {@link #clock}.
          */
         Builder blockedThreshold(Duration blockedThreshold);
 
@@ -315,7 +317,8 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
 
         /**
          * Where this context reads time: the watchdog's {@link #blockedThreshold blocked threshold} and
-         * {@link RendererSyncContext#awaitTermination awaitTermination}'s timeout. Default
+         * its scans (timers on this clock, {@link ContextClock#scheduleBackground}, unless it is the
+         * system clock), and {@link RendererSyncContext#awaitTermination awaitTermination}'s timeout. Default
          * {@link ContextClock#system()}; a test kit sets a virtual one. Never read on the callback path.
          */
         Builder clock(ContextClock clock);

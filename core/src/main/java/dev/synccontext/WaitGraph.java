@@ -69,6 +69,27 @@ final class WaitGraph {
         return mine;
     }
 
+    /**
+     * Records the current thread's wait on {@code awaited} whenever the thread is inside a context, even
+     * while the wait needs no context yet (a wait recorded through {@link ContextWaits}, whose need grows
+     * later). Null if the thread is in no context. Pair with {@link #leave}.
+     */
+    static @Nullable Wait record(Awaited awaited) {
+        CallbackFrame frame = CallbackFrame.get();
+        if (frame.context == null) {
+            return null;
+        }
+        Wait mine = new Wait(frame.thread, awaited);
+        WAITS.put(frame.thread, mine);
+        RECORDED.increment();
+        return mine;
+    }
+
+    /** Whether {@code wait} is still its thread's recorded wait. */
+    static boolean isRecorded(Wait wait) {
+        return WAITS.get(wait.thread) == wait;
+    }
+
     /** Records the wait ({@link #enter}) and throws if it closes a cycle (its edge removed first). */
     static @Nullable Wait enterOrThrow(Awaited awaited) {
         Wait mine = enter(awaited);

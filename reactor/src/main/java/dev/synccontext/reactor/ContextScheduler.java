@@ -60,6 +60,10 @@ public final class ContextScheduler implements Scheduler {
     private final RendererSyncContext context;
     private volatile boolean disposed;
 
+    static {
+        BlockingWaits.install(); // a block() on a context's thread is seen by the deadlock detection
+    }
+
     private ContextScheduler(RendererSyncContext context) {
         this.context = context;
     }
@@ -92,8 +96,17 @@ public final class ContextScheduler implements Scheduler {
 
     /** Posts {@code task}; also how a delayed task that fell due reaches the context, even after {@link #dispose()}. */
     private Disposable enqueue(Runnable task) {
-        QueuedTask queued = new QueuedTask(task, null);
-        context.post(queued);
+        BlockWatch<?> blocked = BlockingWaits.watchOf(task);
+        if (blocked != null && !blocked.queueing(context)) {
+            return Disposables.disposed(); // it closed a cycle: the blocked thread's block() throws instead
+        }
+        QueuedTask queued = new QueuedTask(task, null, blocked, context);
+        try {
+            context.post(queued);
+        } catch (RejectedExecutionException closedOrFull) {
+            queued.unwatch();
+            throw closedOrFull;
+        }
         return queued;
     }
 

@@ -48,16 +48,22 @@ final class ContextWorker implements Scheduler.Worker {
             }
             return Disposables.disposed();
         }
+        BlockWatch<?> blocked = BlockingWaits.watchOf(task);
+        if (blocked != null && !blocked.queueing(context)) {
+            return Disposables.disposed(); // it closed a cycle: the blocked thread's block() throws instead
+        }
         pending.incrementAndGet();
-        QueuedTask queued = new QueuedTask(task, this);
+        QueuedTask queued = new QueuedTask(task, this, blocked, context);
         if (!tasks.add(queued)) { // the worker was disposed meanwhile
             pending.decrementAndGet();
+            queued.unwatch();
             throw Rejections.disposed("worker", context);
         }
         try {
             context.post(queued);
         } catch (RejectedExecutionException closedOrFull) {
             finished(queued);
+            queued.unwatch();
             throw closedOrFull;
         }
         return queued;

@@ -1,6 +1,7 @@
 package dev.synccontext.reactor;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import dev.synccontext.RendererSyncContext;
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 
@@ -22,10 +23,23 @@ final class QueuedTask extends AtomicInteger implements Runnable, Disposable {
 
     private final Runnable task;
     private final @Nullable ContextWorker worker;
+    /** The blocked pipeline this task belongs to, told when it finished; null if none was blocked. */
+    private final @Nullable BlockWatch<?> blocked;
+    private final RendererSyncContext context;
 
-    QueuedTask(Runnable task, @Nullable ContextWorker worker) {
+    QueuedTask(Runnable task, @Nullable ContextWorker worker, @Nullable BlockWatch<?> blocked,
+            RendererSyncContext context) {
         this.task = task;
         this.worker = worker;
+        this.blocked = blocked;
+        this.context = context;
+    }
+
+    /** Tells the blocked pipeline's watch (if any) that this task no longer needs its context. */
+    void unwatch() {
+        if (blocked != null) {
+            blocked.finished(context);
+        }
     }
 
     @Override
@@ -39,6 +53,7 @@ final class QueuedTask extends AtomicInteger implements Runnable, Disposable {
                 }
             }
         } finally {
+            unwatch();
             if (worker != null) {
                 worker.finished(this);
             }

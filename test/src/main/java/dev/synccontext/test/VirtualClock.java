@@ -30,6 +30,8 @@ public final class VirtualClock implements ContextClock {
     /** {@link #advanceUntilIdle()} gives up after this many timers: a timer that re-sets itself forever. */
     public static final int MAX_TIMERS_PER_ADVANCE = 10_000;
 
+    private static final SubmitSite BACKGROUND_SITE = SubmitSite.here();
+
     private final DeterministicExecutor executor;
     /** Where a timer's failure goes (the kit's unobserved failures), or null: kept in its future only. */
     private final @Nullable CallbackTracker failures;
@@ -59,19 +61,35 @@ public final class VirtualClock implements ContextClock {
 
     @Override
     public Future<?> schedule(Runnable task, Duration delay) {
+        return set(task, delay, false);
+    }
+
+    /**
+     * A background timer (how the watchdog scans the callbacks of the contexts on this clock): fires
+     * when time passes its due time, in order with the other timers, but is not counted by
+     * {@link #pendingTimers()} and never makes {@link #advanceUntilIdle()} move time for it alone.
+     */
+    @Override
+    public Future<?> scheduleBackground(Runnable task, Duration delay) {
+        return set(task, delay, true);
+    }
+
+    private Future<?> set(Runnable task, Duration delay, boolean background) {
         Objects.requireNonNull(task, "task");
         long delayNanos = saturatedNanos(Objects.requireNonNull(delay, "delay"));
         synchronized (this) {
-            Timer timer = new Timer(task, saturatedAdd(now, delayNanos), timersSet++, SubmitSite.here(), failures);
+            // A background timer is the library's own (the watchdog's scans): no submit site worth a stack walk.
+            Timer timer = new Timer(task, saturatedAdd(now, delayNanos), timersSet++,
+                    background ? BACKGROUND_SITE : SubmitSite.here(), failures, background);
             timers.add(timer);
             return timer;
         }
     }
 
-    /** Timers set and neither fired nor cancelled. */
+    /** Timers set and neither fired nor cancelled (background ones not counted). */
     public synchronized int pendingTimers() {
         timers.removeIf(Timer::isCancelled);
-        return timers.size();
+        return (int) timers.stream().filter(timer -> !timer.background).count();
     }
 
     @Override
@@ -79,7 +97,7 @@ public final class VirtualClock implements ContextClock {
         long deadline = saturatedAdd(nanoTime(), Math.max(0, timeoutNanos));
         executor.runUntilIdle();
         while (!done.isDone()) {
-            if (!fireNextDueBy(deadline)) {
+            if (fireNextDueBy(deadline) == null) {
                 moveTo(deadline);
                 executor.runUntilIdle();
                 break;
@@ -100,7 +118,7 @@ public final class VirtualClock implements ContextClock {
         }
         long target = saturatedAdd(nanoTime(), saturatedNanos(duration));
         executor.runUntilIdle();
-        while (fireNextDueBy(target)) {
+        while (fireNextDueBy(target) != null) {
             executor.runUntilIdle();
         }
         moveTo(target);
@@ -116,28 +134,47 @@ public final class VirtualClock implements ContextClock {
      */
     public void advanceUntilIdle() {
         executor.runUntilIdle();
-        for (int fired = 0; fireNextDueBy(Long.MAX_VALUE); executor.runUntilIdle()) {
-            if (++fired >= MAX_TIMERS_PER_ADVANCE) {
+        // Background timers fire on the way, as time passes them, but time never moves for them alone.
+        for (int fired = 0;;) {
+            Timer next = fireNextDueBy(nextForegroundDue());
+            if (next == null) {
+                return;
+            }
+            executor.runUntilIdle();
+            if (!next.background && ++fired >= MAX_TIMERS_PER_ADVANCE) {
                 throw new IllegalStateException("Timers keep firing after " + fired + ": a periodic timer"
                         + " (the session idle eviction, a ticker) never lets time be idle; use advanceBy(...)");
             }
         }
     }
 
-    /** Fires the earliest timer due by {@code limit}, moving time to its due time; false if none is. */
-    private boolean fireNextDueBy(long limit) {
+    /** The due time of the earliest timer that is not a background one; MIN_VALUE if none is pending. */
+    private synchronized long nextForegroundDue() {
+        long earliest = Long.MAX_VALUE;
+        boolean any = false;
+        for (Timer timer : timers) {
+            if (!timer.background && !timer.isCancelled()) {
+                earliest = Math.min(earliest, timer.due);
+                any = true;
+            }
+        }
+        return any ? earliest : Long.MIN_VALUE;
+    }
+
+    /** Fires the earliest timer due by {@code limit}, moving time to its due time; null if none is. */
+    private @Nullable Timer fireNextDueBy(long limit) {
         Timer next;
         synchronized (this) {
             timers.removeIf(Timer::isCancelled);
             next = timers.peek();
             if (next == null || next.due > limit) {
-                return false;
+                return null;
             }
             timers.poll();
             now = Math.max(now, next.due);
         }
         next.run(); // a FutureTask: what the timer throws is kept in its future (and told to the kit)
-        return true;
+        return next;
     }
 
     private synchronized void moveTo(long target) {
@@ -167,15 +204,18 @@ public final class VirtualClock implements ContextClock {
 
         final long due;
         final long order;
+        final boolean background;
         private final SubmitSite site;
         private final @Nullable CallbackTracker failures;
 
-        Timer(Runnable task, long due, long order, SubmitSite site, @Nullable CallbackTracker failures) {
+        Timer(Runnable task, long due, long order, SubmitSite site, @Nullable CallbackTracker failures,
+                boolean background) {
             super(task, null);
             this.due = due;
             this.order = order;
             this.site = site;
             this.failures = failures;
+            this.background = background;
         }
 
         @Override

@@ -3,9 +3,7 @@ package dev.synccontext.test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.synccontext.BlockedCallback;
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.SyncContextObserver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,42 +66,6 @@ class ContextsOnTheKitTest {
             joinQuietly(caller);
         }
         assertThat(context.awaitTermination(Duration.ZERO)).isTrue();
-    }
-
-    @Test
-    void theWatchdogMeasuresABlockedCallbackOnTheContextsClock(SyncContextTestKit kit) throws InterruptedException {
-        List<BlockedCallback> reports = new ArrayList<>();
-        CountDownLatch reported = new CountDownLatch(1);
-        SyncContextObserver observer = new SyncContextObserver() {
-            @Override
-            public void callbackBlocked(BlockedCallback blocked) {
-                synchronized (reports) {
-                    reports.add(blocked);
-                }
-                reported.countDown();
-            }
-        };
-        RendererSyncContext context = kit.contextBuilder().name("slow").blockedThreshold(Duration.ofHours(1))
-                .observer(observer).build();
-        CountDownLatch release = new CountDownLatch(1);
-        Thread caller = new Thread(() -> context.invokeAsync(() -> await(release)), "caller");
-        caller.start();
-        try {
-            // An hour of virtual time a minute at a time; real time (under a second per step) never gets near an hour.
-            for (int minute = 0; minute < 600 && !reported.await(20, TimeUnit.MILLISECONDS); minute++) {
-                kit.advanceBy(Duration.ofMinutes(1));
-            }
-            assertThat(reported.getCount()).as("reported once an hour of virtual time passed").isZero();
-            synchronized (reports) {
-                assertThat(reports).singleElement().satisfies(blocked -> {
-                    assertThat(blocked.contextName()).isEqualTo("slow");
-                    assertThat(blocked.runningFor()).isGreaterThanOrEqualTo(Duration.ofHours(1));
-                });
-            }
-        } finally {
-            release.countDown();
-            joinQuietly(caller);
-        }
     }
 
     @Test

@@ -98,6 +98,45 @@ class VirtualClockTest {
     }
 
     @Test
+    void aBackgroundTimerFiresAsTimePassesButNeverCountsAsPendingNorMovesTimeAlone() {
+        List<Duration> fired = new ArrayList<>();
+        Runnable[] scan = new Runnable[1];
+        scan[0] = () -> {
+            fired.add(clock.currentTime());
+            clock.scheduleBackground(scan[0], Duration.ofSeconds(1)); // re-sets itself forever, as the watchdog's scans
+        };
+        clock.scheduleBackground(scan[0], Duration.ofSeconds(1));
+        assertThat(clock.pendingTimers()).isZero();
+        clock.advanceUntilIdle();
+        assertThat(clock.currentTime()).as("time does not move for a background timer alone").isZero();
+        assertThat(fired).isEmpty();
+
+        List<Duration> user = new ArrayList<>();
+        clock.schedule(() -> user.add(clock.currentTime()), Duration.ofMillis(2500));
+        assertThat(clock.pendingTimers()).isOne();
+        clock.advanceUntilIdle();
+        assertThat(user).containsExactly(Duration.ofMillis(2500));
+        assertThat(fired).as("fired in order as time passed them").containsExactly(Duration.ofSeconds(1),
+                Duration.ofSeconds(2));
+        assertThat(clock.currentTime()).isEqualTo(Duration.ofMillis(2500));
+
+        clock.advanceBy(Duration.ofMillis(500));
+        assertThat(fired).hasSize(3).last().isEqualTo(Duration.ofSeconds(3));
+        assertThat(clock.pendingTimers()).isZero();
+    }
+
+    @Test
+    void advanceUntilIdleCountsOnlyItsOwnTimersAgainstTheLimit() {
+        Runnable[] scan = new Runnable[1];
+        scan[0] = () -> clock.scheduleBackground(scan[0], Duration.ofMillis(1));
+        clock.scheduleBackground(scan[0], Duration.ofMillis(1));
+        Duration far = Duration.ofMillis(2L * VirtualClock.MAX_TIMERS_PER_ADVANCE); // twice the limit in background firings
+        clock.schedule(() -> { }, far);
+        clock.advanceUntilIdle();
+        assertThat(clock.currentTime()).isEqualTo(far);
+    }
+
+    @Test
     void advanceByRefusesToGoBack() {
         assertThatThrownBy(() -> clock.advanceBy(Duration.ofNanos(-1))).isInstanceOf(IllegalArgumentException.class);
     }
