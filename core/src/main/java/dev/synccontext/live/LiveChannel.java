@@ -47,6 +47,7 @@ public final class LiveChannel implements AutoCloseable {
     private final String snapshotEvent;
     private final Supplier<?> snapshot;
     private final CopyOnWriteArrayList<LiveSubscriber> subscribers = new CopyOnWriteArrayList<>();
+    private final @Nullable LiveChannelGroup group;
 
     // ---- guarded by this ----
     private final ReplayBuffer replay;
@@ -62,6 +63,7 @@ public final class LiveChannel implements AutoCloseable {
         this.snapshotEvent = builder.snapshotEvent;
         this.snapshot = snapshot;
         this.replay = new ReplayBuffer(builder.replayCapacity);
+        this.group = builder.group;
     }
 
     /** A builder for a channel named {@code name} (used in error messages). */
@@ -137,6 +139,9 @@ public final class LiveChannel implements AutoCloseable {
         synchronized (this) {
             closed = true;
         }
+        if (group != null) {
+            group.remove(this);
+        }
         subscribers.forEach(subscriber -> subscriber.close(CloseReason.CHANNEL_CLOSED));
     }
 
@@ -195,6 +200,7 @@ public final class LiveChannel implements AutoCloseable {
         private Executor executor = RendererSyncContext.defaultExecutor();
         private LiveStatistics statistics = new LiveStatistics("none");
         private String snapshotEvent = "snapshot";
+        private @Nullable LiveChannelGroup group;
 
         private Builder(String name) {
             this.name = Objects.requireNonNull(name, "name");
@@ -244,12 +250,22 @@ public final class LiveChannel implements AutoCloseable {
             return this;
         }
 
+        /** The group the channel belongs to from {@link #build} until it is closed; default none. */
+        public Builder group(LiveChannelGroup group) {
+            this.group = Objects.requireNonNull(group, "group");
+            return this;
+        }
+
         /**
          * Builds the channel; {@code snapshot} gives the whole current state (called inside
          * {@link LiveChannel#subscribe}, on the context that owns the channel).
          */
         public LiveChannel build(Supplier<?> snapshot) {
-            return new LiveChannel(this, Objects.requireNonNull(snapshot, "snapshot"));
+            LiveChannel channel = new LiveChannel(this, Objects.requireNonNull(snapshot, "snapshot"));
+            if (group != null) {
+                group.add(channel);
+            }
+            return channel;
         }
     }
 }
