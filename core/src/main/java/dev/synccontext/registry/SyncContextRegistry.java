@@ -382,7 +382,7 @@ public class SyncContextRegistry implements AutoCloseable {
     private void checkOpen() {
         if (closed) {
             refusedCreations.increment();
-            throw new ShuttingDownException("The SyncContextRegistry is shutting down (application shutdown): it"
+            throw new ShuttingDownException("The SyncContextRegistry is shutting down or closed (application shutdown): it"
                     + " creates no new context; the request should go to another instance (readiness says"
                     + " REFUSING_TRAFFIC)");
         }
