@@ -28,7 +28,8 @@ import java.util.concurrent.CompletableFuture;
  *   <li><b>Go away, paced</b>: every open subscriber of the {@link LiveChannelGroup} gets
  *       {@link LiveSubscriber#goAway()}, at most {@code closesPerSecond} of them per second (the i-th at
  *       {@code i / closesPerSecond} seconds after the first), so that the clients do not reconnect to the
- *       other nodes in one wave. Those still open at the deadline go away at once, counted as
+ *       other nodes in one wave. When this thread stalls (a GC pause, a starved CPU), the schedule slips
+ *       rather than catching up: never more than 10 ms' worth of closes (plus one) go at once. Those still open at the deadline go away at once, counted as
  *       {@link Report#goneAwayAtDeadline()}.</li>
  * </ol>
  * {@link #run} therefore returns by the deadline (plus one callback's forced close). Context-scoped state
@@ -42,6 +43,9 @@ import java.util.concurrent.CompletableFuture;
 public final class ShutdownDrain {
 
     private static final CompletableFuture<Void> NEVER = new CompletableFuture<>();
+
+    /** How far the going-away may fall behind its schedule and then catch up at once (after a stall). */
+    static final long MAX_CATCH_UP_NANOS = 10_000_000L;
 
     private final SyncContextRegistry registry;
     private final LiveChannelGroup live;
@@ -101,26 +105,32 @@ public final class ShutdownDrain {
 
         int paced = 0;
         int atDeadline = 0;
-        long goStart = clock.nanoTime();
         double nanosPerClose = closesPerSecond > 0 ? 1e9 / closesPerSecond : 0;
+        double nextAt = clock.nanoTime();
         int next = 0;
         while (next < subscribers.size()) {
             long now = clock.nanoTime();
-            if (now >= deadline || interrupted != null) {
+            if (now >= deadline || interrupted != null || nanosPerClose == 0) {
                 for (; next < subscribers.size(); next++) {
-                    atDeadline += goAway(subscribers.get(next));
+                    if (nanosPerClose == 0 && now < deadline && interrupted == null) {
+                        paced += goAway(subscribers.get(next));
+                    } else {
+                        atDeadline += goAway(subscribers.get(next));
+                    }
                 }
                 break;
             }
-            long due = nanosPerClose == 0 ? subscribers.size()
-                    : Math.min(subscribers.size(), (long) ((now - goStart) / nanosPerClose) + 1);
-            for (; next < due; next++) {
+            // After a stall of this thread (a GC, a starved CPU) the schedule slips instead of catching up:
+            // never more than MAX_CATCH_UP's worth of closes at once.
+            nextAt = Math.max(nextAt, now - MAX_CATCH_UP_NANOS);
+            for (; next < subscribers.size() && nextAt <= now; next++) {
                 paced += goAway(subscribers.get(next));
+                nextAt += nanosPerClose;
             }
-            if (next < subscribers.size()) {
-                long nextAt = goStart + (long) Math.ceil(next * nanosPerClose);
+            long wait = Math.min((long) Math.ceil(nextAt), deadline) - clock.nanoTime(); // closing took time too
+            if (next < subscribers.size() && wait > 0) {
                 try {
-                    clock.await(NEVER, Math.min(nextAt, deadline) - now);
+                    clock.await(NEVER, wait);
                 } catch (InterruptedException e) {
                     interrupted = e;
                 }

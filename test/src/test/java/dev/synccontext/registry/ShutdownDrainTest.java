@@ -173,6 +173,28 @@ class ShutdownDrainTest {
     }
 
     @Test
+    void afterAStallOfTheDrainingThreadThePaceSlipsInsteadOfBursting() throws InterruptedException {
+        List<Tab> tabs = subscribe(10);
+        int[] closes = {0};
+        tabs.forEach(tab -> tab.onClose = () -> {
+            if (++closes[0] == 3) {
+                kit.clock().advanceBy(Duration.ofSeconds(1)); // the draining thread loses the CPU for a second
+            }
+        });
+        long start = kit.clock().nanoTime();
+
+        ShutdownDrain.Report report = new ShutdownDrain(registry, group, Duration.ofSeconds(30), 2).run(() -> { });
+
+        List<Long> instants = closeInstants(tabs, start);
+        assertThat(report.goneAway()).isEqualTo(10);
+        for (int i = 1; i < instants.size(); i++) {
+            assertThat(instants.get(i) - instants.get(i - 1)).as("gap before close %d (all: %s)", i, instants)
+                    .isGreaterThanOrEqualTo(500 - ShutdownDrain.MAX_CATCH_UP_NANOS / 1_000_000);
+        }
+        assertThat(instants.get(3)).as("the first close after the stall").isEqualTo(2000L);
+    }
+
+    @Test
     void thoseLeftAtTheDeadlineGoAwayAtOnceCounted() throws InterruptedException {
         List<Tab> tabs = subscribe(30); // 2/s for 10 s: 20 paced (0 s .. 9.5 s), 10 at the deadline
         long start = kit.clock().nanoTime();
@@ -270,10 +292,13 @@ class ShutdownDrainTest {
             return true;
         }
 
+        Runnable onClose = () -> { };
+
         @Override
         public void close(CloseReason reason) {
             closed.add(reason);
             closedAt = kit.clock().nanoTime();
+            onClose.run();
         }
     }
 }

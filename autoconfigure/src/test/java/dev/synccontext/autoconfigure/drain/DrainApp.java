@@ -151,7 +151,11 @@ public class DrainApp {
         private final LongAdder answered = new LongAdder();
         private volatile boolean stop;
 
-        Load(SyncContextRegistry registry) {
+        private final LiveChannels channels;
+        private final List<Integer> openEvery100ms = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        Load(SyncContextRegistry registry, LiveChannels channels) {
+            this.channels = channels;
             for (int i = 0; i < 4; i++) {
                 contexts.add(registry.forKey("load-" + i));
             }
@@ -201,6 +205,17 @@ public class DrainApp {
         @EventListener
         void readiness(AvailabilityChangeEvent<ReadinessState> event) {
             print("readiness=" + event.getState());
+            if (event.getState() == ReadinessState.REFUSING_TRAFFIC && openEvery100ms.isEmpty()) {
+                Thread sampler = new Thread(() -> {
+                    // the server's side of the pace: how many subscribers are still open, every 100 ms
+                    while (!stop) {
+                        openEvery100ms.add(channels.group().subscribers().size());
+                        LockSupport.parkNanos(100_000_000L);
+                    }
+                }, "open-sampler");
+                sampler.setDaemon(true);
+                sampler.start();
+            }
         }
 
         @EventListener
@@ -213,6 +228,7 @@ public class DrainApp {
             while (answered.sum() < submitted.sum() && System.nanoTime() < deadline) {
                 Thread.onSpinWait(); // every future is complete by now; this only covers the last whenComplete
             }
+            print("open subscribers every 100 ms " + openEvery100ms);
             ShutdownDrain.Report r = event.report();
             print("report contexts=" + r.contexts() + " forced=" + r.forced() + " ran=" + r.ran() + " refused="
                     + r.refused() + " cancelled=" + r.cancelled() + " refusedCreations=" + r.refusedCreations()
