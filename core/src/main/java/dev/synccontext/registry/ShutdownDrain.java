@@ -89,7 +89,8 @@ public final class ShutdownDrain {
         InterruptedException interrupted = null;
         for (RendererSyncContext context : contexts) {
             try {
-                if (interrupted == null && context.awaitTermination(Duration.ofNanos(Math.max(0, callbacksDeadline - clock.nanoTime())))) {
+                Duration left = Duration.ofNanos(Math.max(0, callbacksDeadline - clock.nanoTime()));
+                if (interrupted == null && context.awaitTermination(left)) {
                     continue;
                 }
             } catch (InterruptedException e) {
@@ -171,7 +172,7 @@ public final class ShutdownDrain {
      * @param contexts contexts the drain closed
      * @param forced of those, force-closed at the callbacks' deadline
      * @param refusedCreations contexts the registry refused to create ({@link ShuttingDownException})
-     * @param goneAway subscribers told to go away at the pace
+     * @param goneAway subscribers told to go away at the pace (all at once, before the deadline, with pace 0)
      * @param goneAwayAtDeadline subscribers told at once because the deadline came
      * @param callbacks how long running and queued callbacks took to finish (or until forced)
      * @param took the whole drain

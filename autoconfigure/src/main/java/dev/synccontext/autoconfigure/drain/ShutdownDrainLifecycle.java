@@ -3,12 +3,17 @@ package dev.synccontext.autoconfigure.drain;
 import dev.synccontext.registry.ShutdownDrain;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanNameAware;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.ContextClosedEvent;
 
 /**
  * Runs the {@link ShutdownDrain} when the application context closes (SIGTERM), before the web server's
@@ -25,8 +30,15 @@ import org.springframework.context.SmartLifecycle;
  * lifecycle bean of its phase, and Spring stops a bean's dependents first, so the drain runs before them.
  * {@link #stop()} blocks until the drain is done (at most {@code synccontext.shutdown-timeout}), which holds
  * the rest of the phase back.
+ *
+ * <h2>Only when the context closes</h2>
+ * A drain cannot be undone (the registry never accepts again), so {@link #stop()} drains only once its
+ * context has published {@link ContextClosedEvent} (which Spring does before it stops the lifecycle beans).
+ * A plain {@code stop()} and {@code start()} of a running context, such as Spring's test framework pausing
+ * a cached context between test classes, leaves everything as it was.
  */
-final class ShutdownDrainLifecycle implements SmartLifecycle, BeanNameAware {
+final class ShutdownDrainLifecycle implements SmartLifecycle, BeanNameAware, ApplicationContextAware,
+        ApplicationListener<ContextClosedEvent> {
 
     private static final Log LOG = LogFactory.getLog(ShutdownDrainLifecycle.class);
 
@@ -35,6 +47,8 @@ final class ShutdownDrainLifecycle implements SmartLifecycle, BeanNameAware {
     private final ConfigurableListableBeanFactory beanFactory;
     private String beanName = ShutdownDrainLifecycle.class.getName();
     private volatile boolean running;
+    private volatile boolean closing;
+    private @Nullable ApplicationContext context;
 
     ShutdownDrainLifecycle(ShutdownDrain drain, ApplicationEventPublisher events,
             ConfigurableListableBeanFactory beanFactory) {
@@ -46,6 +60,18 @@ final class ShutdownDrainLifecycle implements SmartLifecycle, BeanNameAware {
     @Override
     public void setBeanName(String name) {
         this.beanName = name;
+    }
+
+    @Override
+    public void setApplicationContext(ApplicationContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public void onApplicationEvent(ContextClosedEvent event) {
+        if (event.getApplicationContext() == context) { // not a child context's close, which reaches us too
+            closing = true;
+        }
     }
 
     @Override
@@ -70,6 +96,9 @@ final class ShutdownDrainLifecycle implements SmartLifecycle, BeanNameAware {
             return;
         }
         running = false;
+        if (!closing) {
+            return; // stopped, not closing: it may start again, with everything still accepting
+        }
         try {
             ShutdownDrain.Report report = drain.run(
                     () -> AvailabilityChangeEvent.publish(events, this, ReadinessState.REFUSING_TRAFFIC));

@@ -2,8 +2,10 @@ package dev.synccontext.autoconfigure.drain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.synccontext.RendererSyncContext;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 import dev.synccontext.autoconfigure.live.SyncContextLiveAutoConfiguration;
+import dev.synccontext.registry.SyncContextRegistry;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -37,6 +39,22 @@ class ShutdownDrainLifecycleTest {
     void itIsOffWithDrainEnabledFalse() {
         runner.withPropertyValues("synccontext.drain.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean(ShutdownDrainLifecycle.class));
+    }
+
+    /**
+     * Spring's test framework pauses a cached context between test classes ({@code stop()}, later
+     * {@code start()}): that is no shutdown, and the registry must still accept afterwards.
+     */
+    @Test
+    void aStopThatIsNoCloseDrainsNothing() {
+        runner.run(context -> {
+            SyncContextRegistry registry = context.getBean(SyncContextRegistry.class);
+            RendererSyncContext before = registry.create("session");
+            context.stop();
+            context.start();
+            assertThat(before.isClosed()).isFalse();
+            assertThat(registry.create("session").invokeAsync(() -> 42)).isCompletedWithValue(42);
+        });
     }
 
     /**
