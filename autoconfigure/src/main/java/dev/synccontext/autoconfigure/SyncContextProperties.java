@@ -36,7 +36,7 @@ public class SyncContextProperties implements Validator {
     /** How long a callback may run before it is reported as blocked; 0 turns the report off. */
     private Duration blockedThreshold = SyncContextDefaults.BLOCKED_THRESHOLD;
 
-    /** How long queued work of a closing context (end of its session or request, or application shutdown) may take to finish before it is cancelled. */
+    /** How long queued work of a closing context (end of its session or request, or application shutdown) may take to finish before it is cancelled; at shutdown, also the bound of the whole drain (synccontext.drain). */
     private Duration shutdownTimeout = SyncContextDefaults.SHUTDOWN_TIMEOUT;
 
     private final Metrics metrics = new Metrics();

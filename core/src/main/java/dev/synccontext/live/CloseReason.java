@@ -13,5 +13,12 @@ public enum CloseReason {
     CANCELLED,
 
     /** Its channel was closed (the context's state went away, for example with its session). */
-    CHANNEL_CLOSED
+    CHANNEL_CLOSED,
+
+    /**
+     * The server is shutting down ({@link LiveSubscriber#goAway()}): the client should reconnect, to
+     * another node, and resume there (it gets a snapshot). SSE: a {@code going-away} event, then the end of
+     * the stream; WebSocket: close 1001; STOMP: an ERROR frame, then the session is closed.
+     */
+    GOING_AWAY
 }

@@ -48,6 +48,7 @@ public final class LiveChannel implements AutoCloseable {
     private final Supplier<?> snapshot;
     private final @Nullable Runnable subscribersChanged;
     private final CopyOnWriteArrayList<LiveSubscriber> subscribers = new CopyOnWriteArrayList<>();
+    private final @Nullable LiveChannelGroup group;
 
     // ---- guarded by this ----
     private final ReplayBuffer replay;
@@ -64,6 +65,7 @@ public final class LiveChannel implements AutoCloseable {
         this.snapshot = snapshot;
         this.subscribersChanged = builder.subscribersChanged;
         this.replay = new ReplayBuffer(builder.replayCapacity);
+        this.group = builder.group;
     }
 
     /** A builder for a channel named {@code name} (used in error messages). */
@@ -155,6 +157,9 @@ public final class LiveChannel implements AutoCloseable {
             last = new LiveMessage(epoch, ++sequence, event, null, data, false);
             statistics.countPublished();
         }
+        if (group != null) {
+            group.remove(this); // its subscribers are finishing: a shutdown drain has nothing left to end here
+        }
         subscribers.forEach(subscriber -> subscriber.finish(last));
     }
 
@@ -176,6 +181,9 @@ public final class LiveChannel implements AutoCloseable {
     public void close() {
         synchronized (this) {
             closed = true;
+        }
+        if (group != null) {
+            group.remove(this);
         }
         subscribers.forEach(subscriber -> subscriber.close(CloseReason.CHANNEL_CLOSED));
     }
@@ -249,6 +257,7 @@ public final class LiveChannel implements AutoCloseable {
         private LiveStatistics statistics = new LiveStatistics("none");
         private String snapshotEvent = "snapshot";
         private @Nullable Runnable subscribersChanged;
+        private @Nullable LiveChannelGroup group;
 
         private Builder(String name) {
             this.name = Objects.requireNonNull(name, "name");
@@ -298,6 +307,12 @@ public final class LiveChannel implements AutoCloseable {
             return this;
         }
 
+        /** The group the channel belongs to from {@link #build} until it is closed; default none. */
+        public Builder group(LiveChannelGroup group) {
+            this.group = Objects.requireNonNull(group, "group");
+            return this;
+        }
+
         /**
          * Called after a subscriber joined (on the subscribing thread, once it has its snapshot or replay) and
          * after one left (on whichever thread ended it: a container's, a drain's), while the channel is open;
@@ -314,7 +329,11 @@ public final class LiveChannel implements AutoCloseable {
          * {@link LiveChannel#subscribe}, on the context that owns the channel).
          */
         public LiveChannel build(Supplier<?> snapshot) {
-            return new LiveChannel(this, Objects.requireNonNull(snapshot, "snapshot"));
+            LiveChannel channel = new LiveChannel(this, Objects.requireNonNull(snapshot, "snapshot"));
+            if (group != null) {
+                group.add(channel);
+            }
+            return channel;
         }
     }
 }

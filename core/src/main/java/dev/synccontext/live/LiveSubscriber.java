@@ -119,6 +119,15 @@ public final class LiveSubscriber {
         close(CloseReason.CANCELLED);
     }
 
+    /**
+     * Ends this subscriber because the server is shutting down ({@link CloseReason#GOING_AWAY}): what is
+     * still buffered is discarded (the client gets a snapshot where it reconnects), and the transport tells
+     * the client to go elsewhere. Idempotent; a no-op on an ended subscriber.
+     */
+    public void goAway() {
+        close(CloseReason.GOING_AWAY);
+    }
+
     /** The buffer's bound. */
     public int capacity() {
         return capacity;

@@ -20,6 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -66,6 +67,7 @@ public class SyncContextRegistry implements AutoCloseable {
     private final List<Function<RendererSyncContext, @Nullable Runnable>> releaseHooks = new CopyOnWriteArrayList<>();
     private final AtomicLong forcedCloses = new AtomicLong();
     private final AtomicLong cancelledPosts = new AtomicLong();
+    private final LongAdder refusedCreations = new LongAdder();
     private volatile boolean closed;
 
     private final @Nullable ExecutorService ownedExecutor;
@@ -254,7 +256,8 @@ public class SyncContextRegistry implements AutoCloseable {
         }
     }
 
-    private void forceIfRunning(RendererSyncContext context) {
+    /** Force-closes {@code context} unless it has terminated; true if this call forced it. */
+    boolean forceIfRunning(RendererSyncContext context) {
         try {
             if (!terminated(context)) {
                 List<Runnable> dropped = new ArrayList<>(context.closeNow());
@@ -267,7 +270,9 @@ public class SyncContextRegistry implements AutoCloseable {
                 LOG.log(System.Logger.Level.WARNING, "Context '" + context.name() + "' still had queued work " + template.shutdownTimeout()
                         + " after it was closed; it was force-closed: pending futures were cancelled and "
                         + dropped.size() + " posted callback(s) dropped");
+                return true;
             }
+            return false;
         } finally {
             closing.remove(context);
         }
@@ -376,8 +381,35 @@ public class SyncContextRegistry implements AutoCloseable {
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("The SyncContextRegistry is closed (application shutdown)");
+            refusedCreations.increment();
+            throw new ShuttingDownException("The SyncContextRegistry is shutting down or closed (application shutdown): it"
+                    + " creates no new context; the request should go to another instance (readiness says"
+                    + " REFUSING_TRAFFIC)");
         }
+    }
+
+    /**
+     * The first step of a {@link ShutdownDrain}: from now on {@link #create} and {@link #forKey} refuse with
+     * {@link ShuttingDownException}, and every tracked context is closed, so it accepts no new callback and
+     * finishes what it has. Unlike {@link #close()} it neither waits, nor posts the release hooks' last
+     * callbacks (context-scoped state, and the live channels it holds, stay until {@link #close()}), nor
+     * shuts the executor down (subscribers' drains still run on it).
+     *
+     * @return the contexts closed, tracked still
+     */
+    List<RendererSyncContext> stopAccepting() {
+        closed = true;
+        List<RendererSyncContext> all = new ArrayList<>(closing);
+        for (Lane lane : lanes.values()) {
+            all.addAll(lane.live);
+        }
+        all.forEach(RendererSyncContext::close);
+        return all;
+    }
+
+    /** {@link #create} and {@link #forKey} calls refused because the registry was shutting down or closed. */
+    public long refusedCreations() {
+        return refusedCreations.sum();
     }
 
     // ---------------------------------------------------------------- reading

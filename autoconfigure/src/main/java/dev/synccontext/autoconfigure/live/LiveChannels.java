@@ -1,6 +1,7 @@
 package dev.synccontext.autoconfigure.live;
 
 import dev.synccontext.live.LiveChannel;
+import dev.synccontext.live.LiveChannelGroup;
 import dev.synccontext.live.LiveStatistics;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.function.Supplier;
 /**
  * Builds live channels with the {@code synccontext.live.*} settings, the application's executor (the one
  * contexts drain on: {@code synccontext.executor}) for the subscribers' drains, and the counters of a scope.
+ * Every channel it builds belongs to its {@link #group()} while open: what the shutdown drain tells to go away.
  * A {@code @ContextScoped} bean keeps its channel and closes it when it is destroyed:
  *
  * <pre>{@code
@@ -29,6 +31,7 @@ public final class LiveChannels {
     private final Executor executor;
     private final Map<String, LiveStatistics> statistics = new ConcurrentHashMap<>();
     private final List<Consumer<LiveStatistics>> scopeListeners = new CopyOnWriteArrayList<>();
+    private final LiveChannelGroup group = new LiveChannelGroup();
 
     public LiveChannels(LiveProperties properties, Executor executor) {
         this.properties = properties;
@@ -45,7 +48,12 @@ public final class LiveChannels {
     /** A builder with the configured settings and the counters of {@code scope}, to change before building. */
     public LiveChannel.Builder builder(String name, String scope) {
         return LiveChannel.builder(name).policy(properties.getPolicy()).bufferCapacity(properties.getBufferCapacity())
-                .replayCapacity(properties.getReplayCapacity()).executor(executor).statistics(statistics(scope));
+                .replayCapacity(properties.getReplayCapacity()).executor(executor).statistics(statistics(scope)).group(group);
+    }
+
+    /** The open channels built here (and their subscribers). */
+    public LiveChannelGroup group() {
+        return group;
     }
 
     /** The counters of {@code scope} (created on first use). */

@@ -5,6 +5,9 @@ import dev.synccontext.live.LiveMessage;
 /** The JSON envelope of a message on a WebSocket: {@code {"id":"…","event":"…","snapshot":…,"data":…}}. */
 final class LiveFrames {
 
+    /** The event (SSE) or STOMP header value a subscriber's last frame carries when its server shuts down. */
+    static final String GOING_AWAY_EVENT = "going-away";
+
     private LiveFrames() {
     }
 

@@ -23,6 +23,12 @@ public class LiveProperties {
     /** Maximum time a WebSocket frame (or close frame) may take to go out before the subscriber is ended. */
     private Duration sendTimeout = Duration.ofSeconds(10);
 
+    /**
+     * How many subscribers per second are told to go away when the application shuts down, so that their
+     * reconnects do not reach the other nodes in one wave; 0 = all at once.
+     */
+    private int shutdownPace = 500;
+
     public OverflowPolicy getPolicy() {
         return policy;
     }
@@ -59,6 +65,18 @@ public class LiveProperties {
 
     public void setSseTimeout(Duration sseTimeout) {
         this.sseTimeout = sseTimeout;
+    }
+
+    public int getShutdownPace() {
+        return shutdownPace;
+    }
+
+    public void setShutdownPace(int shutdownPace) {
+        if (shutdownPace < 0) {
+            throw new IllegalArgumentException("synccontext.live.shutdown-pace must be 0 (no pacing) or more closes per"
+                    + " second, not " + shutdownPace);
+        }
+        this.shutdownPace = shutdownPace;
     }
 
     public Duration getSendTimeout() {

@@ -3,6 +3,7 @@ package dev.synccontext.autoconfigure.live;
 import dev.synccontext.live.LiveTransport;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
+import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.simp.SimpMessagingTemplate;
 
 /**
@@ -24,18 +25,29 @@ import org.springframework.messaging.simp.SimpMessagingTemplate;
 public final class LiveStomp {
 
     private final SimpMessagingTemplate template;
+    private final @Nullable MessageChannel clientOutbound;
 
+    /** Transports that cannot send a going-away ERROR frame (no client outbound channel): they only stop. */
     public LiveStomp(SimpMessagingTemplate template) {
+        this(template, null);
+    }
+
+    /**
+     * @param clientOutbound Spring's {@code clientOutboundChannel}, where a session's going-away ERROR frame
+     *     goes at shutdown ({@link StompTransport}); null: none is sent
+     */
+    public LiveStomp(SimpMessagingTemplate template, @Nullable MessageChannel clientOutbound) {
         this.template = Objects.requireNonNull(template, "template");
+        this.clientOutbound = clientOutbound;
     }
 
     /** To every session of {@code user} (a Principal's name) on its user destination {@code destination}. */
     public LiveTransport toUser(String user, String destination, @Nullable String lastEventId) {
-        return new StompTransport(template, user, null, destination, lastEventId);
+        return new StompTransport(template, clientOutbound, user, null, destination, lastEventId);
     }
 
     /** To one STOMP session only, on its user destination {@code destination} (no Principal needed). */
     public LiveTransport toSession(String sessionId, String destination, @Nullable String lastEventId) {
-        return new StompTransport(template, sessionId, sessionId, destination, lastEventId);
+        return new StompTransport(template, clientOutbound, sessionId, sessionId, destination, lastEventId);
     }
 }

@@ -28,6 +28,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class SseTransport implements LiveTransport, WriteListener, AsyncListener {
 
+    /** What {@link #close close(GOING_AWAY)} writes before it ends the stream. */
+    static final byte[] GOING_AWAY_FRAME = ("event:" + LiveFrames.GOING_AWAY_EVENT + "\ndata:{\"reconnect\":true}\n\n")
+            .getBytes(StandardCharsets.UTF_8);
+
     private final AsyncContext async;
     private final ServletOutputStream out;
     private final LiveEncoder encoder;
@@ -80,11 +84,30 @@ final class SseTransport implements LiveTransport, WriteListener, AsyncListener 
 
     @Override
     public void close(CloseReason reason) {
+        if (reason == CloseReason.GOING_AWAY && !ended.getAndSet(true)) {
+            goingAway();
+        }
         ended.set(true);
         try {
             async.complete();
         } catch (IllegalStateException alreadyComplete) {
             // The container completed it (timeout, error) before us.
+        }
+    }
+
+    /**
+     * The last event of a stream whose server shuts down: {@code event:going-away} without an id (the client
+     * resumes from the last message it saw), written only if the container can take it now; a client that
+     * does not read just sees its stream end.
+     */
+    private void goingAway() {
+        try {
+            if (out.isReady()) {
+                out.write(GOING_AWAY_FRAME);
+                out.flush();
+            }
+        } catch (IOException | IllegalStateException gone) {
+            // The client left already; completing the stream below is all that is left to do.
         }
     }
 

@@ -4,6 +4,7 @@ import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 import dev.synccontext.registry.SyncContextRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -13,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.simp.SimpMessagingTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -28,6 +30,9 @@ import tools.jackson.databind.json.JsonMapper;
 @ConditionalOnBean(SyncContextRegistry.class)
 @EnableConfigurationProperties(LiveProperties.class)
 public final class SyncContextLiveAutoConfiguration {
+
+    /** Spring's STOMP outbound channel (where a session's going-away ERROR frame goes). */
+    static final String CLIENT_OUTBOUND_CHANNEL = "clientOutboundChannel";
 
     @Bean
     @ConditionalOnMissingBean
@@ -84,8 +89,9 @@ public final class SyncContextLiveAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         @ConditionalOnBean(SimpMessagingTemplate.class)
-        LiveStomp liveStomp(SimpMessagingTemplate template) {
-            return new LiveStomp(template);
+        LiveStomp liveStomp(SimpMessagingTemplate template,
+                @Qualifier(CLIENT_OUTBOUND_CHANNEL) ObjectProvider<MessageChannel> clientOutbound) {
+            return new LiveStomp(template, clientOutbound.getIfAvailable());
         }
     }
 

@@ -80,7 +80,7 @@ final class WebSocketTransport implements LiveTransport {
     public void close(CloseReason reason) {
         CloseStatus status = switch (reason) {
             case TOO_SLOW -> TOO_SLOW;
-            case CHANNEL_CLOSED -> CloseStatus.GOING_AWAY;
+            case CHANNEL_CLOSED, GOING_AWAY -> CloseStatus.GOING_AWAY; // 1001
             case CANCELLED, GONE -> CloseStatus.NORMAL;
         };
         try {
