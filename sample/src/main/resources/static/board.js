@@ -166,6 +166,9 @@
     events.addEventListener('open', () => setStatus('live', 'Live'));
     events.addEventListener('board', (event) => render(JSON.parse(event.data)));
     events.addEventListener('ended', (event) => showEnded(JSON.parse(event.data)));
+    // The server is stopping (its shutdown drain): the stream ends and the browser reconnects by itself, to
+    // another node behind a balancer, resuming from the last id it saw (or getting a fresh board there).
+    events.addEventListener('going-away', () => setStatus('connecting', 'Server restarting; reconnecting…'));
     events.addEventListener('error', () => {
       if (ended) {
         return;
@@ -206,7 +209,7 @@
         toast(message.data.detail);
       }
     });
-    ws.addEventListener('close', () => {
+    ws.addEventListener('close', (event) => {
       if (ended || socket !== ws) {
         return;
       }
@@ -214,7 +217,8 @@
         showEnded(); // the handshake was refused (410): the session this page belongs to is gone
         return;
       }
-      setStatus('connecting', 'Reconnecting…');
+      // 1001: the server is stopping (its shutdown drain); reconnect, to another node behind a balancer.
+      setStatus('connecting', event.code === 1001 ? 'Server restarting; reconnecting…' : 'Reconnecting…');
       setTimeout(() => { if (!ended && socket === ws) connectSocket(); }, 1000);
     });
   }

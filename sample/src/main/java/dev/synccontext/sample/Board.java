@@ -228,14 +228,6 @@ public class Board {
         endStreams(SESSION_ENDED);
     }
 
-    /** Tells every open tab that the server is stopping, and closes their streams. */
-    CompletableFuture<Void> serverStopping() {
-        return context.invokeAsync(() -> {
-            enter();
-            endStreams("The server is shutting down; reload the page in a moment.");
-        });
-    }
-
     /** A callback that blocks its context (a fault, for {@link FaultsController}). */
     BoardSnapshot block(Duration duration) {
         enter();

@@ -2,13 +2,8 @@ package dev.synccontext.sample;
 
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
@@ -16,18 +11,13 @@ import org.springframework.stereotype.Component;
  * (the ticker) can reach each of them. Boards add themselves when their session creates them and
  * remove themselves when it ends.
  *
- * <p>On shutdown it ends every board's event streams (with an {@code ended} event that says why)
- * before the web server's graceful shutdown starts, which would otherwise wait for those endless
- * responses until its timeout. Its phase, {@link SmartLifecycle#DEFAULT_PHASE}, is stopped before
- * the web server's ({@code DEFAULT_PHASE - 1024}).
+ * <p>Shutdown needs nothing here: the starter's drain (autoconfigure/README.md, "Drain on shutdown") tells
+ * every open tab to go away, paced, before the web server's graceful phase, and the page reconnects.
  */
 @Component
-public final class LiveBoards implements SmartLifecycle {
-
-    private static final long SHUTDOWN_WAIT_MILLIS = 5_000;
+public final class LiveBoards {
 
     private final Set<Board> boards = ConcurrentHashMap.newKeySet();
-    private volatile boolean running;
 
     void add(Board board) {
         boards.add(board);
@@ -45,29 +35,5 @@ public final class LiveBoards implements SmartLifecycle {
     /** How many sessions have a live board. */
     public int size() {
         return boards.size();
-    }
-
-    @Override
-    public void start() {
-        running = true;
-    }
-
-    @Override
-    public void stop() {
-        running = false;
-        List<CompletableFuture<Void>> ending = all().stream().map(Board::serverStopping).toList();
-        try {
-            CompletableFuture.allOf(ending.toArray(CompletableFuture[]::new))
-                    .get(SHUTDOWN_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException stillBusy) {
-            // A board whose context is busy or closed keeps its streams; graceful shutdown bounds the rest.
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
     }
 }
