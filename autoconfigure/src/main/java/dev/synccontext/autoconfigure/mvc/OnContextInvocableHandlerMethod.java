@@ -116,7 +116,7 @@ final class OnContextInvocableHandlerMethod extends ServletInvocableHandlerMetho
             future.cancel(false);
             throw cannotGoAsync;
         }
-        future.whenComplete((ignoredValue, ignoredFailure) -> {
+        Runnable answer = () -> {
             if (body.abandoned) {
                 body.reportIfFailedUnanswered(context);
                 return;
@@ -126,7 +126,30 @@ final class OnContextInvocableHandlerMethod extends ServletInvocableHandlerMetho
             } catch (Exception | Error failed) {
                 deferred.setErrorResult(failed); // rethrown by Spring MVC on the async dispatch, as if thrown here
             }
-        });
+        };
+        future.whenComplete((ignoredValue, ignoredFailure) -> answerOffContexts(answer, request.getRequest()));
+    }
+
+    /**
+     * Runs {@code answer} (which sets the deferred result) on a container thread when the body's future
+     * completed inside a callback, else at once. A queued body's future completes on the drain, inside the
+     * context's callback frame: the context is still held there, {@code RendererSyncContext.current()} is still
+     * it, and the next queued callback waits. Setting the result there would run the application's
+     * {@code DeferredResultProcessingInterceptor}s as if on the context (a nested {@code invokeAsync} of
+     * theirs would jump the queue), start the async dispatch while the context is held, and make the next
+     * body wait for all of it. A future cancelled by a timeout or by {@code closeNow()} completes on that
+     * thread, outside the context: it answers at once.
+     */
+    private static void answerOffContexts(Runnable answer, HttpServletRequest request) {
+        if (RendererSyncContext.current().isEmpty()) {
+            answer.run();
+            return;
+        }
+        try {
+            request.getAsyncContext().start(answer); // the container's threads, where the async dispatch runs too
+        } catch (IllegalStateException asyncAlreadyOver) {
+            answer.run(); // timed out or failed meanwhile: the deferred result ignores the value, nothing waits
+        }
     }
 
     /**
