@@ -4,8 +4,10 @@ import dev.synccontext.autoconfigure.handler.OnContext;
 import dev.synccontext.autoconfigure.handler.coroutines.SuspendingBodies;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
@@ -26,6 +28,11 @@ final class OnContextMethodsCheck implements SmartInitializingSingleton {
         this.beans = beans;
     }
 
+    /** The application's class loader, where the libraries a suspend handler needs must be. */
+    private @Nullable ClassLoader classLoader() {
+        return beans instanceof ConfigurableBeanFactory factory ? factory.getBeanClassLoader() : getClass().getClassLoader();
+    }
+
     @Override
     public void afterSingletonsInstantiated() {
         List<String> annotated = new ArrayList<>();
@@ -36,7 +43,7 @@ final class OnContextMethodsCheck implements SmartInitializingSingleton {
                 }
                 String missing;
                 if (SuspendingBodies.isSuspending(method.getMethod())
-                        && (missing = SuspendingBodies.missing(getClass().getClassLoader())) != null) {
+                        && (missing = SuspendingBodies.missing(classLoader())) != null) {
                     throw new IllegalStateException("@OnContext handler " + method + " is a Kotlin suspend function,"
                             + " whose coroutine runs on its context through synccontext-kotlin's dispatcher: " + missing
                             + " (Spring itself needs kotlinx-coroutines-reactor and kotlin-reflect for suspend handlers).");

@@ -93,7 +93,7 @@ final class OnContextHandlers extends AbstractAdvisingBeanPostProcessor {
                         || AnnotatedElementUtils.hasAnnotation(userClass, OnContext.class));
     }
 
-    private static void refuseWhatCannotWait(Class<?> targetClass) {
+    private void refuseWhatCannotWait(Class<?> targetClass) {
         List<String> refused = new ArrayList<>();
         ReactiveAdapterRegistry registry = ReactiveAdapterRegistry.getSharedInstance();
         ReflectionUtils.doWithMethods(ClassUtils.getUserClass(targetClass), method -> {
@@ -101,7 +101,7 @@ final class OnContextHandlers extends AbstractAdvisingBeanPostProcessor {
                 return;
             }
             if (SuspendingBodies.isSuspending(method)) {
-                String missing = SuspendingBodies.missing(OnContextHandlers.class.getClassLoader());
+                String missing = SuspendingBodies.missing(getProxyClassLoader());
                 if (missing != null) {
                     refused.add("@OnContext WebFlux handler " + method.getDeclaringClass().getSimpleName() + "#"
                             + method.getName() + " is a Kotlin suspend function, whose coroutine runs on the WebSession's"
