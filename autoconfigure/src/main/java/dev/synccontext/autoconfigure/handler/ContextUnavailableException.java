@@ -27,7 +27,18 @@ public class ContextUnavailableException extends ResponseStatusException {
      *     against causes, does not turn the 503 into its own answer
      */
     public ContextUnavailableException(String contextName, String handler, @Nullable Throwable cause) {
-        super(HttpStatus.SERVICE_UNAVAILABLE, "@OnContext handler " + handler + " did not run: its context '"
+        this(contextName, handler, "did not run", cause);
+    }
+
+    /**
+     * @param contextName the context that refused the body
+     * @param handler the handler method, for the message
+     * @param what what became of the body: "did not run", or, for a Kotlin {@code suspend} body whose later part
+     *     may have been refused after a suspension, "did not run to its end"
+     * @param cause why the context refused it (its message goes into this one's; not chained, as above)
+     */
+    public ContextUnavailableException(String contextName, String handler, String what, @Nullable Throwable cause) {
+        super(HttpStatus.SERVICE_UNAVAILABLE, "@OnContext handler " + handler + " " + what + ": its context '"
                 + contextName + "' refused it (" + (cause == null ? "closed" : cause.getMessage()) + "). The session's"
                 + " context was closed (session ended or evicted, or shutdown) or its queue is full; a retry runs on"
                 + " the session's current context.");

@@ -19,6 +19,10 @@ import java.lang.annotation.Target;
  * <li><b>WebFlux annotated controllers</b>: the same, on the {@code WebSession}'s context.</li>
  * <li><b>STOMP {@code @MessageMapping} and {@code @SubscribeMapping} methods</b> run on the STOMP session's
  * context in the order the socket received the frames, whatever the size of the inbound pool.</li>
+ * <li><b>Kotlin {@code suspend} methods</b> (MVC and WebFlux) run as a coroutine on the session's context
+ * ({@code synccontext-kotlin}'s dispatcher): every part between two suspensions is a callback of the context,
+ * and the request is answered asynchronously
+ * ({@link dev.synccontext.autoconfigure.handler.coroutines.SuspendingBodies}).</li>
  * </ul>
  * What the method returns and throws is handled as if it had run without the annotation: return values go to
  * the response, {@code @SendTo} or {@code @SendToUser}; exceptions to {@code @ExceptionHandler} and

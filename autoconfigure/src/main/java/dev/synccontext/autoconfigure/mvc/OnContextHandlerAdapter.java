@@ -58,9 +58,14 @@ import org.springframework.web.servlet.mvc.method.annotation.ServletInvocableHan
  * the application fails at startup with a message that says so, rather than running the method off its
  * context.
  *
- * <p>Kotlin {@code suspend} handler methods are refused at startup ({@code OnContextMethodsCheck}): MVC
- * starts a suspending function as a publisher that runs when subscribed, after the body would have left the
- * context. The one place a body is invoked is {@code OnContextInvocableHandlerMethod#invokeBody}.
+ * <p><b>Kotlin {@code suspend} handler methods</b> run as a coroutine on the context's dispatcher
+ * ({@code synccontext-kotlin}'s {@code asCoroutineDispatcher()}): every part between two suspensions is a
+ * callback of the request's context, posted (never inline, so the request is always answered
+ * asynchronously), and the value is handed on off the context (see
+ * {@link dev.synccontext.autoconfigure.handler.coroutines.SuspendingBodies}). Spring's request holders are
+ * not bound inside the coroutine; take what the body needs as parameters. Without the libraries this needs,
+ * the application fails at startup naming them ({@code OnContextMethodsCheck}). The one place a plain body is
+ * invoked is {@code OnContextInvocableHandlerMethod#invokeBody}.
  */
 public class OnContextHandlerAdapter extends RequestMappingHandlerAdapter {
 

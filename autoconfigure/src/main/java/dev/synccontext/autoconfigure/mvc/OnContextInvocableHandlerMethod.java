@@ -2,9 +2,11 @@ package dev.synccontext.autoconfigure.mvc;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.autoconfigure.handler.ContextUnavailableException;
+import dev.synccontext.autoconfigure.handler.coroutines.SuspendingBodies;
 import dev.synccontext.autoconfigure.mvc.FinishingReturnValueHandlers.QueuedOutcome;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.lang.reflect.Method;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -40,6 +42,8 @@ import org.springframework.web.servlet.mvc.method.annotation.ServletInvocableHan
  * async dispatch as a {@link QueuedOutcome} that {@link #finish} writes as the superclass would have, or its
  * exception is the async result, which Spring MVC rethrows to the exception resolvers.</li>
  * </ul>
+ * A Kotlin {@code suspend} method is started instead as a coroutine on the context's dispatcher
+ * ({@link SuspendingBodies}); Spring MVC handles the publisher it returns as for any suspend handler.
  * Not thread-safe and not shared: the adapter makes one per request, as Spring MVC does.
  */
 final class OnContextInvocableHandlerMethod extends ServletInvocableHandlerMethod {
@@ -53,6 +57,8 @@ final class OnContextInvocableHandlerMethod extends ServletInvocableHandlerMetho
     private boolean queued;
     /** An argument resolver (a response parameter, say) had marked the request handled before the body ran. */
     private boolean handledBeforeBody;
+    /** The context a Kotlin {@code suspend} body's coroutine runs on, resolved on the request thread. */
+    private @Nullable RendererSyncContext suspendingOn;
 
     OnContextInvocableHandlerMethod(HandlerMethod handlerMethod, OnContextHandlerAdapter adapter) {
         super(handlerMethod);
@@ -81,6 +87,12 @@ final class OnContextInvocableHandlerMethod extends ServletInvocableHandlerMetho
                     + " invokeAndHandle; OnContextHandlerAdapter is the only caller it supports");
         }
         RendererSyncContext context = adapter.currentContext(this);
+        if (SuspendingBodies.isSuspending(getMethod())) {
+            // A coroutine on the context's dispatcher: every part of it runs there, each posted, and the publisher
+            // Spring MVC gets answers asynchronously (invokeSuspendingFunction below starts it).
+            suspendingOn = context;
+            return super.doInvoke(args);
+        }
         Body body = new Body(this, args, request, LocaleContextHolder.getLocaleContext());
         CompletableFuture<@Nullable Object> future = context.invokeAsync(body);
         if (future.isDone()) {
@@ -94,11 +106,25 @@ final class OnContextInvocableHandlerMethod extends ServletInvocableHandlerMetho
     }
 
     /**
-     * The one place the handler method itself is invoked (on the context, inline or queued). A Kotlin
-     * {@code suspend} method never gets here: {@code OnContextMethodsCheck} refuses it at startup.
+     * The one place a plain handler method itself is invoked (on the context, inline or queued). A Kotlin
+     * {@code suspend} method is started by {@link #invokeSuspendingFunction} instead.
      */
     @Nullable Object invokeBody(@Nullable Object[] args) throws Exception {
         return super.doInvoke(args);
+    }
+
+    /**
+     * Starts a Kotlin {@code suspend} handler as Spring MVC does, as a publisher of its value, but with the
+     * context's coroutine dispatcher in place of Spring's unconfined one (see {@link SuspendingBodies}).
+     */
+    @Override
+    protected Object invokeSuspendingFunction(Method method, Object target, @Nullable Object[] args) {
+        RendererSyncContext context = suspendingOn;
+        if (context == null) {
+            throw new IllegalStateException("@OnContext handler " + getShortLogMessage() + " was started as a suspend"
+                    + " function without its context");
+        }
+        return SuspendingBodies.invoke(context, method, target, args, getShortLogMessage());
     }
 
     private void answerLater(CompletableFuture<@Nullable Object> future, Body body, RendererSyncContext context,
@@ -116,7 +142,7 @@ final class OnContextInvocableHandlerMethod extends ServletInvocableHandlerMetho
             future.cancel(false);
             throw cannotGoAsync;
         }
-        future.whenComplete((ignoredValue, ignoredFailure) -> {
+        Runnable answer = () -> {
             if (body.abandoned) {
                 body.reportIfFailedUnanswered(context);
                 return;
@@ -126,7 +152,30 @@ final class OnContextInvocableHandlerMethod extends ServletInvocableHandlerMetho
             } catch (Exception | Error failed) {
                 deferred.setErrorResult(failed); // rethrown by Spring MVC on the async dispatch, as if thrown here
             }
-        });
+        };
+        future.whenComplete((ignoredValue, ignoredFailure) -> answerOffContexts(answer, request.getRequest()));
+    }
+
+    /**
+     * Runs {@code answer} (which sets the deferred result) on a container thread when the body's future
+     * completed inside a callback, else at once. A queued body's future completes on the drain, inside the
+     * context's callback frame: the context is still held there, {@code RendererSyncContext.current()} is still
+     * it, and the next queued callback waits. Setting the result there would run the application's
+     * {@code DeferredResultProcessingInterceptor}s as if on the context (a nested {@code invokeAsync} of
+     * theirs would jump the queue), start the async dispatch while the context is held, and make the next
+     * body wait for all of it. A future cancelled by a timeout or by {@code closeNow()} completes on that
+     * thread, outside the context: it answers at once.
+     */
+    private static void answerOffContexts(Runnable answer, HttpServletRequest request) {
+        if (RendererSyncContext.current().isEmpty()) {
+            answer.run();
+            return;
+        }
+        try {
+            request.getAsyncContext().start(answer); // the container's threads, where the async dispatch runs too
+        } catch (IllegalStateException asyncAlreadyOver) {
+            answer.run(); // timed out or failed meanwhile: the deferred result ignores the value, nothing waits
+        }
     }
 
     /**

@@ -1,11 +1,13 @@
 package dev.synccontext.autoconfigure.mvc;
 
 import dev.synccontext.autoconfigure.handler.OnContext;
+import dev.synccontext.autoconfigure.handler.coroutines.SuspendingBodies;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.core.KotlinDetector;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
@@ -14,8 +16,9 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  * Fails the startup, naming the methods and the fix, rather than let an {@link OnContext @OnContext} handler
  * method run off its context: when no {@link RequestMappingHandlerAdapter} of the application is an
  * {@link OnContextHandlerAdapter} (the application's own {@code WebMvcRegistrations} or {@code @EnableWebMvc}
- * supplies the adapter, or {@code synccontext.mvc.on-context=false}), and for Kotlin {@code suspend} methods,
- * which Spring MVC starts as a publisher that runs after the body would have left its context.
+ * supplies the adapter, or {@code synccontext.mvc.on-context=false}), and for Kotlin {@code suspend} methods
+ * when a library their coroutine on the context needs is missing ({@code synccontext-kotlin},
+ * {@code kotlinx-coroutines-reactor}, {@code kotlin-reflect}).
  */
 final class OnContextMethodsCheck implements SmartInitializingSingleton {
 
@@ -23,6 +26,11 @@ final class OnContextMethodsCheck implements SmartInitializingSingleton {
 
     OnContextMethodsCheck(ListableBeanFactory beans) {
         this.beans = beans;
+    }
+
+    /** The application's class loader, where the libraries a suspend handler needs must be. */
+    private @Nullable ClassLoader classLoader() {
+        return beans instanceof ConfigurableBeanFactory factory ? factory.getBeanClassLoader() : getClass().getClassLoader();
     }
 
     @Override
@@ -33,11 +41,12 @@ final class OnContextMethodsCheck implements SmartInitializingSingleton {
                 if (!OnContextHandlerAdapter.isOnContext(method)) {
                     continue;
                 }
-                if (KotlinDetector.isSuspendingFunction(method.getMethod())) {
+                String missing;
+                if (SuspendingBodies.isSuspending(method.getMethod())
+                        && (missing = SuspendingBodies.missing(classLoader())) != null) {
                     throw new IllegalStateException("@OnContext handler " + method + " is a Kotlin suspend function,"
-                            + " which Spring MVC runs when its publisher is subscribed, after the handler has left its"
-                            + " context. Make it a plain function (it runs on the context), or hop onto the context"
-                            + " inside it with context.invokeAsync(...).");
+                            + " whose coroutine runs on its context through synccontext-kotlin's dispatcher: " + missing
+                            + " (Spring itself needs kotlinx-coroutines-reactor and kotlin-reflect for suspend handlers).");
                 }
                 annotated.add(method.toString());
             }

@@ -22,7 +22,8 @@ import org.springframework.beans.factory.config.Scope;
  * registry's; else (unless strict) the first of the current-context proxies that resolves on this thread
  * (the injected HTTP session/request proxy, the {@code @WebSocketSessionContext} proxy). Per call this is
  * one thread-local read and two map lookups inside a callback. Where no context is current, calls fail with
- * {@link NoCurrentContextException}.
+ * {@link NoCurrentContextException}; in a WebFlux application that is everywhere but inside a callback of the
+ * WebSession's context, because WebFlux binds no request to a thread ({@link #WEBFLUX_FIX}).
  */
 final class ContextBeanScope implements Scope {
 
@@ -179,10 +180,22 @@ final class ContextBeanScope implements Scope {
         }
         throw new NoCurrentContextException("Context-scoped bean '" + beanName + "' was called on thread '"
                 + Thread.currentThread().getName() + "', which has no context: it resolves inside a callback of a"
-                + " context (invokeAsync, post, send) on any thread, and on a thread that handles an HTTP request"
-                + " of a servlet application or a STOMP message. From a scheduler or another session, hop onto"
-                + " the context first: registry.forKey(key).invokeAsync(...) or a context kept with registry.resolve(...).");
+                + " context (invokeAsync, post, send, an @OnContext handler's body) on any thread, and on a thread that"
+                + " handles an HTTP request of a servlet application or a STOMP message. " + WEBFLUX_FIX + " From a"
+                + " scheduler or another session, hop onto the context first: registry.forKey(key).invokeAsync(...)"
+                + " or a context kept with registry.resolve(...).");
     }
+
+    /**
+     * Why a WebFlux handler, filter or operator finds no context, and the fix. WebFlux binds no request to a
+     * thread: an event loop serves many sessions' exchanges interleaved, and a {@code WebSession} is reached
+     * only asynchronously ({@code exchange.getSession()} is a {@code Mono}, a store lookup with Spring Session),
+     * so nothing on the thread names the session, and a guess could hand one session another's state.
+     */
+    static final String WEBFLUX_FIX = "WebFlux binds no request to a thread, so a WebFlux handler, filter or"
+            + " operator has none: call the bean from an @OnContext handler method (its body runs on the"
+            + " WebSession's context), or inside context.invokeAsync(...) with the WebSession's context (a"
+            + " RendererSyncContext handler parameter, or WebSessionContexts.contextOf(exchange)).";
 
     private static @Nullable RendererSyncContext resolve(ContextProxy proxy) {
         try {

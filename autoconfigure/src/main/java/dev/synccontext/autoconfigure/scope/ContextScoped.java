@@ -28,6 +28,11 @@ import org.springframework.core.annotation.AliasFor;
  * nothing of it is written to a Spring Session store.</li>
  * <li>Outside any context (no callback, no session or STOMP message on the thread), a call fails with a
  * {@link NoCurrentContextException} that says where the bean resolves.</li>
+ * <li><b>WebFlux</b>: only inside a callback of the {@code WebSession}'s context (an {@code @OnContext}
+ * handler's body, or {@code context.invokeAsync(...)} with the context of a {@code RendererSyncContext}
+ * handler parameter). WebFlux binds no request to a thread, so a plain handler, a filter or an operator
+ * has no current session; a call there fails with a {@link NoCurrentContextException} naming those two
+ * fixes, rather than guess a session on an event loop that serves many.</li>
  * </ul>
  * Not a lock across nodes: with several nodes, a session's instance exists per node (see the session
  * part's notes on affinity).

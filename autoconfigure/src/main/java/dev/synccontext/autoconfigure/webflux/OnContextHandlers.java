@@ -1,6 +1,7 @@
 package dev.synccontext.autoconfigure.webflux;
 
 import dev.synccontext.autoconfigure.handler.OnContext;
+import dev.synccontext.autoconfigure.handler.coroutines.SuspendingBodies;
 import dev.synccontext.autoconfigure.session.WebSessionContexts;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -9,7 +10,6 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.framework.AbstractAdvisingBeanPostProcessor;
 import org.springframework.aop.support.StaticMethodMatcherPointcutAdvisor;
-import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -51,8 +51,15 @@ import org.springframework.web.bind.annotation.RequestMapping;
  * own type at once and run the body when it is subscribed, with the request's exchange at hand (the
  * {@code ServerWebExchangeContextFilter} puts it in the Reactor context). A method with any other return type
  * ({@code String}, {@code ResponseEntity}, {@code void}, {@code CompletableFuture}) could not wait for a busy
- * context without blocking the event loop, and a Kotlin {@code suspend} method runs where its coroutine is
- * resumed: both are refused when the controller is created, with a message saying to return a {@code Mono}.
+ * context without blocking the event loop: it is refused when the controller is created, with a message saying
+ * to return a {@code Mono}.
+ *
+ * <h2>Kotlin {@code suspend} methods</h2>
+ * Run as a coroutine on the WebSession's context: the proxy proceeds with the caller's continuation given
+ * the context's {@code asCoroutineDispatcher()}, so every part of the body between two suspensions is a
+ * callback of the context (posted, even the first), and the value is handed back to WebFlux off the context
+ * ({@link SuspendingBodies}). Without {@code synccontext-kotlin} (or {@code kotlinx-coroutines-reactor},
+ * {@code kotlin-reflect}) the controller is refused when it is created, naming what to add.
  */
 final class OnContextHandlers extends AbstractAdvisingBeanPostProcessor {
 
@@ -86,15 +93,25 @@ final class OnContextHandlers extends AbstractAdvisingBeanPostProcessor {
                         || AnnotatedElementUtils.hasAnnotation(userClass, OnContext.class));
     }
 
-    private static void refuseWhatCannotWait(Class<?> targetClass) {
+    private void refuseWhatCannotWait(Class<?> targetClass) {
         List<String> refused = new ArrayList<>();
         ReactiveAdapterRegistry registry = ReactiveAdapterRegistry.getSharedInstance();
         ReflectionUtils.doWithMethods(ClassUtils.getUserClass(targetClass), method -> {
-            if (isOnContext(method, targetClass)) {
-                @Nullable ReactiveAdapter adapter = registry.getAdapter(method.getReturnType());
-                if (adapter == null || !adapter.getDescriptor().isDeferred() || KotlinDetector.isSuspendingFunction(method)) {
-                    refused.add(notDeferred(method));
+            if (!isOnContext(method, targetClass)) {
+                return;
+            }
+            if (SuspendingBodies.isSuspending(method)) {
+                String missing = SuspendingBodies.missing(getProxyClassLoader());
+                if (missing != null) {
+                    refused.add("@OnContext WebFlux handler " + method.getDeclaringClass().getSimpleName() + "#"
+                            + method.getName() + " is a Kotlin suspend function, whose coroutine runs on the WebSession's"
+                            + " context through synccontext-kotlin's dispatcher: " + missing + ".");
                 }
+                return;
+            }
+            @Nullable ReactiveAdapter adapter = registry.getAdapter(method.getReturnType());
+            if (adapter == null || !adapter.getDescriptor().isDeferred()) {
+                refused.add(notDeferred(method));
             }
         });
         if (!refused.isEmpty()) {
@@ -104,9 +121,8 @@ final class OnContextHandlers extends AbstractAdvisingBeanPostProcessor {
 
     static String notDeferred(Method method) {
         return "@OnContext WebFlux handler " + method.getDeclaringClass().getSimpleName() + "#" + method.getName()
-                + " returns " + method.getReturnType().getSimpleName() + (KotlinDetector.isSuspendingFunction(method)
-                        ? " from a Kotlin suspend function" : "") + ", which cannot wait for a busy context without"
-                + " blocking the event loop. Return a Mono or Flux (Mono<Void> for no value): its body then runs on the"
-                + " WebSession's context when WebFlux subscribes.";
+                + " returns " + method.getReturnType().getSimpleName() + ", which cannot wait for a busy context without"
+                + " blocking the event loop. Return a Mono or Flux (Mono<Void> for no value), or make it a Kotlin suspend"
+                + " function: its body then runs on the WebSession's context when WebFlux subscribes.";
     }
 }

@@ -2,6 +2,7 @@ package dev.synccontext.autoconfigure.webflux;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.autoconfigure.handler.ContextUnavailableException;
+import dev.synccontext.autoconfigure.handler.coroutines.SuspendingBodies;
 import dev.synccontext.autoconfigure.session.WebSessionContexts;
 import java.lang.reflect.Method;
 import java.util.concurrent.Callable;
@@ -11,11 +12,13 @@ import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.web.filter.reactive.ServerWebExchangeContextFilter;
 import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -24,7 +27,8 @@ import reactor.core.scheduler.Schedulers;
  * {@link OnContextHandlers} for the guarantees). Called by the controller's proxy when WebFlux invokes the
  * method (after binding and validation), it returns at once a publisher of the method's own reactive type;
  * when WebFlux subscribes to it, the body runs on the context (inline when idle, queued when busy) and the
- * publisher the body returned is then subscribed in its place.
+ * publisher the body returned is then subscribed in its place. A Kotlin {@code suspend} method instead runs as a
+ * coroutine on the context's dispatcher, which the proxy awaits ({@link SuspendingBodies}).
  */
 final class OnContextMethodInterceptor implements MethodInterceptor {
 
@@ -40,6 +44,9 @@ final class OnContextMethodInterceptor implements MethodInterceptor {
     @Override
     public @Nullable Object invoke(MethodInvocation invocation) {
         Method method = invocation.getMethod();
+        if (SuspendingBodies.isSuspending(method)) {
+            return suspending((ProxyMethodInvocation) invocation, method);
+        }
         ReactiveAdapter adapter = adapters.getAdapter(method.getReturnType());
         if (adapter == null || !adapter.getDescriptor().isDeferred()) {
             throw new IllegalStateException(OnContextHandlers.notDeferred(method)); // refused at startup already
@@ -49,15 +56,45 @@ final class OnContextMethodInterceptor implements MethodInterceptor {
         Mono<Object> assembled = Mono.deferContextual(view -> {
             ServerWebExchange exchange = ServerWebExchangeContextFilter.getExchange(view).orElse(null);
             if (exchange == null) {
-                return Mono.error(new IllegalStateException("@OnContext method " + method + " was subscribed outside"
-                        + " a WebFlux request (no ServerWebExchange in the Reactor context, which the starter's"
-                        + " ServerWebExchangeContextFilter puts there): it has no WebSession, so no context."));
+                return Mono.error(noExchange(method));
             }
             return contexts.get().contextOf(exchange).flatMap(context -> run(context, body, method));
         }).cache(); // resubscribing replays what the body returned, as a plain method's publisher would be reused
         return adapter.isMultiValue()
                 ? adapter.fromPublisher(assembled.flatMapMany(value -> adapter.toPublisher(value)))
                 : adapter.fromPublisher(assembled.flatMap(value -> Mono.from(adapter.toPublisher(value))));
+    }
+
+    /**
+     * A Kotlin {@code suspend} method: returns, for the proxy to await with the caller's continuation, a
+     * publisher that finds the WebSession's context and then proceeds with the method as a coroutine on that
+     * context's dispatcher ({@link SuspendingBodies}).
+     */
+    private Object suspending(ProxyMethodInvocation invocation, Method method) {
+        ProxyMethodInvocation body = (ProxyMethodInvocation) invocation.invocableClone();
+        String handler = method.getDeclaringClass().getSimpleName() + "#" + method.getName();
+        Mono<RendererSyncContext> context = Mono.deferContextual(view -> {
+            ServerWebExchange exchange = ServerWebExchangeContextFilter.getExchange(view).orElse(null);
+            return exchange == null ? Mono.error(noExchange(method)) : contexts.get().contextOf(exchange);
+        });
+        if (SuspendingBodies.returnsFlow(method)) {
+            return context.flatMapMany(on -> Flux.defer(() -> proceed(on, body, handler)));
+        }
+        return context.flatMap(on -> Mono.defer(() -> Mono.from(proceed(on, body, handler))));
+    }
+
+    private static Publisher<?> proceed(RendererSyncContext context, ProxyMethodInvocation body, String handler) {
+        try {
+            return SuspendingBodies.proceed(context, body, handler);
+        } catch (Throwable failure) {
+            return Mono.error(failure);
+        }
+    }
+
+    private static IllegalStateException noExchange(Method method) {
+        return new IllegalStateException("@OnContext method " + method + " was subscribed outside a WebFlux request (no"
+                + " ServerWebExchange in the Reactor context, which the starter's ServerWebExchangeContextFilter puts"
+                + " there): it has no WebSession, so no context.");
     }
 
     private static Mono<Object> run(RendererSyncContext context, MethodInvocation invocation, Method method) {
