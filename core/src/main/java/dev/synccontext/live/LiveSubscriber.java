@@ -57,6 +57,8 @@ public final class LiveSubscriber {
     private boolean writableSignal;
     /** {@link #finish} was called: the drain writes what is buffered, then ends this subscriber. */
     private boolean finishing;
+    /** {@link #close} found a drain scheduled or running: that drain closes the transport when it stops. */
+    private boolean closeByDrain;
     private long dropped;
     private int highWater;
     private @Nullable CloseReason closeReason;
@@ -266,10 +268,15 @@ public final class LiveSubscriber {
 
     /** Ends this subscriber once: empties the buffer, leaves the channel, closes the transport off the caller. */
     void close(CloseReason reason) {
+        boolean drainOwnsTransport;
         synchronized (this) {
             if (state == CLOSED) {
                 return;
             }
+            // A drain scheduled or running may be inside a write right now: the transport is written by one
+            // thread at a time, so that drain closes it when it stops (stopped()), never a second thread.
+            drainOwnsTransport = state == DRAINING;
+            closeByDrain = drainOwnsTransport;
             state = CLOSED;
             closeReason = reason;
             statistics.buffered(-buffer.size());
@@ -277,6 +284,27 @@ public final class LiveSubscriber {
         }
         channel.remove(this);
         statistics.unsubscribed();
+        if (!drainOwnsTransport) {
+            closeTransport(reason);
+        }
+    }
+
+    /** After a drain stopped: closes the transport if {@link #close} left that to the drain. */
+    private void stopped() {
+        CloseReason reason;
+        synchronized (this) {
+            if (state != CLOSED || !closeByDrain) {
+                return;
+            }
+            closeByDrain = false;
+            reason = closeReason;
+        }
+        if (reason != null) {
+            closeTransport(reason);
+        }
+    }
+
+    private void closeTransport(CloseReason reason) {
         Runnable closing = () -> {
             try {
                 transport.close(reason);
@@ -296,14 +324,24 @@ public final class LiveSubscriber {
             executor.execute(drain);
         } catch (RejectedExecutionException shutDown) {
             close(CloseReason.GONE);
+            stopped(); // the drain that would have closed the transport never runs
         }
     }
 
     private void drain() {
+        if (drainBatch()) {
+            schedule(); // yield after a batch; the state stays DRAINING, so nobody else schedules meanwhile
+        } else {
+            stopped();
+        }
+    }
+
+    /** Writes up to {@link #BATCH} messages; {@code true} to go on in a new drain, {@code false} when it stopped. */
+    private boolean drainBatch() {
         for (int i = 0; i < BATCH; i++) {
             Boolean work = hasWork();
             if (work == null) {
-                return;
+                return false;
             }
             if (!work) {
                 boolean flushed;
@@ -311,11 +349,11 @@ public final class LiveSubscriber {
                     flushed = transport.flush();
                 } catch (Exception broken) {
                     gone(broken);
-                    return;
+                    return false;
                 }
                 if (flushed ? idled() : parked()) {
                     endIfFinished();
-                    return;
+                    return false;
                 }
                 continue;
             }
@@ -324,35 +362,35 @@ public final class LiveSubscriber {
                 ready = transport.ready();
             } catch (RuntimeException broken) {
                 gone(broken);
-                return;
+                return false;
             }
             if (!ready) {
                 if (parked()) {
                     endIfFinished();
-                    return;
+                    return false;
                 }
                 continue;
             }
             LiveMessage next = take();
             if (next == null) {
-                return;
+                return false;
             }
             boolean more;
             try {
                 more = transport.write(next);
             } catch (Exception broken) {
                 gone(broken);
-                return;
+                return false;
             }
             lastWritten = next.sequence();
             written++;
             statistics.countWritten();
             if (!more && parked()) {
                 endIfFinished();
-                return;
+                return false;
             }
         }
-        schedule(); // yield after a batch; the state stays DRAINING, so nobody else schedules meanwhile
+        return true;
     }
 
     /** {@code true}: a message waits; {@code false}: the buffer is empty (flush, then idle); {@code null}: closed. */

@@ -21,6 +21,10 @@ class RecordingTransport implements LiveTransport {
     private final AtomicInteger inWrite = new AtomicInteger();
     private final @Nullable String lastEventId;
     volatile boolean stalled;
+    /** How long each write spins, to widen the window in which a second thread could touch the transport. */
+    volatile long writeNanos;
+    /** Writes that came after {@link #close}: a transport must never be written once it was closed. */
+    final AtomicInteger writesAfterClose = new AtomicInteger();
     volatile @Nullable LiveSubscriber subscriber;
 
     RecordingTransport(@Nullable String lastEventId) {
@@ -47,15 +51,26 @@ class RecordingTransport implements LiveTransport {
         if (inWrite.incrementAndGet() != 1) {
             overlaps.incrementAndGet();
         }
+        if (closed.get() != null) {
+            writesAfterClose.incrementAndGet();
+        }
         writerThreads.add(Thread.currentThread().getName());
         written.add(message);
+        for (long end = System.nanoTime() + writeNanos; System.nanoTime() < end; ) {
+            Thread.onSpinWait();
+        }
         inWrite.decrementAndGet();
         return true;
     }
 
+    /** Takes part in the overlap check: a close while a write is under way is an overlap too (one writer). */
     @Override
     public void close(CloseReason reason) {
+        if (inWrite.incrementAndGet() != 1) {
+            overlaps.incrementAndGet();
+        }
         closed.compareAndSet(null, reason);
+        inWrite.decrementAndGet();
         closedLatch.countDown();
     }
 
