@@ -70,7 +70,10 @@ class ChunkedQueueTest {
             // short of the ring's end, as if 2^31 - 100 callbacks had been queued since the queue was empty.
             long s = (long) STATE.getVolatile(ctx);
             assertThat(s & SyncContext.CHUNKED).isZero();
-            STATE.setVolatile(ctx, s + (((long) QueueChunk.RING - 99) << SyncContext.SEQUENCE_SHIFT));
+            // The owner's next index moves with it (the give-up that restarts the sequence resets both).
+            int start = QueueChunk.RING - 99;
+            ctx.headIndex = start;
+            STATE.setVolatile(ctx, s + ((long) start << SyncContext.SEQUENCE_SHIFT));
             for (int i = 0; i < 3_000; i++) {
                 int n = i;
                 ctx.post(() -> order.add(n));

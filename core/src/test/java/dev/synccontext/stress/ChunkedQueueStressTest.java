@@ -101,7 +101,7 @@ class ChunkedQueueStressTest {
     @Test
     void closeNowRacingProducersHandsBackExactlyTheAcceptedWorkThatDidNotRun() throws Exception {
         System.out.println("ChunkedQueueStressTest seed " + seed);
-        int rounds = (int) (300 * SCALE);
+        int rounds = (int) (150 * SCALE);
         for (int round = 0; round < rounds; round++) {
             SplittableRandom random = new SplittableRandom(seed + round);
             RendererSyncContext ctx = RendererSyncContext.builder().name("close-now-" + round)
@@ -114,14 +114,14 @@ class ChunkedQueueStressTest {
             Set<Runnable> accepted = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
             Set<Runnable> ran = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
             List<CompletableFuture<?>> futures = Collections.synchronizedList(new ArrayList<>());
-            CyclicBarrier go = new CyclicBarrier(PRODUCERS + 1);
+            CyclicBarrier go = new CyclicBarrier(PRODUCERS / 2 + 1);
             List<Thread> producers = new ArrayList<>();
             for (int p = 0; p < PRODUCERS / 2; p++) {
                 long producerSeed = random.nextLong();
                 producers.add(new Thread(() -> {
                     SplittableRandom r = new SplittableRandom(producerSeed);
                     await(go);
-                    for (int i = 0; i < 5_000; i++) {
+                    for (int i = 0; i < 3_000; i++) {
                         Runnable[] self = new Runnable[1];
                         self[0] = () -> {
                             started.incrementAndGet();
@@ -165,17 +165,20 @@ class ChunkedQueueStressTest {
             Set<Runnable> returnedSet = Collections.newSetFromMap(new IdentityHashMap<>());
             returnedSet.addAll(returned);
             assertThat(returnedSet).as("closeNow() returned a post twice").hasSameSizeAs(returned);
+            // Plain set lookups (AssertJ's contains would scan): a failure names the rule and the round.
             for (Runnable r : returned) {
-                assertThat(accepted).as("closeNow() returned a post never accepted").contains(r);
-                assertThat(ran).as("closeNow() returned a post that ran").doesNotContain(r);
+                if (!accepted.contains(r) || ran.contains(r)) {
+                    throw new AssertionError("closeNow() returned a post that was never accepted or that ran,"
+                            + " seed " + seed + " round " + round);
+                }
             }
             int postsRan = 0;
             for (Runnable r : accepted) {
                 if (ran.contains(r)) {
                     postsRan++;
-                } else {
-                    assertThat(returnedSet).as("an accepted post neither ran nor came back, seed %d round %d",
-                            seed, round).contains(r);
+                } else if (!returnedSet.contains(r)) {
+                    throw new AssertionError("an accepted post neither ran nor came back from closeNow(), seed "
+                            + seed + " round " + round);
                 }
             }
             assertThat(postsRan + returned.size()).isEqualTo(accepted.size());
@@ -212,6 +215,7 @@ class ChunkedQueueStressTest {
             holding.await(1, TimeUnit.MINUTES);
             AtomicInteger admitted = new AtomicInteger();
             AtomicInteger ranCount = new AtomicInteger();
+            CountDownLatch allRan = new CountDownLatch(limit);
             CyclicBarrier go = new CyclicBarrier(PRODUCERS);
             List<Thread> producers = new ArrayList<>();
             for (int p = 0; p < PRODUCERS; p++) {
@@ -219,7 +223,10 @@ class ChunkedQueueStressTest {
                     await(go);
                     for (int i = 0; i < limit; i++) {
                         try {
-                            ctx.post(ranCount::incrementAndGet);
+                            ctx.post(() -> {
+                                ranCount.incrementAndGet();
+                                allRan.countDown();
+                            });
                             admitted.incrementAndGet();
                         } catch (RejectedExecutionException full) {
                             // refused at the bound: counted by what was admitted
@@ -234,7 +241,8 @@ class ChunkedQueueStressTest {
             assertThat(admitted.get()).as("admitted with the drain held, limit %d", limit).isEqualTo(limit);
             assertThat(ctx.queueDepth()).isEqualTo(limit);
             release.countDown();
-            join(ctx.invokeAsync(() -> { }));
+            assertThat(allRan.await(1, TimeUnit.MINUTES)).as("every admitted post ran").isTrue();
+            join(ctx.invokeAsync(() -> { })); // room again: queued behind the last, or inline after it
             assertThat(ranCount.get()).isEqualTo(limit);
             assertThat(ctx.queueDepth()).isZero();
         }
