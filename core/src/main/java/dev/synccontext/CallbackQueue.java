@@ -133,23 +133,30 @@ abstract class CallbackQueue extends OwnerSidePadding {
     }
 
     /**
-     * Whether the next index is written already: then it was reserved before, so the owner's count
-     * holds it and it may be taken without a look at the state word.
+     * Claims the next index if its slot is written already: then it was reserved before it was written,
+     * so the owner's count holds it and it may be taken without a look at the state word. Null if not
+     * written yet (or the next chunk not linked yet); otherwise as {@link #takeNext}.
      */
-    final boolean nextWritten() {
-        QueueChunk chunk = (QueueChunk) HEAD_CHUNK.getAcquire(this);
+    final @Nullable Object takeIfWritten() {
+        QueueChunk chunk = headChunk;
         if (chunk == null) {
-            return false;
+            return null;
         }
-        int offset = chunk.offset(headIndex);
+        int index = headIndex;
+        int offset = chunk.offset(index);
         if (offset == chunk.slots.length) {
-            chunk = chunk.nextAcquire();
-            if (chunk == null) {
-                return false;
+            QueueChunk next = chunk.nextAcquire();
+            if (next == null || next.getAcquire(0) == null) {
+                return null;
             }
+            HEAD_CHUNK.setRelease(this, next);
+            chunk = next;
             offset = 0;
+        } else if (chunk.getAcquire(offset) == null) {
+            return null;
         }
-        return chunk.getAcquire(offset) != null;
+        headIndex = (index + 1) & QueueChunk.RING;
+        return chunk.claimWritten(offset);
     }
 
     /**

@@ -62,44 +62,44 @@ final class Drain {
         int sinceStepBack = TAILING_RUN; // callbacks taken since this drain last stepped back
         try {
             for (;;) {
-                if (counted == 0 && ran && budget > 0 && ctx.nextWritten()) {
-                    // A written slot was reserved before it was written, so the count already holds it: take
-                    // it without a look at the state word, which producers keep writing. The run grows by
-                    // one, still within maxBatch.
-                    counted = 1;
-                }
-                if (counted == 0) {
-                    long s = ctx.stateVolatile();
-                    if ((s & ABORTED) != 0 || (s & COUNT_MASK) == done) {
-                        if (ctx.abortOrRelease(s, done, self)) {
-                            return;
-                        }
-                        continue; // the state moved meanwhile
-                    }
-                    if (budget == 0) {
-                        if (!ctx.yieldAfterBatch(s, done, self)) {
+                // A written slot was reserved before it was written, so the count already holds it: take it
+                // without a look at the state word, which producers keep writing. The run grows by one,
+                // still within maxBatch.
+                Object item = counted == 0 && ran && budget > 0 ? ctx.takeIfWritten() : null;
+                if (item == null) {
+                    if (counted == 0) {
+                        long s = ctx.stateVolatile();
+                        if ((s & ABORTED) != 0 || (s & COUNT_MASK) == done) {
+                            if (ctx.abortOrRelease(s, done, self)) {
+                                return;
+                            }
                             continue; // the state moved meanwhile
                         }
-                        if (ctx.resubmitOrReclaim()) {
-                            return;
+                        if (budget == 0) {
+                            if (!ctx.yieldAfterBatch(s, done, self)) {
+                                continue; // the state moved meanwhile
+                            }
+                            if (ctx.resubmitOrReclaim()) {
+                                return;
+                            }
+                            OWNER.setOpaque(ctx, self); // the executor refused: a fresh batch, on this thread
+                            done = 0;
+                            budget = maxBatch;
+                            continue;
                         }
-                        OWNER.setOpaque(ctx, self); // the executor refused: a fresh batch, on this thread
-                        done = 0;
-                        budget = maxBatch;
-                        continue;
+                        // The count is what this drain finished plus what is queued: callbacks it may take now.
+                        int waiting = (int) (s & COUNT_MASK) - done;
+                        if (rightBehindProducer(waiting, ran, sinceStepBack) && stepBack(ctx)) {
+                            // It got ahead meanwhile, so look again (the next run is a batch, taken by
+                            // following written slots, or after one more read of the state).
+                            sinceStepBack = 0;
+                            continue;
+                        }
+                        counted = Math.min(waiting, budget);
                     }
-                    // The count is what this drain finished plus what is queued: callbacks it may take now.
-                    int waiting = (int) (s & COUNT_MASK) - done;
-                    if (rightBehindProducer(waiting, ran, sinceStepBack) && stepBack(ctx)) {
-                        // It got ahead meanwhile, so look again (the next run is a batch, taken by
-                        // following written slots, or after one more read of the state).
-                        sinceStepBack = 0;
-                        continue;
-                    }
-                    counted = Math.min(waiting, budget);
+                    item = ctx.takeNext();
+                    counted--;
                 }
-                Object item = ctx.takeNext();
-                counted--;
                 sinceStepBack++;
                 budget--;
                 if (item == QueueChunk.TAKEN) {

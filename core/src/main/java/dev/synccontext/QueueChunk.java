@@ -86,6 +86,11 @@ final class QueueChunk {
         return SLOT.getAndSet(slots, offset, TAKEN);
     }
 
+    /** {@link #claim} of a slot already seen written. */
+    Object claimWritten(int offset) {
+        return SLOT.getAndSet(slots, offset, TAKEN);
+    }
+
     @Nullable QueueChunk nextAcquire() {
         return (QueueChunk) NEXT.getAcquire(this);
     }
