@@ -81,10 +81,10 @@ abstract class CallbackQueue extends OwnerSidePadding {
 
     /** The chunk that holds {@code index}: from the hint (or the head, if the hint is past it), linking new ones. */
     private QueueChunk chunkOf(int index) {
-        QueueChunk hint = awaitChunk(TAIL_CHUNK);
+        QueueChunk hint = awaitTail();
         QueueChunk chunk = hint;
         if (chunk.isAfter(index)) {
-            chunk = awaitChunk(HEAD_CHUNK); // a later producer moved the hint on; the owner is not past us
+            chunk = awaitHead(); // a later producer moved the hint on; the owner is not past us
         }
         while (!chunk.holds(index)) {
             chunk = chunk.nextOrAppend();
@@ -96,14 +96,26 @@ abstract class CallbackQueue extends OwnerSidePadding {
     }
 
     /**
-     * Reads a chunk field that may be null for a moment: the producer creating the first chunk has not
+     * The producers' hint, which may be null for a moment: the producer creating the first chunk has not
      * published it yet, or the owner dropped the chunks and is about to put them back (its CAS failed
-     * because this producer reserved).
+     * because this producer reserved). The read stays a plain acquire on the constant handle (a handle
+     * passed as an argument is not one the JIT can fold: measured, a generic call per post).
      */
-    private QueueChunk awaitChunk(VarHandle field) {
-        QueueChunk chunk;
-        for (int spins = 0; (chunk = (QueueChunk) field.getAcquire(this)) == null; spins++) {
+    private QueueChunk awaitTail() {
+        QueueChunk chunk = (QueueChunk) TAIL_CHUNK.getAcquire(this);
+        for (int spins = 0; chunk == null; spins++) {
             backOff(spins);
+            chunk = (QueueChunk) TAIL_CHUNK.getAcquire(this);
+        }
+        return chunk;
+    }
+
+    /** The head chunk, which may be null for a moment as {@link #awaitTail} says. */
+    private QueueChunk awaitHead() {
+        QueueChunk chunk = (QueueChunk) HEAD_CHUNK.getAcquire(this);
+        for (int spins = 0; chunk == null; spins++) {
+            backOff(spins);
+            chunk = (QueueChunk) HEAD_CHUNK.getAcquire(this);
         }
         return chunk;
     }
@@ -119,7 +131,7 @@ abstract class CallbackQueue extends OwnerSidePadding {
     final Object takeNext() {
         QueueChunk chunk = headChunk;
         if (chunk == null) {
-            chunk = awaitChunk(HEAD_CHUNK);
+            chunk = awaitHead();
         }
         int index = headIndex;
         int offset = chunk.offset(index);
@@ -199,7 +211,7 @@ abstract class CallbackQueue extends OwnerSidePadding {
      * chunk's first one, or from a chunk the owner has left meanwhile, is harmless.
      */
     final void visitQueued(int end, Consumer<Object> visitor) {
-        QueueChunk chunk = awaitChunk(HEAD_CHUNK);
+        QueueChunk chunk = awaitHead();
         for (int index = chunk.start; index != end; index = (index + 1) & QueueChunk.RING) {
             int offset = chunk.offset(index);
             if (offset == chunk.slots.length) {
