@@ -6,24 +6,31 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The queue half of a context: an intrusive multi-producer, single-consumer linked queue of
- * {@link QueuedCallback} nodes after Dmitry Vyukov's design. It is the superclass of
- * {@link SyncContext} rather than an object of its own, so that a context and its (empty) queue are
- * one small object. The consumer end ({@link OwnerSide#head}) lives a cache line away from the
- * producer end ({@link #tail}), see {@link OwnerSide}.
+ * The queue half of a context: a multi-producer, single-consumer queue of linked arrays
+ * ({@link QueueChunk}), indexed by a sequence that the context's state word hands out with each
+ * reservation. It is the superclass of {@link SyncContext} rather than an object of its own, so that a
+ * context and its (empty) queue are one small object: an idle context holds no chunk at all. The
+ * consumer end ({@link OwnerSide#headChunk}, {@link OwnerSide#headIndex}) lives a cache line away from
+ * the producer end ({@link #tailChunk}), see {@link OwnerSide}.
  *
  * <h2>Rules of use</h2>
  * <ul>
- *   <li>{@link #swapTail} and {@link #link} may be called by any thread, and cost one atomic
- *       exchange: the producer swaps its node in as the tail, then links the previous tail to it (or,
- *       when the queue was empty, publishes it as the head).</li>
- *   <li>{@link #takeAfter}, {@link #publishTaken}, {@link #poll} and {@link #forgetTakenNodes} belong
- *       to the context's owner alone, and a node is only taken when its reservation is counted: so
- *       taking never returns null, and instead waits the few instructions between a producer's
- *       exchange and its link. Every node taken is published before ownership can pass on.</li>
- *   <li>The owner takes nodes without any atomic: the node it took last stays behind as the dummy the
- *       next one links to. When a drain runs dry it drops that dummy with one CAS on the tail, so an
- *       idle context keeps no node (and never had a stub).</li>
+ *   <li>A producer's reservation (one CAS on the state word, {@link SyncContext}) gives it its index and
+ *       tells it whether the queue had a chunk. {@link #enqueue} then writes the callback into that
+ *       index's slot: no atomic at all when the chunk is there, one CAS to link a new chunk at the end of
+ *       one, none to create a fresh queue's first chunk (only the producer whose reservation found no
+ *       chunk creates it). Writing the slot is a producer's last step on the queue: any hint it moves,
+ *       any chunk it links, comes before, so that once the owner has taken every reserved index no
+ *       producer touches the queue any more.</li>
+ *   <li>{@link #takeNext}, {@link #nextWritten}, {@link #forgetChunks} and {@link #restoreChunks}
+ *       belong to the context's owner alone, and the owner only takes an index whose reservation it
+ *       counted: so taking waits (briefly) for a producer that reserved but has not written yet, rather
+ *       than find nothing. Each take is one atomic exchange on the slot, the claim that
+ *       {@code closeNow()} also makes ({@link #visitQueued}), so a callback is decided once.</li>
+ *   <li>When the count says everything was taken, the owner drops the chunks before the CAS that gives
+ *       the context up (that CAS also clears {@code CHUNKED} and restarts the sequence at 0), so an idle
+ *       context retains no array. If the CAS fails (a producer reserved meanwhile), the owner puts the
+ *       chunks back; that producer waits the few instructions between.</li>
  * </ul>
  * Ownership passes between threads only through the context's state word (a CAS), which orders the
  * owner-only fields here for the next owner.
@@ -32,180 +39,192 @@ abstract class CallbackQueue extends OwnerSidePadding {
 
     private static final int SPINS_BEFORE_YIELD = 64;
 
-    private static final VarHandle HEAD;
-    private static final VarHandle TAIL;
+    private static final VarHandle HEAD_CHUNK;
+    private static final VarHandle TAIL_CHUNK;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD = lookup.findVarHandle(OwnerSide.class, "head", QueuedCallback.class);
-            TAIL = lookup.findVarHandle(CallbackQueue.class, "tail", QueuedCallback.class);
+            HEAD_CHUNK = lookup.findVarHandle(OwnerSide.class, "headChunk", QueueChunk.class);
+            TAIL_CHUNK = lookup.findVarHandle(CallbackQueue.class, "tailChunk", QueueChunk.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** Producer end; exchanged by producers, CAS-ed to null by the owner when it drops the dummy. */
-    @SuppressWarnings("unused") // Accessed through TAIL.
-    private @Nullable QueuedCallback<?> tail;
+    /**
+     * Producers' hint: the last chunk some producer linked (never after the chunk of any index still to
+     * be written), or null while the queue has no chunk. Moved forward by a CAS, never past a slot write.
+     */
+    @SuppressWarnings("unused") // Accessed through TAIL_CHUNK.
+    private @Nullable QueueChunk tailChunk;
+
+    // ---------------------------------------------------------------- producers
 
     /**
-     * A producer's first step: swaps {@code node} in as the tail. The node is in the queue's order from
-     * here on, but nobody can reach it until {@link #link} publishes it.
+     * Writes {@code callback} into the slot of {@code index}, which this producer reserved.
      *
-     * @return the previous tail, to hand to {@link #link}; null if the queue was empty
+     * @param install whether the reservation found the queue without a chunk: then this producer
+     *     creates the first one (its index is the sequence's first), and every other producer waits for it
      */
-    final QueuedCallback<?> swapTail(QueuedCallback<?> node) {
-        return (QueuedCallback<?>) TAIL.getAndSet(this, node);
-    }
-
-    /** A producer's second step: links {@code node} after {@code previous} (or publishes it as the head). */
-    final void link(QueuedCallback<?> previous, QueuedCallback<?> node) {
-        if (previous == null) {
-            HEAD.setRelease(this, node);
+    final void enqueue(int index, boolean install, Object callback) {
+        QueueChunk chunk;
+        if (install) {
+            chunk = new QueueChunk(index, QueueChunk.FIRST_LENGTH);
+            TAIL_CHUNK.setRelease(this, chunk);
+            HEAD_CHUNK.setRelease(this, chunk);
         } else {
-            previous.setNextRelease(node);
+            chunk = chunkOf(index);
         }
+        chunk.setRelease(chunk.offset(index), callback);
+    }
+
+    /** The chunk that holds {@code index}: from the hint (or the head, if the hint is past it), linking new ones. */
+    private QueueChunk chunkOf(int index) {
+        QueueChunk hint = awaitTail();
+        QueueChunk chunk = hint;
+        if (chunk.isAfter(index)) {
+            chunk = awaitHead(); // a later producer moved the hint on; the owner is not past us
+        }
+        while (!chunk.holds(index)) {
+            chunk = chunk.nextOrAppend();
+        }
+        if (chunk != hint && chunk.isAfter(hint.start)) {
+            TAIL_CHUNK.compareAndSet(this, hint, chunk); // lost: someone moved it (forward) meanwhile
+        }
+        return chunk;
     }
 
     /**
-     * Where the owner takes from: the node it took last (still the queue's dummy), or null if it took
-     * none since the queue was last empty. Owner-only.
+     * The producers' hint, which may be null for a moment: the producer creating the first chunk has not
+     * published it yet, or the owner dropped the chunks and is about to put them back (its CAS failed
+     * because this producer reserved). The read stays a plain acquire on the constant handle (a handle
+     * passed as an argument is not one the JIT can fold: measured, a generic call per post).
      */
-    final @Nullable QueuedCallback<?> lastTaken() {
-        return headTaken ? head : null;
+    private QueueChunk awaitTail() {
+        QueueChunk chunk = (QueueChunk) TAIL_CHUNK.getAcquire(this);
+        for (int spins = 0; chunk == null; spins++) {
+            backOff(spins);
+            chunk = (QueueChunk) TAIL_CHUNK.getAcquire(this);
+        }
+        return chunk;
+    }
+
+    /** The head chunk, which may be null for a moment as {@link #awaitTail} says. */
+    private QueueChunk awaitHead() {
+        QueueChunk chunk = (QueueChunk) HEAD_CHUNK.getAcquire(this);
+        for (int spins = 0; chunk == null; spins++) {
+            backOff(spins);
+            chunk = (QueueChunk) HEAD_CHUNK.getAcquire(this);
+        }
+        return chunk;
+    }
+
+    // ---------------------------------------------------------------- the owner
+
+    /**
+     * Claims the next index: the callback written there, or {@link QueueChunk#TAKEN} if {@code closeNow()}
+     * claimed it first. Only called for an index whose reservation the owner has counted. Publishes the
+     * head chunk when it moves to the next one (for {@code closeNow()}'s walk, and for a producer that
+     * is behind the hint).
+     */
+    final Object takeNext() {
+        QueueChunk chunk = headChunk;
+        if (chunk == null) {
+            chunk = awaitHead();
+        }
+        int index = headIndex;
+        int offset = chunk.offset(index);
+        if (offset == chunk.slots.length) {
+            chunk = chunk.awaitNext();
+            HEAD_CHUNK.setRelease(this, chunk);
+            offset = 0;
+        }
+        headIndex = (index + 1) & QueueChunk.RING;
+        return chunk.claim(offset);
     }
 
     /**
-     * Takes the node after {@code lastTaken} (after null: the first node) and writes nothing: the owner
-     * keeps its position in a local variable while it works through the nodes it has counted, and
-     * publishes it with {@link #publishTaken} before it looks at the state again, so a run of callbacks
-     * does not write to the context's own fields, which producers keep changing, once per callback. Only
-     * called for a node whose reservation the owner has counted, so it waits (briefly) for a producer
-     * that reserved but has not linked yet, rather than return null. The nodes taken stay linked until
-     * then, the last one as the dummy that the next node links to, so taking needs no atomic (Vyukov's
-     * non-intrusive trick, applied to intrusive nodes).
+     * Claims the next index if its slot is written already: then it was reserved before it was written,
+     * so the owner's count holds it and it may be taken without a look at the state word. Null if not
+     * written yet (or the next chunk not linked yet); otherwise as {@link #takeNext}.
      */
-    final QueuedCallback<?> takeAfter(@Nullable QueuedCallback<?> lastTaken) {
-        QueuedCallback<?> next;
-        if (lastTaken == null) {
-            for (int spins = 0; (next = (QueuedCallback<?>) HEAD.getAcquire(this)) == null; spins++) {
-                backOff(spins);
+    final @Nullable Object takeIfWritten() {
+        QueueChunk chunk = headChunk;
+        if (chunk == null) {
+            return null;
+        }
+        int index = headIndex;
+        int offset = chunk.offset(index);
+        if (offset == chunk.slots.length) {
+            QueueChunk next = chunk.nextAcquire();
+            if (next == null || next.getAcquire(0) == null) {
+                return null;
             }
-        } else {
-            for (int spins = 0; (next = lastTaken.nextAcquire()) == null; spins++) {
-                backOff(spins);
+            HEAD_CHUNK.setRelease(this, next);
+            chunk = next;
+            offset = 0;
+        } else if (chunk.getAcquire(offset) == null) {
+            return null;
+        }
+        headIndex = (index + 1) & QueueChunk.RING;
+        return chunk.claimWritten(offset);
+    }
+
+    /**
+     * The count says every reserved index was taken: drops the chunks, so an idle context retains no
+     * array, before the CAS that gives the context up and restarts the sequence. Returns what to hand to
+     * {@link #restoreChunks}, with the {@link OwnerSide#headIndex} read before, if that CAS fails. The
+     * next owner starts at index 0.
+     */
+    final @Nullable QueueChunk forgetChunks() {
+        QueueChunk head = headChunk;
+        if (head != null) {
+            TAIL_CHUNK.setRelease(this, null);
+            HEAD_CHUNK.setRelease(this, null);
+            headIndex = 0;
+        }
+        return head;
+    }
+
+    /**
+     * The give-up CAS failed after {@link #forgetChunks}: a producer reserved meanwhile and waits for a
+     * chunk. The head becomes the hint again (behind the one dropped, maybe: a hint only has to be no
+     * later than any index still to be written, and every chunk from the head on is still linked).
+     */
+    final void restoreChunks(@Nullable QueueChunk head, int index) {
+        if (head != null) {
+            headIndex = index;
+            HEAD_CHUNK.setRelease(this, head);
+            TAIL_CHUNK.setRelease(this, head);
+        }
+    }
+
+    // ---------------------------------------------------------------- closeNow
+
+    /**
+     * {@code closeNow()}'s walk, by a thread that need not own the context: claims every index from the
+     * owner's head chunk up to {@code end} (exclusive), the sequence as closeNow() found it when it marked
+     * the context force-closed (after that, no reservation succeeds), and calls {@code visitor} with each
+     * callback it claimed. The owner may still be taking indices meanwhile: each slot is claimed once, by
+     * one of the two. Indices before the owner's position are already claimed, so starting from the head
+     * chunk's first one, or from a chunk the owner has left meanwhile, is harmless.
+     */
+    final void visitQueued(int end, Consumer<Object> visitor) {
+        QueueChunk chunk = awaitHead();
+        for (int index = chunk.start; index != end; index = (index + 1) & QueueChunk.RING) {
+            int offset = chunk.offset(index);
+            if (offset == chunk.slots.length) {
+                chunk = chunk.awaitNext();
+                offset = 0;
             }
-        }
-        return next;
-    }
-
-    /**
-     * The owner took every node up to {@code lastTaken} (null: none): that node becomes the head (the
-     * dummy), and the links of the nodes before it are cleared, so that a future the user keeps does not
-     * retain the nodes behind it. Head first, then the links: a {@code closeNow()} walk that finds a link
-     * gone finds the new head (and a walk that starts from the head before this call finds the links
-     * intact up to it).
-     */
-    @SuppressWarnings("NullAway") // every node from the old head up to lastTaken is linked to the next
-    final void publishTaken(@Nullable QueuedCallback<?> lastTaken) {
-        if (lastTaken == null) {
-            return;
-        }
-        QueuedCallback<?> from = head; // the old dummy, or the first node, taken in this run
-        if (headTaken && from == lastTaken) {
-            return;
-        }
-        HEAD.setRelease(this, lastTaken);
-        headTaken = true;
-        for (QueuedCallback<?> node = from; node != lastTaken;) {
-            QueuedCallback<?> next = node.nextAcquire();
-            node.clearNextRelease();
-            node = next;
-        }
-    }
-
-    /** Takes the next node and publishes it at once: {@link #takeAfter} and {@link #publishTaken} in one. */
-    final QueuedCallback<?> poll() {
-        QueuedCallback<?> node = takeAfter(lastTaken());
-        publishTaken(node);
-        return node;
-    }
-
-    /**
-     * The count says the queue is empty: drop the dummy, so an idle context retains no node. False if
-     * a producer swapped the tail after it meanwhile; its node will be linked to the dummy, which then
-     * stays.
-     */
-    final boolean forgetTakenNodes() {
-        if (!headTaken) {
-            return true;
-        }
-        QueuedCallback<?> dummy = head;
-        // Clear head before giving the tail up: a producer that then finds the queue empty
-        // publishes its node as the new head, and must not be overwritten by this store.
-        HEAD.setRelease(this, null);
-        headTaken = false;
-        if (TAIL.compareAndSet(this, dummy, null)) {
-            return true;
-        }
-        HEAD.setRelease(this, dummy);
-        headTaken = true;
-        return false;
-    }
-
-    /**
-     * {@code closeNow()}'s walk, by a thread that need not own the context: calls {@code visitor} on
-     * every node from the owner's current position up to the tail as it is on entry, while the owner
-     * may still be taking nodes. The visitor claims each node (see {@link QueuedCallback}), so a node
-     * seen by both is decided once. Nodes linked after the tail was read here are not visited: their
-     * producers swapped them in after the context was force-closed, and see that before they link them
-     * (the caller of this method marks the context force-closed first, and the tail exchange and that
-     * mark are both sequentially consistent, so one of the two sides sees the other).
-     *
-     * <p>Where the walk finds no link it either waits for a producer that swapped the tail but has not
-     * linked yet (a few instructions), or finds that the owner took the node and cleared its link, in
-     * which case the owner's head is further on and the walk continues from there.
-     */
-    final void visitQueued(Consumer<QueuedCallback<?>> visitor) {
-        QueuedCallback<?> last = (QueuedCallback<?>) TAIL.getVolatile(this);
-        if (last == null) {
-            return;
-        }
-        QueuedCallback<?> node = (QueuedCallback<?>) HEAD.getAcquire(this);
-        int spins = 0;
-        for (;;) {
-            if (node == null) {
-                // The owner is dropping its dummy (it took everything) or a producer is about to
-                // publish the first node of an emptied queue.
-                if (TAIL.getVolatile(this) == null) {
-                    return;
-                }
-                backOff(spins++);
-                node = (QueuedCallback<?>) HEAD.getAcquire(this);
+            if (chunk.getAcquire(offset) == QueueChunk.TAKEN) {
                 continue;
             }
-            visitor.accept(node);
-            if (node == last) {
-                return;
+            Object callback = chunk.claim(offset);
+            if (callback != QueueChunk.TAKEN) {
+                visitor.accept(callback);
             }
-            QueuedCallback<?> next = node.nextAcquire();
-            while (next == null) {
-                if (TAIL.getVolatile(this) == node) {
-                    return; // the end: we went past 'last' by following the owner's head
-                }
-                QueuedCallback<?> ownerHead = (QueuedCallback<?>) HEAD.getAcquire(this);
-                if (ownerHead != node && spins > SPINS_BEFORE_YIELD) {
-                    // The owner took this node and cleared its link (or it is behind us: then the
-                    // visitor sees some nodes twice, which claiming makes harmless).
-                    next = ownerHead;
-                    break;
-                }
-                backOff(spins++);
-                next = node.nextAcquire();
-            }
-            spins = 0;
-            node = next;
         }
     }
 

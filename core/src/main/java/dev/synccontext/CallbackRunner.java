@@ -110,9 +110,17 @@ final class CallbackRunner {
      * (5 of 8 alignments on Java 17, 7 of 8 on Java 25), ~29 ns in the others (bench/README.md, "The
      * settings read per callback").
      */
-    static void runQueued(SyncContext ctx, QueuedCallback<?> node, Object callback, CallbackFrame frame,
-            @Nullable SyncContextObserver observer) {
+    static void runQueued(SyncContext ctx, Object item, CallbackFrame frame, @Nullable SyncContextObserver observer) {
         frame.seq++;
+        if (!(item instanceof QueuedCallback<?> node)) {
+            // A plain post: its slot held the runnable itself.
+            CallbackOutcome outcome = runPost(ctx, (Runnable) item);
+            if (observer != null) {
+                observe(ctx, observer, CallbackPath.QUEUED, outcome);
+            }
+            return;
+        }
+        Object callback = node.take();
         if (observer == null) {
             node.runQueued(ctx, callback);
             return;
@@ -133,17 +141,44 @@ final class CallbackRunner {
         observe(ctx, observer, CallbackPath.QUEUED, outcome);
     }
 
+    /** Runs a posted callback; its failure goes to the unhandled-exception report. */
+    static CallbackOutcome runPost(SyncContext ctx, Runnable post) {
+        try {
+            post.run();
+        } catch (Throwable failure) {
+            reportUnhandled(ctx, failure);
+            return Outcomes.of(failure);
+        }
+        return CallbackOutcome.SUCCESS;
+    }
+
+    /**
+     * A claimed queue item that will never run: fails its future or waiting sender with {@code reason}.
+     *
+     * @return the posted runnable when it is a post, otherwise null
+     */
+    static @Nullable Runnable abortQueued(Object item, Throwable reason) {
+        if (item instanceof QueuedCallback<?> node) {
+            return node.abort(node.take(), reason);
+        }
+        return (Runnable) item;
+    }
+
+    /** Which path the observer hears of for a queue item. */
+    static CallbackPath pathOf(Object item) {
+        return item instanceof QueuedCallback<?> node ? node.path() : CallbackPath.QUEUED;
+    }
+
     /**
      * Fails a queued callback that a refused drain claimed: its future or sender gets {@code rejection};
      * a post's goes to the unhandled-exception report; then the observer hears of it.
      */
-    static void rejectQueued(SyncContext ctx, QueuedCallback<?> node, Object callback,
-            RejectedExecutionException rejection) {
-        Runnable post = node.abort(callback, rejection);
+    static void rejectQueued(SyncContext ctx, Object item, RejectedExecutionException rejection) {
+        Runnable post = abortQueued(item, rejection);
         if (post != null) {
             reportUnhandled(ctx, rejection);
         }
-        observe(ctx, node.path(), CallbackOutcome.REJECTED);
+        observe(ctx, pathOf(item), CallbackOutcome.REJECTED);
     }
 
     /** Chooses one queued node in {@code samplingMask + 1}, at random, to time from its queueing on. */
@@ -152,6 +187,19 @@ final class CallbackRunner {
         if (mask >= 0 && (ThreadLocalRandom.current().nextInt() & mask) == 0) {
             node.sampledAt = SampleClock.now();
         }
+    }
+
+    /**
+     * What a post puts into its slot when an observer samples: the runnable itself, or, one time in
+     * {@code samplingMask + 1}, a node that keeps the time it was queued.
+     */
+    static Object sampledPost(int samplingMask, Runnable post) {
+        if ((ThreadLocalRandom.current().nextInt() & samplingMask) != 0) {
+            return post;
+        }
+        QueuedPost node = new QueuedPost(post);
+        node.sampledAt = SampleClock.now();
+        return node;
     }
 
     static void observe(SyncContext ctx, CallbackPath path, CallbackOutcome outcome) {

@@ -7,7 +7,6 @@ import static dev.synccontext.SyncContext.TAILING_RUN;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.RejectedExecutionException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The owner's loop over a context's queue: the drain the executor runs, and the one a caller thread
@@ -35,21 +34,19 @@ final class Drain {
     }
 
     /**
-     * Runs the queue as its owner. It reads the state once per run of the nodes it counted there (at
-     * most {@code maxBatch}), and takes those nodes with a local cursor, publishing its position before
-     * it reads the state again; a node already linked behind the last one it took is taken without that
-     * read (it was reserved before it was linked), within the same {@code maxBatch}. So while producers
-     * keep changing the state, a run of callbacks does not touch the context's fields but for the
-     * progress count, and a drain running its own callbacks' posts ({@code PostSerial}) does not read the
-     * state between them. Nor does it read the settings field per callback: it shares the line every
-     * post writes, so the observer and {@code maxBatch} are read once per drain (see
-     * {@link CallbackRunner#runQueued}). Whether closeNow() began needs no look per callback: each node
-     * is claimed, and closeNow() claims every node it may return. Right behind a producer it steps back
+     * Runs the queue as its owner. It reads the state once per run of the callbacks it counted there (at
+     * most {@code maxBatch}); a slot already written at its next index is taken without that read (it was
+     * reserved before it was written), within the same {@code maxBatch}. So while producers keep changing
+     * the state, a run of callbacks touches only the queue's slots and the owner's own fields (a cache
+     * line away from the producers'), and a drain running its own callbacks' posts ({@code PostSerial})
+     * does not read the state between them. Nor does it read the settings field per callback: it shares
+     * the line every post writes, so the observer and {@code maxBatch} are read once per drain (see
+     * {@link CallbackRunner#runQueued}). Whether closeNow() began needs no look per callback: each slot is
+     * claimed, and closeNow() claims every slot it may return. Right behind a producer it steps back
      * ({@link SyncContext}, "Stepping back from a producer") before it reads the state again.
      *
-     * <p>The loop's state stays in locals (not an object, not fields: the fields share lines with the
-     * producers, and an object per drain would allocate on the post paths); each step that moves the
-     * state word is a method of its own.
+     * <p>The loop's state stays in locals (not an object, not fields: an object per drain would allocate
+     * on the post paths); each step that moves the state word is a method of its own.
      */
     static void run(SyncContext ctx) {
         Thread self = Thread.currentThread();
@@ -58,74 +55,67 @@ final class Drain {
         OWNER.setOpaque(ctx, self);
         SyncContextObserver observer = ctx.settings.observer;
         int maxBatch = ctx.settings.maxBatch;
-        int budget = maxBatch; // nodes this batch may still take
+        int budget = maxBatch; // callbacks this batch may still take
         int done = 0; // callbacks finished here and still in the count
-        QueuedCallback<?> cursor = ctx.lastTaken();
-        int counted = 0; // nodes counted in the last state read and not yet taken
-        boolean ran = false; // whether the last node taken was claimed here (not aborted by closeNow())
-        int sinceStepBack = TAILING_RUN; // nodes taken since this drain last stepped back
+        int counted = 0; // callbacks counted in the last state read and not yet taken
+        boolean ran = false; // whether the last one taken was claimed here (not aborted by closeNow())
+        int sinceStepBack = TAILING_RUN; // callbacks taken since this drain last stepped back
         try {
             for (;;) {
-                if (counted == 0 && ran && budget > 0 && linkedAfter(cursor)) {
-                    // A linked node was reserved before it was linked, so the count already holds it: take
-                    // it without a look at the state word, which producers keep writing. The run grows by
-                    // one, still within maxBatch (closeNow()'s walk copes with a head one run stale).
-                    counted = 1;
-                }
-                if (counted == 0) {
-                    ctx.publishTaken(cursor);
-                    int s = ctx.stateVolatile();
-                    if ((s & ABORTED) != 0 || (s & COUNT_MASK) == done) {
-                        if (ctx.abortOrRelease(s, done, self)) {
-                            return;
-                        }
-                        // It may have dropped the dummy, and a producer published a new head.
-                        cursor = ctx.lastTaken();
-                        continue; // the state moved meanwhile
-                    }
-                    if (budget == 0) {
-                        if (!ctx.yieldAfterBatch(s, done, self)) {
+                // A written slot was reserved before it was written, so the count already holds it: take it
+                // without a look at the state word, which producers keep writing. The run grows by one,
+                // still within maxBatch.
+                Object item = counted == 0 && ran && budget > 0 ? ctx.takeIfWritten() : null;
+                if (item == null) {
+                    if (counted == 0) {
+                        long s = ctx.stateVolatile();
+                        if ((s & ABORTED) != 0 || (s & COUNT_MASK) == done) {
+                            if (ctx.abortOrRelease(s, done, self)) {
+                                return;
+                            }
                             continue; // the state moved meanwhile
                         }
-                        if (ctx.resubmitOrReclaim()) {
-                            return;
+                        if (budget == 0) {
+                            if (!ctx.yieldAfterBatch(s, done, self)) {
+                                continue; // the state moved meanwhile
+                            }
+                            if (ctx.resubmitOrReclaim()) {
+                                return;
+                            }
+                            OWNER.setOpaque(ctx, self); // the executor refused: a fresh batch, on this thread
+                            done = 0;
+                            budget = maxBatch;
+                            continue;
                         }
-                        OWNER.setOpaque(ctx, self); // the executor refused: a fresh batch, on this thread
-                        done = 0;
-                        budget = maxBatch;
-                        continue;
+                        // The count is what this drain finished plus what is queued: callbacks it may take now.
+                        int waiting = (int) (s & COUNT_MASK) - done;
+                        if (rightBehindProducer(waiting, ran, sinceStepBack) && stepBack(ctx)) {
+                            // It got ahead meanwhile, so look again (the next run is a batch, taken by
+                            // following written slots, or after one more read of the state).
+                            sinceStepBack = 0;
+                            continue;
+                        }
+                        counted = Math.min(waiting, budget);
                     }
-                    // The count is what this drain finished plus what is queued: nodes it may take now.
-                    int waiting = (s & COUNT_MASK) - done;
-                    if (rightBehindProducer(waiting, ran, sinceStepBack) && stepBack(ctx)) {
-                        // It got ahead meanwhile, so look again (the next run is a batch, taken by
-                        // following links, or after one more read of the state).
-                        sinceStepBack = 0;
-                        continue;
-                    }
-                    counted = Math.min(waiting, budget);
+                    item = ctx.takeNext();
+                    counted--;
                 }
-                QueuedCallback<?> node = ctx.takeAfter(cursor);
-                cursor = node;
-                counted--;
                 sinceStepBack++;
                 budget--;
-                Object callback = node.claim();
-                if (callback == null) {
+                if (item == QueueChunk.TAKEN) {
                     ran = false;
-                    counted = 0; // closeNow() (or its producer, racing it) aborted it: the next check leaves
+                    counted = 0; // closeNow() claimed it: the next check leaves
                     continue;
                 }
                 ran = true;
-                if (node instanceof QueuedSend send) {
-                    ctx.publishTaken(cursor);
+                if (item instanceof QueuedSend send) {
                     counted = 0;
                     if (ctx.handOffToSender(send, done, self)) {
                         return; // the sender owns the context now, its own callback still counted
                     }
                     done = 0; // given back before the offer; the withdrawn send counts as done below
                 } else {
-                    CallbackRunner.runQueued(ctx, node, callback, frame, observer);
+                    CallbackRunner.runQueued(ctx, item, frame, observer);
                 }
                 done++;
                 PROGRESS.setOpaque(ctx, done);
@@ -133,11 +123,6 @@ final class Drain {
         } finally {
             frame.leave(outer);
         }
-    }
-
-    /** Whether a node is already linked after the one the drain took last. */
-    private static boolean linkedAfter(@Nullable QueuedCallback<?> cursor) {
-        return cursor != null && cursor.nextAcquire() != null;
     }
 
     /**
@@ -172,19 +157,18 @@ final class Drain {
         int failed = 0;
         try {
             for (;;) {
-                int s = ctx.stateVolatile();
+                long s = ctx.stateVolatile();
                 if ((s & ABORTED) != 0 || (s & COUNT_MASK) == failed) {
                     if (ctx.abortOrRelease(s, failed, self)) {
                         return;
                     }
                     continue; // the state moved meanwhile
                 }
-                QueuedCallback<?> node = ctx.poll();
-                Object callback = node.claim();
-                if (callback == null) {
-                    continue; // closeNow() (or the producer, racing it) aborted it: the next check leaves
+                Object item = ctx.takeNext();
+                if (item == QueueChunk.TAKEN) {
+                    continue; // closeNow() aborted it: the next check leaves
                 }
-                CallbackRunner.rejectQueued(ctx, node, callback, Refusals.drainRefused(ctx.name, cause));
+                CallbackRunner.rejectQueued(ctx, item, Refusals.drainRefused(ctx.name, cause));
                 failed++;
                 PROGRESS.setOpaque(ctx, failed); // so that closeNow() from the handler counts what is left
             }

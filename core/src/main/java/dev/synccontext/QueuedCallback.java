@@ -1,90 +1,42 @@
 package dev.synccontext;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A queued callback. It is at once the queue node (intrusive {@link #next} link), the holder of the
- * callback and, for {@code invokeAsync*}, the future handed to the caller: one allocation per queued
- * call, as Blazor reuses the returned task as its queue entry.
+ * A queued callback that is more than a {@code Runnable}: the future handed to the caller of
+ * {@code invokeAsync*} (as Blazor reuses the returned task as its queue entry), a waiting sender, or a
+ * post chosen for timing. It goes into its index's slot of the queue ({@link QueueChunk}) as it is; a
+ * plain post's slot holds the posted runnable itself, with no node at all.
  *
  * <h2>Claiming</h2>
- * Whoever takes the callback out of {@link #callback} decides its fate, exactly once, with one atomic
- * exchange: the context's owner (to run it), {@code closeNow()} (to abort it) or the drain of a context
- * whose executor refused it (to reject it). The thread that queues a node may also take it, to reject
- * it, but only before it links the node, when no one else can reach it (see
- * {@code SyncContext.enqueueUnlessForceClosed}).
+ * Whoever claims the slot decides the node's fate, exactly once, with one atomic exchange on the slot:
+ * the context's owner (to run it), {@code closeNow()} (to abort it) or the drain of a context whose
+ * executor refused it (to reject it). That thread then takes the callback out with {@link #take}.
  *
  * <p>Subclasses are never shared between contexts.
  */
 abstract sealed class QueuedCallback<T> extends CompletableFuture<T> permits QueuedPost, QueuedSend, QueuedFuture {
 
-    private static final VarHandle NEXT;
-    private static final VarHandle CALLBACK;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            NEXT = lookup.findVarHandle(QueuedCallback.class, "next", QueuedCallback.class);
-            CALLBACK = lookup.findVarHandle(QueuedCallback.class, "callback", Object.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    @SuppressWarnings("unused") // Accessed through NEXT.
-    private @Nullable QueuedCallback<?> next;
-
-    /** The callback until claimed; null once claimed. */
-    @SuppressWarnings("unused") // Accessed through CALLBACK.
+    /** The callback until taken; null once taken. Published with the slot, read by the slot's claimer. */
     private @Nullable Object callback;
 
     /** Coarse time it was queued if chosen for sampling (see {@link SampleClock}), else 0. */
     int sampledAt;
 
     QueuedCallback(Object callback) {
-        CALLBACK.set(this, callback);
-    }
-
-    final @Nullable QueuedCallback<?> nextAcquire() {
-        return (QueuedCallback<?>) NEXT.getAcquire(this);
-    }
-
-    final void setNextRelease(QueuedCallback<?> node) {
-        NEXT.setRelease(this, node);
+        this.callback = callback;
     }
 
     /**
-     * Drops the link once dequeued, so a future the user keeps does not retain later nodes. Release:
-     * a {@code closeNow()} walking the queue that sees the link gone also sees the owner's new head.
+     * Takes the callback out, by the thread that claimed this node's slot (so no one else reads it);
+     * cleared so that a future the user keeps does not retain it.
      */
-    final void clearNextRelease() {
-        NEXT.setRelease(this, null);
-    }
-
-    /**
-     * Takes the callback to run or abort it: the callback, or null if someone else took it first.
-     * One atomic exchange, so two threads that race for a node never both get it.
-     */
-    final @Nullable Object claim() {
-        return CALLBACK.getAndSet(this, null);
-    }
-
-    /**
-     * Takes the callback of a node that is not linked yet: only its producer can reach it, so a plain
-     * store does; the release store that links the node publishes it.
-     */
-    final Object takeUnlinked() {
-        Object c = CALLBACK.get(this);
-        CALLBACK.set(this, null);
+    @SuppressWarnings("NullAway") // set in the constructor, taken once by the slot's one claimer
+    final Object take() {
+        Object c = callback;
+        callback = null;
         return c;
-    }
-
-    /** Whether the callback is not yet claimed. Exact when read by the owner. */
-    final boolean unclaimed() {
-        return CALLBACK.getOpaque(this) != null;
     }
 
     /** Which path the observer hears of for this node: a {@code send}'s own, or the queue's. */

@@ -1,9 +1,9 @@
 package dev.synccontext;
 
 /**
- * A queued {@code post}/{@code execute}. It is a {@code CompletableFuture} only because every queue
- * node is one; the future is never handed out. Header, two inherited future fields, the link, the
- * callback and the sample mark make 32 bytes.
+ * A queued {@code post}/{@code execute} chosen for timing by an observer ({@link CallbackRunner#sampledPost}):
+ * it keeps the time it was queued. Any other post's slot holds the runnable itself. It is a
+ * {@code CompletableFuture} only because every queue node is one; the future is never handed out.
  */
 final class QueuedPost extends QueuedCallback<Void> {
 
@@ -13,13 +13,7 @@ final class QueuedPost extends QueuedCallback<Void> {
 
     @Override
     CallbackOutcome runQueued(SyncContext ctx, Object callback) {
-        try {
-            ((Runnable) callback).run();
-        } catch (Throwable failure) {
-            CallbackRunner.reportUnhandled(ctx, failure);
-            return Outcomes.of(failure);
-        }
-        return CallbackOutcome.SUCCESS;
+        return CallbackRunner.runPost(ctx, (Runnable) callback);
     }
 
     @Override

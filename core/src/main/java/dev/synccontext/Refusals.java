@@ -22,16 +22,10 @@ final class Refusals {
                 + " callbacks are already waiting (maxQueueDepth = " + maxQueueDepth + ")";
     }
 
-    /** A queued callback that closeNow() (or its producer, seeing closeNow() begun) aborted. */
+    /** A queued callback that closeNow() aborted. */
     static CancellationException closedNowBeforeStart(String context) {
         return new CancellationException(
                 "Context '" + context + "' was closed with closeNow() before this callback started");
-    }
-
-    /** To a {@code post} or {@code send} whose node came back aborted from being queued. */
-    static RejectedExecutionException closedNowWhileQueued(String context) {
-        return new RejectedExecutionException("Context '" + context + "' was closed with closeNow() while this"
-                + " callback was being queued; it did not run");
     }
 
     /** To a sender handed the context just as closeNow() returned. */

@@ -15,10 +15,11 @@ import org.jspecify.annotations.Nullable;
  * The one implementation of {@link RendererSyncContext}.
  *
  * <h2>How it works</h2>
- * One {@code int} word, {@link #state}, carries everything that decides who may run what: the
- * <em>count</em> of callbacks accepted and not yet finished (low 28 bits) and four flags. Whoever
- * moves the count from 0 to 1 <em>owns</em> the context and answers for every callback until the
- * count is back to 0. Ownership is always in exactly one of two places, told by the flags:
+ * One {@code long} word, {@link #state}, carries everything that decides who may run what: the
+ * <em>count</em> of callbacks accepted and not yet finished (low 28 bits), four flags, whether the queue
+ * has a chunk ({@code CHUNKED}) and the queue's <em>sequence</em> (top 31 bits: the next index to hand
+ * out). Whoever moves the count from 0 to 1 <em>owns</em> the context and answers for every callback
+ * until the count is back to 0. Ownership is always in exactly one of two places, told by the flags:
  * <ul>
  *   <li>{@code RUNNING}: a thread holds it: an inline caller, a {@code send}er, or a drain.</li>
  *   <li>{@code SCHEDULED}: a drain was handed to the executor and has not started yet.</li>
@@ -26,26 +27,31 @@ import org.jspecify.annotations.Nullable;
  * {@code CLOSED} makes every later reservation fail; {@code ABORTED} (with {@code CLOSED}) asks the
  * owner to abort what is queued instead of running it.
  *
- * <p>Idle {@code invokeAsync}: one CAS (count 0 → 1, {@code RUNNING}), run the callback on the caller's
- * thread, one CAS back to 0. No allocation on success. If callbacks queued up meanwhile, the release
- * CAS swaps {@code RUNNING} for {@code SCHEDULED} and hands a drain to the executor: the caller never
- * runs other callers' work. Busy submissions reserve with a CAS (count + 1) and then link their node
- * into the intrusive multi-producer single-consumer queue this class inherits ({@link CallbackQueue}:
- * one atomic exchange to link, none to take). The node is the returned future itself, so a queued call
- * allocates one object. This is the shape of Blazor's 2023 rework of
- * {@code RendererSynchronizationContext} (dotnet/aspnetcore, "Reduce allocations in
- * RendererSynchronizationContext"): inline when idle, the returned task doubling as the queue entry.
+ * <p>Idle {@code invokeAsync}: one CAS (state 0 → count 1, {@code RUNNING}), run the callback on the
+ * caller's thread, one CAS back to 0. No allocation on success. If callbacks queued up meanwhile, the
+ * release CAS swaps {@code RUNNING} for {@code SCHEDULED} and hands a drain to the executor: the caller
+ * never runs other callers' work. A queued submission is one CAS too: count + 1 and sequence + 1 at once
+ * ({@link #reserved}), which gives it its index; it then writes its callback into that index's slot of
+ * the chunked array queue this class inherits ({@link CallbackQueue}), with no further atomic. A
+ * {@code post}'s slot holds the posted runnable itself, so a queued post allocates nothing but its share
+ * of an array (about 4 bytes); an {@code invokeAsync*}'s holds the returned future, so a queued call
+ * allocates one object, as in Blazor's 2023 rework of {@code RendererSynchronizationContext}
+ * (dotnet/aspnetcore, "Reduce allocations in RendererSynchronizationContext"): inline when idle, the
+ * returned task doubling as the queue entry.
  *
- * <p>Because reservations happen before linking, the owner knows how many nodes exist (or are about
- * to): a drain takes {@code count} nodes, waiting a few spins for a producer that reserved but has
- * not linked yet. It subtracts what it finished in one CAS when it runs dry, rather than per
- * callback, and publishes that progress in {@link OwnerSide#progress} so {@link #queueDepth()} stays right.
+ * <p>Because reservations happen before writing, the owner knows how many slots are written (or are
+ * about to be): a drain takes {@code count} of them, waiting a few spins for a producer that reserved but
+ * has not written yet. It subtracts what it finished in one CAS when it runs dry, rather than per
+ * callback, and publishes that progress in {@link OwnerSide#progress} so {@link #queueDepth()} stays
+ * right. The CAS that gives the context up with nothing left queued drops the chunks, clears
+ * {@code CHUNKED} and restarts the sequence at 0 ({@link #giveUpEmpty}): an idle, open context is the
+ * state 0 and holds no array, and the first reservation after creates a small one.
  *
  * <h2>Stepping back from a producer</h2>
  * A drain that catches up with a producer (it finds fewer than {@value #TAILING_RUN} callbacks waiting
- * and the next one was not linked yet when it looked: the producer is between its reservation and its
- * link) would otherwise follow right behind it, taking each node as it is linked, and the context's
- * state word and each node's cache line would move between the two CPUs with every post. On the
+ * and the next slot was not written yet when it looked: the producer is between its reservation and its
+ * write) would otherwise follow right behind it, taking each slot as it is written, and the context's
+ * state word and the slots' cache line would move between the two CPUs with every post. On the
  * default executor it steps back instead ({@link ElasticExecutor#stepBack}: a bounded spin that writes
  * nothing shared, skipped while other tasks are queued), so that its next run is a batch. That is the
  * same as one callback having taken a little longer: ownership, order and the count do not change.
@@ -53,16 +59,16 @@ import org.jspecify.annotations.Nullable;
  * that is merely slow costs at most one step back per drain.
  *
  * <h2>Force-close without waiting</h2>
- * {@link #closeNow()} never waits for the owner. Every node is claimed exactly once, by one atomic
- * exchange on its callback field ({@link QueuedCallback#claim}): by the owner to run it, by closeNow()
- * to abort it. closeNow() marks the context {@code ABORTED}, then walks the queue from the owner's head
- * to the tail without owning the context ({@link CallbackQueue#visitQueued}) and subtracts what it
- * aborted from the count. A producer that swaps its node in after closeNow() read the tail sees the
- * mark before it links the node and aborts the node itself ({@link #enqueueUnlessForceClosed}), so
- * every node the owner can still claim is one closeNow() visits: once closeNow() has returned, the
- * owner finds every node claimed, and nothing starts but the callback it had already claimed. When
- * the owner next looks at the state it gives back what it finished and leaves the queue alone.
- * Whoever brings the count to zero completes the termination.
+ * {@link #closeNow()} never waits for the owner. Every slot is claimed exactly once, by one atomic
+ * exchange on it ({@link QueueChunk#claim}): by the owner to run its callback, by closeNow() to abort
+ * it. closeNow() marks the context {@code ABORTED} with one atomic or, which also reads the sequence:
+ * every reservation before it has an index below that sequence, and every one after fails (the context
+ * is closed). It then walks the queue from the owner's head chunk up to that index without owning the
+ * context ({@link CallbackQueue#visitQueued}, waiting for a slot reserved but not yet written), and
+ * subtracts what it aborted from the count. So once closeNow() has returned, the owner finds every slot
+ * claimed, and nothing starts but the callback it had already claimed. When the owner next looks at the
+ * state it gives back what it finished and leaves the queue alone. Whoever brings the count to zero
+ * completes the termination.
  *
  * <h2>Ownership token</h2>
  * {@link OwnerSide#owner} holds the thread that runs a callback of this context (for a drain, for its whole
@@ -92,7 +98,14 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     static final int RUNNING = 1 << 28;
     static final int SCHEDULED = 1 << 29;
     static final int CLOSED = 1 << 30;
-    static final int ABORTED = 1 << 31;
+    static final long ABORTED = 1L << 31;
+    /** The queue has a chunk: set by the reservation that creates it, cleared by the give-up that drops it. */
+    static final long CHUNKED = 1L << 32;
+    /** The sequence of queued reservations since the queue last had no chunk: the top 31 bits. */
+    static final int SEQUENCE_SHIFT = 33;
+    static final long SEQUENCE_ONE = 1L << SEQUENCE_SHIFT;
+    /** The count and the four flags: what is left of the state when the queue is given up empty. */
+    static final long COUNT_AND_FLAGS = (1L << 32) - 1;
     /**
      * Fewer callbacks than this waiting, after a drain has run some, means it is right behind a producer
      * (see "Stepping back from a producer"); also how many it must run before it steps back again.
@@ -108,7 +121,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(SyncContext.class, "state", int.class);
+            STATE = lookup.findVarHandle(SyncContext.class, "state", long.class);
             OWNER = lookup.findVarHandle(OwnerSide.class, "owner", Thread.class);
             PROGRESS = lookup.findVarHandle(OwnerSide.class, "progress", int.class);
             UNHANDLED = lookup.findVarHandle(SyncContext.class, "unhandledCount", long.class);
@@ -121,7 +134,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     final String name;
     final ContextSettings settings;
 
-    private volatile int state;
+    private volatile long state;
     /** Null until the first close, closeNow or awaitTermination; see {@link Termination#of}. */
     @SuppressWarnings("unused") // Accessed through Termination's VarHandle.
     @Nullable Termination termination;
@@ -141,7 +154,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     public CompletableFuture<Void> invokeAsync(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
         // Fast path: open and idle (a caller inside the context always sees a count above zero).
-        if (STATE.compareAndSet(this, 0, 1 + RUNNING)) {
+        if (STATE.compareAndSet(this, 0L, (long) (1 + RUNNING))) {
             return invokeInline(callback, Invocation.RUNNABLE, Thread.currentThread());
         }
         return submit(callback, Invocation.RUNNABLE);
@@ -150,7 +163,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     @Override
     public <T> CompletableFuture<T> invokeAsync(Callable<T> callback) {
         Objects.requireNonNull(callback, "callback");
-        if (STATE.compareAndSet(this, 0, 1 + RUNNING)) {
+        if (STATE.compareAndSet(this, 0L, (long) (1 + RUNNING))) {
             return invokeInline(callback, Invocation.CALLABLE, Thread.currentThread());
         }
         return submit(callback, Invocation.CALLABLE);
@@ -159,7 +172,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     @Override
     public <T> CompletableFuture<T> invokeAsyncStage(Callable<? extends CompletionStage<T>> callback) {
         Objects.requireNonNull(callback, "callback");
-        if (STATE.compareAndSet(this, 0, 1 + RUNNING)) {
+        if (STATE.compareAndSet(this, 0L, (long) (1 + RUNNING))) {
             return invokeInline(callback, Invocation.STAGE, Thread.currentThread());
         }
         return submit(callback, Invocation.STAGE);
@@ -173,7 +186,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         }
         QueuedFuture<T> node = null;
         for (;;) {
-            int s = state;
+            long s = state;
             if ((s & (COUNT_MASK | CLOSED)) == 0) {
                 if (STATE.compareAndSet(this, s, s + 1 + RUNNING)) {
                     return invokeInline(callback, how, caller);
@@ -192,8 +205,8 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
                     return CompletableFuture.failedFuture(decoratorFailure);
                 }
             }
-            if (STATE.compareAndSet(this, s, s + 1)) {
-                enqueueUnlessForceClosed(node); // if closeNow() began meanwhile, the node comes back cancelled
+            if (STATE.compareAndSet(this, s, reserved(s))) {
+                enqueue(index(s), (s & CHUNKED) == 0, node);
                 return node;
             }
         }
@@ -215,21 +228,23 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     @Override
     public void post(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
+        ContextSettings settings = this.settings;
         CallbackDecorator decorator = settings.decorator;
-        QueuedPost node = new QueuedPost(decorator == null ? callback : decorator.decorate(callback));
-        CallbackRunner.markSample(this, node);
+        // The slot holds the runnable itself; a node only for a post chosen for timing (it keeps the time).
+        Object item = decorator == null ? callback : decorator.decorate(callback);
+        if (settings.samplingMask >= 0) {
+            item = CallbackRunner.sampledPost(settings.samplingMask, (Runnable) item);
+        }
         for (;;) {
-            int s = state;
+            long s = state;
             String refusal = refusal(s);
             if (refusal != null) {
                 CallbackRunner.observe(this, CallbackPath.QUEUED, CallbackOutcome.REJECTED);
                 throw new RejectedExecutionException(refusal);
             }
             boolean idle = (s & COUNT_MASK) == 0; // then this post owns the context, and hands it to a drain
-            if (STATE.compareAndSet(this, s, idle ? s + 1 + SCHEDULED : s + 1)) {
-                if (!enqueueUnlessForceClosed(node)) {
-                    throw Refusals.closedNowWhileQueued(name);
-                }
+            if (STATE.compareAndSet(this, s, idle ? reserved(s) + SCHEDULED : reserved(s))) {
+                enqueue(index(s), (s & CHUNKED) == 0, item);
                 if (idle) {
                     scheduleDrain();
                 }
@@ -244,30 +259,19 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     }
 
     /**
-     * Queues a node whose reservation is counted: swaps it in as the tail and links it, unless
-     * {@code closeNow()} began in between. A closeNow() that read the tail before the swap walks up
-     * to this node and claims it there (or finds it claimed by the owner). One that read the tail
-     * after the swap had marked the context force-closed before, and as both the swap and that mark
-     * are sequentially consistent, this thread sees the mark: it then takes the callback before
-     * linking the node (nobody else can reach it yet), links the node empty so that the queue stays
-     * whole, and aborts it. So the owner never needs to look at the state before it runs a node: a
-     * node it can claim was either linked before closeNow() began or is one closeNow() visits.
-     *
-     * @return true if queued; false if force-closed meanwhile (the node's future or sender has
-     *     learned why, and its reservation is given back)
+     * The state after a queued reservation: one more callback counted, the next index of the sequence
+     * taken, and the queue marked as having a chunk (the reservation that sets that mark creates it). A
+     * reservation is the order point of the queue: a {@code closeNow()} that comes after it finds its
+     * index below the sequence it reads, and claims the slot once it is written; a reservation after
+     * closeNow() fails, as the state is closed.
      */
-    private boolean enqueueUnlessForceClosed(QueuedCallback<?> node) {
-        QueuedCallback<?> previous = swapTail(node);
-        if ((state & ABORTED) == 0) {
-            link(previous, node);
-            return true;
-        }
-        Object callback = node.takeUnlinked();
-        link(previous, node);
-        node.abort(callback, Refusals.closedNowBeforeStart(name));
-        CallbackRunner.observe(this, node.path(), CallbackOutcome.CANCELLED);
-        terminateIfDone((int) STATE.getAndAdd(this, -1) - 1);
-        return false;
+    private static long reserved(long s) {
+        return (s + 1 + SEQUENCE_ONE) | CHUNKED;
+    }
+
+    /** The index a reservation on state {@code s} took. */
+    private static int index(long s) {
+        return (int) (s >>> SEQUENCE_SHIFT);
     }
 
     // ---------------------------------------------------------------- send
@@ -282,7 +286,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         }
         QueuedSend node = null;
         for (;;) {
-            int s = state;
+            long s = state;
             if ((s & (COUNT_MASK | CLOSED)) == 0) {
                 if (STATE.compareAndSet(this, s, s + 1 + RUNNING)) {
                     runSendAsOwner(callback, caller);
@@ -298,10 +302,8 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
             if (node == null) {
                 node = new QueuedSend(this, callback, caller);
             }
-            if (STATE.compareAndSet(this, s, s + 1)) {
-                if (!enqueueUnlessForceClosed(node)) {
-                    throw Refusals.closedNowWhileQueued(name);
-                }
+            if (STATE.compareAndSet(this, s, reserved(s))) {
+                enqueue(index(s), (s & CHUNKED) == 0, node);
                 break;
             }
         }
@@ -353,19 +355,18 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * callback here: if work queued up meanwhile, it goes to a drain on the executor.
      */
     private void releaseFromCaller() {
-        if (STATE.compareAndSet(this, 1 + RUNNING, 0)) {
+        if (STATE.compareAndSet(this, (long) (1 + RUNNING), 0L)) {
             return; // the common case: open, and nothing queued up meanwhile
         }
         for (;;) {
-            int s = state;
-            int count = s & COUNT_MASK;
+            long s = state;
+            long count = s & COUNT_MASK;
             if ((s & ABORTED) != 0) {
                 leaveAborted(1); // closeNow() aborts what is queued; never touch the queue now
                 return;
             } else if (count == 1) {
-                int released = s - 1 - RUNNING;
-                if (STATE.compareAndSet(this, s, released)) {
-                    terminateIfDone(released);
+                // A sender handed the context by a drain may find the queue empty but with its chunk.
+                if (giveUpEmpty(s, 1)) {
                     return;
                 }
             } else if (STATE.compareAndSet(this, s, s - 1 - RUNNING + SCHEDULED)) {
@@ -396,7 +397,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * thread's ({@code RUNNING}). False if closeNow() took the queue over first; nothing to do then.
      */
     private boolean takeOverScheduled() {
-        int s;
+        long s;
         do {
             s = state;
             if ((s & SCHEDULED) == 0) {
@@ -415,19 +416,15 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * @return true if ownership is gone; false if the state moved meanwhile (a producer reserved or
      *     linked a node) and the owner must look again, token restored
      */
-    boolean abortOrRelease(int s, int done, Thread self) {
+    boolean abortOrRelease(long s, int done, Thread self) {
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
         if ((s & ABORTED) != 0) {
             leaveAborted(done);
             return true;
         }
-        if (forgetTakenNodes()) {
-            int released = s - done - RUNNING;
-            if (STATE.compareAndSet(this, s, released)) {
-                terminateIfDone(released);
-                return true;
-            }
+        if (giveUpEmpty(s, done)) {
+            return true;
         }
         OWNER.setOpaque(this, self);
         PROGRESS.setOpaque(this, done);
@@ -442,7 +439,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * @return true if given up; false if the state moved meanwhile and the owner must look again, token
      *     and progress restored
      */
-    boolean yieldAfterBatch(int s, int done, Thread self) {
+    boolean yieldAfterBatch(long s, int done, Thread self) {
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
         if (STATE.compareAndSet(this, s, s - done - RUNNING + SCHEDULED)) {
@@ -476,7 +473,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
         if (done > 0) {
-            STATE.getAndAdd(this, -done);
+            STATE.getAndAdd(this, (long) -done);
         }
         if (send.handOff()) {
             return true;
@@ -501,7 +498,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     @Override
     public void close() {
         Termination t = Termination.of(this);
-        int previous = (int) STATE.getAndBitwiseOr(this, CLOSED);
+        long previous = (long) STATE.getAndBitwiseOr(this, (long) CLOSED);
         if ((previous & COUNT_MASK) == 0) {
             t.terminated.complete(null);
         }
@@ -510,7 +507,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     @Override
     public List<Runnable> closeNow() {
         Termination t = Termination.of(this);
-        int previous = (int) STATE.getAndBitwiseOr(this, CLOSED | ABORTED);
+        long previous = (long) STATE.getAndBitwiseOr(this, CLOSED | ABORTED);
         Thread self = Thread.currentThread();
         if (t.abortingOn(self)) {
             // Re-entered from code the abort itself runs (an observer, a cancelled future's
@@ -524,13 +521,16 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         // A drain handed to the executor but not started (maybe never, if the executor stalls) will
         // find SCHEDULED gone and return at once. A running owner is not waited for: it leaves at its
         // next step, after the callback it runs, if any, returns.
-        int s;
+        long s;
         while (((s = state) & SCHEDULED) != 0 && !STATE.compareAndSet(this, s, s - SCHEDULED)) {
             Thread.onSpinWait();
         }
-        Termination.Abort abort = t.abortQueued(this);
+        if ((previous & CHUNKED) == 0) {
+            return List.of(); // nothing queued: only a running callback, which finishes by itself
+        }
+        Termination.Abort abort = t.abortQueued(this, index(previous));
         if (abort.count > 0) {
-            terminateIfDone((int) STATE.getAndAdd(this, -abort.count) - abort.count);
+            terminateIfDone((long) STATE.getAndAdd(this, (long) -abort.count) - abort.count);
             FlightEvents.droppedWork(this, abort.count, abort.posts.size());
         }
         return abort.posts;
@@ -541,10 +541,29 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * counted and its ownership, without touching the queue (closeNow() aborts that).
      */
     private void leaveAborted(int finished) {
-        terminateIfDone((int) STATE.getAndAdd(this, -finished - RUNNING) - finished - RUNNING);
+        long delta = -(long) finished - RUNNING;
+        terminateIfDone((long) STATE.getAndAdd(this, delta) + delta);
     }
 
-    private void terminateIfDone(int newState) {
+    /**
+     * The owner's give-up when every reserved index was taken ({@code finished} callbacks still counted):
+     * drops the queue's chunks ({@link CallbackQueue#forgetChunks}) and gives the context up with one
+     * CAS that also clears {@code CHUNKED} and restarts the sequence; so an idle context is the state 0
+     * and holds no array. False if the state moved meanwhile (chunks put back): look again.
+     */
+    private boolean giveUpEmpty(long s, int finished) {
+        int index = headIndex;
+        QueueChunk head = forgetChunks();
+        long released = (s & COUNT_AND_FLAGS) - finished - RUNNING;
+        if (STATE.compareAndSet(this, s, released)) {
+            terminateIfDone(released);
+            return true;
+        }
+        restoreChunks(head, index);
+        return false;
+    }
+
+    private void terminateIfDone(long newState) {
         if ((newState & (COUNT_MASK | CLOSED)) == CLOSED) {
             Termination.of(this).terminated.complete(null);
         }
@@ -559,7 +578,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     // ---------------------------------------------------------------- admission
 
     /** Why a new callback cannot be accepted in state {@code s}, or null if it can. */
-    private @Nullable String refusal(int s) {
+    private @Nullable String refusal(long s) {
         if ((s & CLOSED) != 0) {
             return Refusals.closed(name);
         }
@@ -570,9 +589,9 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         return null;
     }
 
-    private int queued(int s) {
+    private int queued(long s) {
         int running = (s & RUNNING) != 0 ? 1 : 0;
-        return (s & COUNT_MASK) - running - (int) PROGRESS.getOpaque(this);
+        return (int) (s & COUNT_MASK) - running - (int) PROGRESS.getOpaque(this);
     }
 
     // ---------------------------------------------------------------- counters
@@ -594,7 +613,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     }
 
     /** The state word, read volatile: for the owner's loop ({@link Drain}), which never writes it. */
-    int stateVolatile() {
+    long stateVolatile() {
         return state;
     }
 
@@ -639,7 +658,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
 
     @Override
     public String toString() {
-        int s = state;
+        long s = state;
         return "RendererSyncContext[" + name + ", queueDepth=" + Math.max(0, queued(s))
                 + ((s & CLOSED) != 0 ? ", closed" : "") + "]";
     }

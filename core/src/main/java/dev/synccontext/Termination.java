@@ -60,13 +60,14 @@ final class Termination {
      * one else claimed. Code the abort runs (an observer, a cancelled future's dependent) that calls
      * closeNow() again finds {@link #abortingOn} true.
      *
+     * @param end the sequence closeNow() found: every index below it is reserved and will be written
      * @return what it aborted: the count to subtract, and the posts
      */
-    Abort abortQueued(SyncContext ctx) {
+    Abort abortQueued(SyncContext ctx, int end) {
         Abort abort = new Abort(ctx);
         aborting = Thread.currentThread();
         try {
-            ctx.visitQueued(abort);
+            ctx.visitQueued(end, abort);
         } finally {
             aborting = null;
         }
@@ -86,10 +87,10 @@ final class Termination {
     }
 
     /**
-     * {@code closeNow()}'s visitor: claims and aborts each node no one else claimed; keeps the posts and
+     * {@code closeNow()}'s visitor: aborts each callback the walk claimed; keeps the posts and
      * counts what it aborted, for the context to subtract from its count.
      */
-    static final class Abort implements Consumer<QueuedCallback<?>> {
+    static final class Abort implements Consumer<Object> {
 
         private final SyncContext ctx;
         final List<Runnable> posts = new ArrayList<>();
@@ -100,17 +101,13 @@ final class Termination {
         }
 
         @Override
-        public void accept(QueuedCallback<?> node) {
-            Object callback = node.claim();
-            if (callback == null) {
-                return; // ran, runs, or was aborted by someone else
-            }
+        public void accept(Object claimed) {
             count++;
-            Runnable post = node.abort(callback, Refusals.closedNowBeforeStart(ctx.name));
+            Runnable post = CallbackRunner.abortQueued(claimed, Refusals.closedNowBeforeStart(ctx.name));
             if (post != null) {
                 posts.add(post);
             }
-            CallbackRunner.observe(ctx, node.path(), CallbackOutcome.CANCELLED);
+            CallbackRunner.observe(ctx, CallbackRunner.pathOf(claimed), CallbackOutcome.CANCELLED);
         }
     }
 }

@@ -25,10 +25,10 @@ class FieldLayoutTest {
     @Test
     void ownerFieldsAreACacheLineAwayFromProducerFields() throws Exception {
         List<long[]> owner = new ArrayList<>();
-        for (String name : List.of("head", "owner", "progress", "headTaken")) {
+        for (String name : List.of("headChunk", "owner", "progress", "headIndex")) {
             owner.add(span(OwnerSide.class.getDeclaredField(name)));
         }
-        List<long[]> producers = List.of(span(CallbackQueue.class.getDeclaredField("tail")),
+        List<long[]> producers = List.of(span(CallbackQueue.class.getDeclaredField("tailChunk")),
                 span(SyncContext.class.getDeclaredField("state")));
 
         for (long[] o : owner) {

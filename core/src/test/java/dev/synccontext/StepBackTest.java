@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>The pool's side of the rule is driven deterministically (an idle pool steps back and counts it; a
  * pool with a task queued returns at once). The drain's side, reaching a producer between its reservation
- * and its link, has no seam a test can hold (the window is two instructions inside
- * {@code enqueueUnlessForceClosed}), so the streaming test below provokes it by racing and asserts the
+ * and its slot write, has no seam a test can hold (the window is a few instructions inside
+ * {@code CallbackQueue.enqueue}), so the streaming test below provokes it by racing and asserts the
  * contract on every run, whether or not a step back happened in it; it prints how many did.
  */
 // Hang guard only (a stalled drain fails instead of stalling the build), never a speed bound.

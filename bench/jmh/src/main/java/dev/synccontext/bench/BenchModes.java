@@ -44,6 +44,13 @@ final class BenchModes {
     /** The JDK rival of the default executor: {@link CappedCachedPool}. */
     static final String CACHED_TPE = "cached-tpe";
 
+    /**
+     * {@code -Dbench.maxBatch=N} (e.g. {@code -jvmArgsAppend -Dbench.maxBatch=1024}) gives the optimized
+     * mode's contexts that {@code maxBatch} instead of the default: how the default was chosen
+     * (bench/README.md, "maxBatch").
+     */
+    private static final int MAX_BATCH = Integer.getInteger("bench.maxBatch", 0);
+
     private BenchModes() {
     }
 
@@ -63,7 +70,8 @@ final class BenchModes {
             case BASELINE:
                 return new BaselineSyncContext();
             case OPTIMIZED:
-                return RendererSyncContext.builder().executor(executor(executor)).build();
+                RendererSyncContext.Builder builder = RendererSyncContext.builder().executor(executor(executor));
+                return MAX_BATCH > 0 ? builder.maxBatch(MAX_BATCH).build() : builder.build();
             case SINGLE_THREAD:
                 return ExecutorSerialContext.singleThread();
             case GUAVA_SEQUENTIAL:
