@@ -228,6 +228,22 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
     void close();
 
     /**
+     * Closes this context with {@code last} as its final callback, in one step: {@code last} is queued behind
+     * every callback accepted so far and runs on this context after them; everything submitted after this
+     * call is refused, as after {@link #close()}. No callback can slip in between, so nothing of the context
+     * runs after {@code last}: how state owned by a context is torn down on it (the registry's release hooks
+     * use it). Contexts this library builds ({@link #builder()}) do it with one atomic update of their state,
+     * and do not apply {@code maxQueueDepth} to {@code last}; this default, for other implementations, posts
+     * then closes, which leaves a window for a submission to land after {@code last}.
+     *
+     * @throws RejectedExecutionException the context is closed already ({@code last} has not run)
+     */
+    default void closeAfter(Runnable last) {
+        post(last);
+        close();
+    }
+
+    /**
      * Waits until the context is closed and every accepted callback has finished (after
      * {@link #closeNow()}: until the callback that was running, if any, has returned).
      *

@@ -228,13 +228,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     @Override
     public void post(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
-        ContextSettings settings = this.settings;
-        CallbackDecorator decorator = settings.decorator;
-        // The slot holds the runnable itself; a node only for a post chosen for timing (it keeps the time).
-        Object item = decorator == null ? callback : decorator.decorate(callback);
-        if (settings.samplingMask >= 0) {
-            item = CallbackRunner.sampledPost(settings.samplingMask, (Runnable) item);
-        }
+        Object item = queuedItem(callback);
         for (;;) {
             long s = state;
             String refusal = refusal(s);
@@ -253,9 +247,48 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         }
     }
 
+    /** What a post puts into its slot: the runnable itself; a node only for a post chosen for timing. */
+    private Object queuedItem(Runnable callback) {
+        ContextSettings settings = this.settings;
+        CallbackDecorator decorator = settings.decorator;
+        Object item = decorator == null ? callback : decorator.decorate(callback);
+        if (settings.samplingMask >= 0) {
+            item = CallbackRunner.sampledPost(settings.samplingMask, (Runnable) item);
+        }
+        return item;
+    }
+
     @Override
     public void execute(Runnable callback) {
         post(callback);
+    }
+
+    /**
+     * A post and {@link #close()} in one CAS: the reservation that takes {@code last}'s index also sets
+     * {@code CLOSED}, so every reservation before it has a lower index (it runs before {@code last}) and
+     * every one after it fails. The queue bound does not apply: the last callback of a context is never
+     * refused for its queue being full.
+     */
+    @Override
+    public void closeAfter(Runnable last) {
+        Objects.requireNonNull(last, "last");
+        Termination.of(this); // as in close(): it exists before the state says closed
+        Object item = queuedItem(last);
+        for (;;) {
+            long s = state;
+            if ((s & CLOSED) != 0) {
+                CallbackRunner.observe(this, CallbackPath.QUEUED, CallbackOutcome.REJECTED);
+                throw new RejectedExecutionException(Refusals.closed(name));
+            }
+            boolean idle = (s & COUNT_MASK) == 0;
+            if (STATE.compareAndSet(this, s, (idle ? reserved(s) + SCHEDULED : reserved(s)) | CLOSED)) {
+                enqueue(index(s), (s & CHUNKED) == 0, item);
+                if (idle) {
+                    scheduleDrain();
+                }
+                return;
+            }
+        }
     }
 
     /**

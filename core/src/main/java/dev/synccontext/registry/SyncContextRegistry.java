@@ -281,8 +281,9 @@ public class SyncContextRegistry implements AutoCloseable {
     /**
      * Registers {@code hook}, asked for a last callback of every context this registry releases
      * ({@link #release}, {@link #remove}) or closes at shutdown ({@link #close()}). The callback it returns
-     * (or null for none) is posted just before the context closes, so it runs after every callback queued
-     * so far, on the context, and nothing of the context runs after it. If the context no longer accepts
+     * (or null for none) is queued as the context's last callback in the same step that closes it
+     * ({@link RendererSyncContext#closeAfter}), so it runs after every callback accepted before, on the
+     * context, and nothing of the context runs after it. If the context no longer accepts
      * it (closed directly), it runs at once on the releasing thread; if a forced close drops it (queued
      * work outlived {@code shutdownTimeout}), it runs on the forcing thread right after the forced close,
      * perhaps while a hung callback still runs. Either way it runs once. How context-scoped state is
@@ -292,29 +293,57 @@ public class SyncContextRegistry implements AutoCloseable {
         releaseHooks.add(Objects.requireNonNull(hook, "hook"));
     }
 
-    /** Posts the hooks' last callbacks; returns the one posted last (null if none was posted). */
+    /**
+     * Closes {@code context} with the hooks' last callbacks as its final one ({@link RendererSyncContext#closeAfter}:
+     * queued and closed in one step, so no callback accepted later can run after them); returns it, or null
+     * when no hook asked for one or it ran here already (the context was closed).
+     */
     private @Nullable LastCallback postLastCallbacks(RendererSyncContext context) {
-        LastCallback posted = null;
+        List<Runnable> lasts = new ArrayList<>();
         for (Function<RendererSyncContext, @Nullable Runnable> hook : releaseHooks) {
-            Runnable last;
             try {
-                last = hook.apply(context);
+                Runnable last = hook.apply(context);
+                if (last != null) {
+                    lasts.add(last);
+                }
             } catch (RuntimeException | Error failure) {
                 LOG.log(System.Logger.Level.ERROR, "A release hook failed for context '" + context.name() + "'", failure);
-                continue;
-            }
-            if (last == null) {
-                continue;
-            }
-            LastCallback callback = new LastCallback(context, last);
-            try {
-                context.post(callback);
-                posted = callback;
-            } catch (RejectedExecutionException closedAlready) {
-                callback.run();
             }
         }
-        return posted;
+        if (lasts.isEmpty()) {
+            context.close();
+            return null;
+        }
+        LastCallback callback = new LastCallback(context, lasts.size() == 1 ? lasts.get(0) : () -> runAll(lasts));
+        try {
+            context.closeAfter(callback);
+            return callback;
+        } catch (RejectedExecutionException closedAlready) {
+            callback.run();
+            return null;
+        }
+    }
+
+    /** Runs every hook's last callback, in registration order, even when one fails; then throws the first failure. */
+    private static void runAll(List<Runnable> lasts) {
+        Throwable first = null;
+        for (Runnable last : lasts) {
+            try {
+                last.run();
+            } catch (RuntimeException | Error failure) {
+                if (first == null) {
+                    first = failure;
+                } else {
+                    first.addSuppressed(failure);
+                }
+            }
+        }
+        if (first instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (first instanceof Error error) {
+            throw error;
+        }
     }
 
     /** A release hook's last callback: runs once, on the context or after its forced close. */

@@ -135,4 +135,38 @@ class ReleaseHookTest {
             Thread.currentThread().interrupt();
         }
     }
+
+    @Test
+    void noCallbackAcceptedDuringAReleaseRunsAfterTheLastCallback() throws Exception {
+        SyncContextRegistry registry = registry(Duration.ofSeconds(10));
+        java.util.concurrent.atomic.AtomicBoolean lastRan = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicInteger after = new AtomicInteger();
+        registry.onRelease(context -> () -> lastRan.set(true));
+        for (int round = 0; round < 300; round++) {
+            lastRan.set(false);
+            RendererSyncContext board = registry.forKey("board-" + round);
+            CountDownLatch producing = new CountDownLatch(1);
+            Thread producer = new Thread(() -> {
+                producing.countDown();
+                try {
+                    for (;;) {
+                        board.post(() -> {
+                            if (lastRan.get()) {
+                                after.incrementAndGet();
+                            }
+                        });
+                    }
+                } catch (java.util.concurrent.RejectedExecutionException released) {
+                    // the release closed it: done
+                }
+            });
+            producer.start();
+            producing.await();
+            registry.remove("board-" + round);
+            producer.join();
+            assertThat(board.awaitTermination(Duration.ofSeconds(10))).isTrue();
+            assertThat(lastRan).isTrue();
+        }
+        assertThat(after).as("callbacks that ran after their context's last callback").hasValue(0);
+    }
 }

@@ -1,0 +1,133 @@
+package dev.synccontext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.synccontext.testing.NoThreadLeftStuck;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@link RendererSyncContext#closeAfter}: the last callback is queued and the context closed in one step, so
+ * no callback runs after it; the premise shows a post followed by {@code close()} letting some through.
+ */
+class CloseAfterTest {
+
+    @RegisterExtension
+    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
+
+    private final ExecutorService pool = threads.fixedPool(3);
+
+    @Test
+    void theLastCallbackRunsAfterEverythingAcceptedAndLaterWorkIsRefused() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.builder().name("board").executor(pool).maxQueueDepth(2).build();
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch holding = new CountDownLatch(1);
+        List<String> order = new CopyOnWriteArrayList<>();
+        ctx.post(() -> {
+            holding.countDown();
+            await(gate);
+        });
+        holding.await(); // running now: not counted as waiting
+        ctx.post(() -> order.add("a"));
+        ctx.post(() -> order.add("b")); // the queue is full now (2 waiting)
+        AtomicBoolean lastInside = new AtomicBoolean();
+        ctx.closeAfter(() -> {
+            order.add("last");
+            lastInside.set(ctx.checkAccess());
+        });
+        assertThat(ctx.isClosed()).isTrue();
+        assertThatThrownBy(() -> ctx.post(() -> order.add("late"))).isInstanceOf(RejectedExecutionException.class)
+                .hasMessageContaining("'board'").hasMessageContaining("closed");
+        assertThatThrownBy(() -> ctx.closeAfter(() -> order.add("second last")))
+                .isInstanceOf(RejectedExecutionException.class);
+        gate.countDown();
+        assertThat(ctx.awaitTermination(Duration.ofSeconds(10))).isTrue();
+        assertThat(order).as("the queue bound does not refuse the last callback").containsExactly("a", "b", "last");
+        assertThat(lastInside).as("on the context").isTrue();
+    }
+
+    @Test
+    void onAnIdleContextTheLastCallbackRunsAndTheContextTerminates() throws Exception {
+        RendererSyncContext ctx = RendererSyncContext.create(pool);
+        AtomicInteger ran = new AtomicInteger();
+        ctx.closeAfter(ran::incrementAndGet);
+        assertThat(ctx.awaitTermination(Duration.ofSeconds(10))).isTrue();
+        assertThat(ran).hasValue(1);
+    }
+
+    @Test
+    void noCallbackRunsAfterTheLastOneWhileProducersRaceTheClose() throws Exception {
+        int violations = race(RendererSyncContext::closeAfter);
+        assertThat(violations).as("callbacks that ran after the last one").isZero();
+    }
+
+    @Test
+    void premiseAPostThenCloseLetsCallbacksRunAfterTheLastOne() throws Exception {
+        int violations = race((ctx, last) -> {
+            ctx.post(last);
+            ctx.close();
+        });
+        assertThat(violations).as("without the one step, producers slip in between").isPositive();
+    }
+
+    /** 500 rounds of two producers posting until refused while the main thread ends the context. */
+    private int race(BiConsumer<RendererSyncContext, Runnable> end) throws Exception {
+        int violations = 0;
+        for (int round = 0; round < 500; round++) {
+            RendererSyncContext ctx = RendererSyncContext.create(pool);
+            AtomicBoolean lastRan = new AtomicBoolean();
+            AtomicInteger after = new AtomicInteger();
+            CountDownLatch producing = new CountDownLatch(2);
+            Thread[] producers = new Thread[2];
+            for (int p = 0; p < producers.length; p++) {
+                producers[p] = new Thread(() -> {
+                    producing.countDown();
+                    try {
+                        for (;;) {
+                            ctx.post(() -> {
+                                if (lastRan.get()) {
+                                    after.incrementAndGet();
+                                }
+                            });
+                            Thread.onSpinWait();
+                        }
+                    } catch (RejectedExecutionException closed) {
+                        // the context was ended: this producer is done
+                    }
+                });
+                producers[p].start();
+            }
+            producing.await();
+            for (long until = System.nanoTime() + ThreadLocalRandom.current().nextLong(50_000); System.nanoTime() < until; ) {
+                Thread.onSpinWait();
+            }
+            end.accept(ctx, () -> lastRan.set(true));
+            for (Thread producer : producers) {
+                producer.join();
+            }
+            assertThat(ctx.awaitTermination(Duration.ofSeconds(10))).isTrue();
+            assertThat(lastRan).isTrue();
+            violations += after.get();
+        }
+        return violations;
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
