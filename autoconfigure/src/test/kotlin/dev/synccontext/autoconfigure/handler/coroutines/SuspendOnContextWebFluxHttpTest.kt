@@ -8,7 +8,9 @@ import java.net.http.HttpResponse
 import java.time.Duration
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.TimeUnit
+import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.delay
+import kotlinx.coroutines.withContext
 import org.assertj.core.api.Assertions.assertThat
 import org.awaitility.Awaitility.await
 import org.junit.jupiter.api.BeforeEach
@@ -20,6 +22,9 @@ import org.springframework.boot.test.context.SpringBootTest
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment
 import org.springframework.boot.test.web.server.LocalServerPort
 import org.springframework.context.annotation.Import
+import org.springframework.core.env.Environment
+import org.springframework.web.reactive.function.client.WebClient
+import org.springframework.web.reactive.function.client.awaitBody
 import org.springframework.web.bind.annotation.GetMapping
 import org.springframework.web.bind.annotation.PostMapping
 import org.springframework.web.bind.annotation.RequestHeader
@@ -76,6 +81,26 @@ class SuspendOnContextWebFluxHttpTest {
     }
 
     @Test
+    fun aHandlerThatSuspendsOnDelayAWebClientCallAndDispatchersIoResumesOnTheContextEachTime() {
+        val browser = Browser(port)
+        val context = browser.get("/plain/context").body()
+        val replies = (1..50).map {
+            browser.httpClient().sendAsync(
+                browser.request("/suspend/three").header("X-Context", context)
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString(),
+            )
+        }
+        CompletableFuture.allOf(*replies.toTypedArray()).orTimeout(120, TimeUnit.SECONDS).join()
+        assertThat(replies.map { it.join().statusCode() }).`as`(replies.first().join().body()).containsOnly(200)
+        assertThat(witness.wrong).`as`("parts that ran off the WebSession's context").isEmpty()
+        assertThat(witness.parts).`as`("parts checked: 4 per request").hasValue(200)
+        assertThat(witness.offContextInIo).`as`("withContext(Dispatchers.IO) leaves the context").hasValue(50)
+        assertThat(replies.map { it.join().body() }).`as`("each answer carries the WebClient's reply").allMatch { it.endsWith(" pong") }
+        assertThat(browser.get("/suspend/ledger").body()).isEqualTo("200 max-inside 1")
+    }
+
+    @Test
     fun aPartTheClosedContextRefusesAnswers503NamingTheContext() {
         val browser = Browser(port)
         browser.get("/plain/context")
@@ -99,10 +124,37 @@ class SuspendOnContextWebFluxHttpTest {
 
     /** Open: an `@OnContext` WebFlux controller is proxied (a subclass). */
     @RestController
-    open class Controller(private val ledger: Ledger, private val witness: Witness) {
+    open class Controller(private val ledger: Ledger, private val witness: Witness, private val environment: Environment) {
+
+        private val webClient = WebClient.create()
 
         @GetMapping("/plain/context")
         open fun context(context: RendererSyncContext): Mono<String> = Mono.just(context.name())
+
+        @GetMapping("/plain/pong")
+        open fun pong(): Mono<String> = Mono.just("pong")
+
+        /** The three suspensions: `delay`, a WebClient call (to this server) and `withContext(IO)`. */
+        @OnContext
+        @PostMapping("/suspend/three")
+        open suspend fun three(@RequestHeader("X-Context") expected: String): String {
+            witness.part(expected, "the first part")
+            ledger.increment()
+            delay(1)
+            witness.part(expected, "the part after delay")
+            ledger.increment()
+            val port = environment.getRequiredProperty("local.server.port")
+            val pong = webClient.get().uri("http://127.0.0.1:$port/plain/pong").retrieve().awaitBody<String>()
+            witness.part(expected, "the part after a WebClient call")
+            ledger.increment()
+            withContext(Dispatchers.IO) {
+                if (RendererSyncContext.current().isEmpty) {
+                    witness.offContextInIo.incrementAndGet()
+                }
+            }
+            witness.part(expected, "the part after withContext(Dispatchers.IO)")
+            return "${ledger.increment()} $pong"
+        }
 
         @GetMapping("/plain/suspend-where")
         open suspend fun plainWhere(): String {
