@@ -199,12 +199,7 @@ public final class LiveSubscriber {
                 if (policy == OverflowPolicy.DISCONNECT) {
                     overflow = true;
                 } else {
-                    Iterator<LiveMessage> oldest = buffer.values().iterator();
-                    oldest.next();
-                    oldest.remove();
-                    dropped++;
-                    statistics.droppedOldest();
-                    statistics.buffered(-1);
+                    dropOldest();
                 }
             }
             if (!overflow) {
@@ -243,12 +238,7 @@ public final class LiveSubscriber {
                 stalled = true;
             } else {
                 if (buffer.size() >= capacity) {
-                    Iterator<LiveMessage> oldest = buffer.values().iterator();
-                    oldest.next();
-                    oldest.remove();
-                    dropped++;
-                    statistics.droppedOldest();
-                    statistics.buffered(-1);
+                    dropOldest();
                 }
                 buffer.put(new Object(), last);
                 statistics.buffered(1);
@@ -264,6 +254,16 @@ public final class LiveSubscriber {
         } else if (schedule) {
             schedule();
         }
+    }
+
+    /** Discards the oldest buffered message, counted as dropped (under this subscriber's monitor). */
+    private void dropOldest() {
+        Iterator<LiveMessage> oldest = buffer.values().iterator();
+        oldest.next();
+        oldest.remove();
+        dropped++;
+        statistics.droppedOldest();
+        statistics.buffered(-1);
     }
 
     /** Ends this subscriber once: empties the buffer, leaves the channel, closes the transport off the caller. */
