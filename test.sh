@@ -2,8 +2,8 @@
 # The project's one test command (README: "Run the tests"). CI's .ci/run calls exactly this.
 # It installs what the tests need on a fresh machine (Chromium for the sample's browser test, Prometheus for
 # the Grafana dashboard test, redis-server and nginx for cluster-it), runs the whole build on the default JDK
-# (17), checks that core's jar rebuilds byte for byte, then core, autoconfigure, the test kit and starter again on Java 25
-# (where the virtual-thread executor tests run).
+# (17), checks that core's jar rebuilds byte for byte, then core, autoconfigure, the test kit, starter and reactor again
+# on Java 25 (where the virtual-thread tests run, reactor's block() deadlock shapes among them).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -72,7 +72,7 @@ fi
 rm -rf "${first_build}"
 echo "reproducible: two builds of ${core_jar} are byte-identical"
 
-# The Java 25 leg: core, auto-configuration, test kit and starter again on JDK 25 (the virtual-thread executor
+# The Java 25 leg: core, auto-configuration, test kit, starter and reactor again on JDK 25 (the virtual-thread executor
 # tests run only there). JAVA25_HOME wins; otherwise the first JDK 25 under /usr/lib/jvm. Required
 # under CI=true; elsewhere a missing JDK 25 skips the leg and says so.
 find_java25() {
@@ -88,8 +88,8 @@ find_java25() {
 }
 JAVA25_HOME="${JAVA25_HOME:-$(find_java25)}"
 if [[ -n "${JAVA25_HOME}" && -x "${JAVA25_HOME}/bin/java" ]]; then
-  echo "== core, auto-configuration, test kit and starter tests on Java 25 (${JAVA25_HOME}); virtual-thread tests run only here"
-  JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" verify -pl core,autoconfigure,test,starter -am
+  echo "== core, auto-configuration, test kit, starter and reactor tests on Java 25 (${JAVA25_HOME}); virtual-thread tests run only here"
+  JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" verify -pl core,autoconfigure,test,starter,reactor -am
 elif [[ "${CI:-}" == "true" ]]; then
   echo "FAILED: CI=true requires the Java 25 leg, and no JDK 25 was found (JAVA25_HOME is unset and no" \
     "/usr/lib/jvm/*/bin/java reports version 25). Install one or set JAVA25_HOME." >&2
