@@ -21,7 +21,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from format_table import MODES, ORDER, rows  # noqa: E402  (same parsing as the table)
 
 COLORS = {"baseline": "#8c8c8c", "optimized": "#1f6fb4", "single-thread": "#e08a2c",
-          "guava-sequential": "#3a9a3a", "lock-inline": "#8e63b8"}
+          "guava-sequential": "#3a9a3a", "lock-inline": "#8e63b8", "netty-nonsticky": "#c0392b",
+          "kotlinx-limited": "#d35fb7", "grpc-sync": "#17a2b8", "vertx-worker": "#7f6a3a"}
 NOT_RUN = {"single-thread": "not run: one thread per context"}
 
 WIDTH = 1040

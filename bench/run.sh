@@ -2,8 +2,8 @@
 # Builds the bench and runs the whole scenario table with JMH -prof gc, then prints it in the reference
 # table's format (docs/DESIGN.md) (µs per invocation, KB allocated) and per operation (ns/op, B/op).
 #
-#   bench/run.sh quick   # 1 fork, 2×1 s warm-up, 3×1 s measurement: about 4 minutes on 2 cores
-#   bench/run.sh full    # 2 forks, 3×1 s warm-up, 5×1 s measurement (~10 min): what README's table comes from
+#   bench/run.sh quick   # 1 fork, 2×1 s warm-up, 3×1 s measurement: about 6 minutes on 2 cores
+#   bench/run.sh full    # 2 forks, 3×1 s warm-up, 5×1 s measurement (~14 min): what README's tables come from
 #   bench/run.sh quick 'SeedBenchmarks.InvokeAsync.*' -p mode=optimized   # any extra JMH arguments
 #
 # Configurations (CONFIG=...):
@@ -47,6 +47,9 @@ echo
 "$JAVA" -version 2>&1 | head -1
 echo "configuration: $config (JVM flags: ${flags[*]:-none})"
 python3 bench/format_table.py "$out"
+echo
+echo "README's comparison table (ours against the best hand-off peer and lock-inline in this run):"
+python3 bench/format_peers.py "$out"
 echo
 "$JAVA" "${flags[@]}" -cp bench/jmh/target/benchmarks.jar dev.synccontext.bench.IdleFootprintReport 10000
 echo

@@ -27,8 +27,9 @@ final class BenchModes {
 
     static final List<String> ALL = List.of(BASELINE, OPTIMIZED, SINGLE_THREAD, GUAVA_SEQUENTIAL, LOCK_INLINE);
     /**
-     * Not in {@link #ALL} nor in any benchmark's default modes (so {@code bench/run.sh}'s tables keep
-     * their length): run on request, e.g. {@code -p mode=optimized,netty-nonsticky,kotlinx-limited}.
+     * The other libraries' hand-off designs (gRPC's drains on the caller). Not in {@link #ALL}; among
+     * {@link SeedBenchmarks}' default modes (README's comparison table), elsewhere on request, e.g.
+     * {@code -p mode=optimized,netty-nonsticky,kotlinx-limited}.
      */
     static final List<String> PEERS = List.of(NETTY_NONSTICKY, KOTLINX_LIMITED, GRPC_SYNC, VERTX_WORKER);
     /**

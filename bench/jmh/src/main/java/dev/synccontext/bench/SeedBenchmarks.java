@@ -32,7 +32,12 @@ import org.openjdk.jmh.annotations.TearDown;
 @Fork(1)
 public class SeedBenchmarks {
 
-    @Param({"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline"})
+    /**
+     * Every mode: ours, the Java alternatives, and the other libraries' designs (their adapters; see
+     * {@link BenchModes#PEERS}), so README's comparison table comes from one run per JDK.
+     */
+    @Param({"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline", "netty-nonsticky",
+            "kotlinx-limited", "grpc-sync", "vertx-worker"})
     public String mode;
 
     /**
