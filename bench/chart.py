@@ -69,8 +69,8 @@ def subtitle(path, results_json, note):
     line1 = (f"bench/run.sh {variant}: JMH {r.get('jmhVersion', '?')}, {r.get('forks')} fork(s), "
              f"{r.get('warmupIterations')}×{r.get('warmupTime')} warm-up, "
              f"{r.get('measurementIterations')}×{r.get('measurementTime')} measurement, -prof gc")
-    line2 = (f"{r.get('vmName', 'JVM')} {r.get('jdkVersion', '?')}; "
-             f"{' '.join(r.get('jvmArgs', []))}" + (f"; {note}" if note else ""))
+    flags = ' '.join(r.get('jvmArgs', [])) or "no JVM flags"
+    line2 = f"{r.get('vmName', 'JVM')} {r.get('jdkVersion', '?')}; {flags}" + (f"; {note}" if note else "")
     return line1, line2
 
 
