@@ -22,8 +22,11 @@ import org.springframework.messaging.simp.SimpMessagingTemplate;
  * }
  * }</pre>
  * The client subscribes to {@code /user/queue/board}. Each message carries the STOMP headers {@code live-id},
- * {@code live-event} and {@code live-snapshot}. See {@link StompTransport} for what bounds a slow STOMP
- * client.
+ * {@code live-event} and {@code live-snapshot}. A {@link #toSession} subscriber ends with its STOMP session
+ * (no need to cancel it on disconnect): as too slow, counted as a slow disconnect, when Spring's send time or
+ * buffer limit closed the session; as gone otherwise. See {@link StompTransport} for what bounds a slow STOMP
+ * client: Spring's {@code WebSocketTransportRegistration} limits, with or without
+ * {@code setPreservePublishOrder(true)}.
  */
 public final class LiveStomp {
 

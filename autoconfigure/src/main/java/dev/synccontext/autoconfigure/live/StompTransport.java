@@ -22,8 +22,9 @@ import org.springframework.messaging.support.MessageBuilder;
  * broker and on to the client's outbound channel, where Spring bounds each session
  * ({@code ConcurrentWebSocketSessionDecorator}: send time and buffer size limits, set with
  * {@code WebSocketTransportRegistration}); so a write here is always "ready", and this subscriber's buffer is
- * the bound in front of that one. What those limits bound, and what they do not with
- * {@code setPreservePublishOrder(true)}, is in {@link LiveStomp}.
+ * the bound in front of that one. Those limits apply with {@code setPreservePublishOrder(true)} too: Spring
+ * then releases a session's next message once the previous one is in the decorator's buffer
+ * ({@code LiveStompStalledClientTest} measures both modes).
  *
  * <p>A transport of one session ends its subscriber when Spring ends that session ({@link #sessionEnded}, from
  * the {@code SessionDisconnectEvent}): {@link LiveSubscriber#tooSlow()} when Spring closed it for its send time
