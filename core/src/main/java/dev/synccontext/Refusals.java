@@ -13,8 +13,16 @@ final class Refusals {
     private Refusals() {
     }
 
-    static String closed(String context) {
-        return "Context '" + context + "' is closed and accepts no new callbacks";
+    /**
+     * To a callback submitted after the context closed: typed and saying why when {@code termination} (the
+     * context's, which exists once it is closed) says the application is shutting down. Read only here, on
+     * the refusal path.
+     */
+    static RejectedExecutionException closed(String context, Termination termination) {
+        if (termination.shuttingDownAcquire()) {
+            return new ContextShuttingDownException(context);
+        }
+        return new RejectedExecutionException("Context '" + context + "' is closed and accepts no new callbacks");
     }
 
     static String full(String context, int maxQueueDepth) {

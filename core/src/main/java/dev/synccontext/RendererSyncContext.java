@@ -228,6 +228,18 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
     void close();
 
     /**
+     * Closes this context as {@link #close()} does, because the application is shutting down: what it accepted
+     * still runs, and later submissions are refused with a {@link ContextShuttingDownException} (a
+     * {@link RejectedExecutionException}) whose message names this context and says so, instead of the plain
+     * "closed" refusal. The registry's shutdown drain closes its contexts this way. Idempotent; called after
+     * {@link #close()}, it changes the reason later refusals give. The reason costs nothing until a callback is
+     * refused. This default, for other implementations, is {@link #close()}.
+     */
+    default void closeForShutdown() {
+        close();
+    }
+
+    /**
      * Closes this context with {@code last} as its final callback, in one step: {@code last} is queued behind
      * every callback accepted so far and runs on this context after them; everything submitted after this
      * call is refused, as after {@link #close()}. No callback can slip in between, so nothing of the context

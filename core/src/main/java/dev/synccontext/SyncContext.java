@@ -193,10 +193,10 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
                 }
                 continue;
             }
-            String refusal = refusal(s);
+            RejectedExecutionException refusal = refusal(s);
             if (refusal != null) {
                 CallbackRunner.observe(this, CallbackPath.QUEUED, CallbackOutcome.REJECTED);
-                return CompletableFuture.failedFuture(new RejectedExecutionException(refusal));
+                return CompletableFuture.failedFuture(refusal);
             }
             if (node == null) {
                 try {
@@ -231,10 +231,10 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         Object item = queuedItem(callback);
         for (;;) {
             long s = state;
-            String refusal = refusal(s);
+            RejectedExecutionException refusal = refusal(s);
             if (refusal != null) {
                 CallbackRunner.observe(this, CallbackPath.QUEUED, CallbackOutcome.REJECTED);
-                throw new RejectedExecutionException(refusal);
+                throw refusal;
             }
             boolean idle = (s & COUNT_MASK) == 0; // then this post owns the context, and hands it to a drain
             if (STATE.compareAndSet(this, s, idle ? reserved(s) + SCHEDULED : reserved(s))) {
@@ -278,7 +278,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
             long s = state;
             if ((s & CLOSED) != 0) {
                 CallbackRunner.observe(this, CallbackPath.QUEUED, CallbackOutcome.REJECTED);
-                throw new RejectedExecutionException(Refusals.closed(name));
+                throw Refusals.closed(name, Termination.of(this));
             }
             boolean idle = (s & COUNT_MASK) == 0;
             if (STATE.compareAndSet(this, s, (idle ? reserved(s) + SCHEDULED : reserved(s)) | CLOSED)) {
@@ -327,10 +327,10 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
                 }
                 continue;
             }
-            String refusal = refusal(s);
+            RejectedExecutionException refusal = refusal(s);
             if (refusal != null) {
                 CallbackRunner.observe(this, CallbackPath.SEND, CallbackOutcome.REJECTED);
-                throw new RejectedExecutionException(refusal);
+                throw refusal;
             }
             if (node == null) {
                 node = new QueuedSend(this, callback, caller);
@@ -529,6 +529,12 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     // ---------------------------------------------------------------- close
 
     @Override
+    public void closeForShutdown() {
+        Termination.of(this).shuttingDownRelease(); // before CLOSED: a refusal that sees this close sees why
+        close();
+    }
+
+    @Override
     public void close() {
         Termination t = Termination.of(this);
         long previous = (long) STATE.getAndBitwiseOr(this, (long) CLOSED);
@@ -610,14 +616,14 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
 
     // ---------------------------------------------------------------- admission
 
-    /** Why a new callback cannot be accepted in state {@code s}, or null if it can. */
-    private @Nullable String refusal(long s) {
+    /** Why a new callback cannot be accepted in state {@code s}, or null if it can; allocates only to refuse. */
+    private @Nullable RejectedExecutionException refusal(long s) {
         if ((s & CLOSED) != 0) {
-            return Refusals.closed(name);
+            return Refusals.closed(name, Termination.of(this));
         }
         int max = settings.maxQueueDepth;
         if (max > 0 && queued(s) >= max) {
-            return Refusals.full(name, max);
+            return new RejectedExecutionException(Refusals.full(name, max));
         }
         return null;
     }

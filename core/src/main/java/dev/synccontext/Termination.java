@@ -36,7 +36,23 @@ final class Termination {
      */
     private @Nullable Thread aborting;
 
+    /**
+     * The context was closed because the application is shutting down ({@code closeForShutdown()}): set once,
+     * before the state says closed, so a refusal that finds the context closed by that call reads it; read
+     * only by refusals ({@link Refusals#closed}).
+     */
+    private volatile boolean shuttingDown;
+
     private Termination() {
+    }
+
+    /** Marks the close as the application's shutdown; call before the state says closed. */
+    void shuttingDownRelease() {
+        shuttingDown = true;
+    }
+
+    boolean shuttingDownAcquire() {
+        return shuttingDown;
     }
 
     /** The context's termination, created by the first thread that asks; every thread gets the same. */

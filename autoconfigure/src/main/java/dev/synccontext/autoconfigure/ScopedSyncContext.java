@@ -128,6 +128,11 @@ public final class ScopedSyncContext implements ContextProxy {
     }
 
     @Override
+    public void closeForShutdown() {
+        target().closeForShutdown();
+    }
+
+    @Override
     public void closeAfter(Runnable last) {
         target().closeAfter(last); // the target's own atomic step, not this interface's post-then-close default
     }

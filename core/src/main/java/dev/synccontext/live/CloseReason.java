@@ -3,7 +3,10 @@ package dev.synccontext.live;
 /** Why a {@link LiveSubscriber} ended; given once to {@link LiveTransport#close(CloseReason)}. */
 public enum CloseReason {
 
-    /** Its buffer overflowed under {@link OverflowPolicy#DISCONNECT}: it should reconnect and resume. */
+    /**
+     * Its buffer overflowed under {@link OverflowPolicy#DISCONNECT}, or its connection's own bound gave up on it
+     * ({@link LiveSubscriber#tooSlow()}): it should reconnect and resume.
+     */
     TOO_SLOW,
 
     /** A write failed or the client went away (the transport said so). */

@@ -64,7 +64,10 @@ public final class LiveStatistics {
         };
     }
 
-    /** Subscribers disconnected because their buffer overflowed under {@link OverflowPolicy#DISCONNECT}. */
+    /**
+     * Subscribers disconnected because their buffer overflowed under {@link OverflowPolicy#DISCONNECT}, or
+     * because their transport's own bound gave up on them ({@link LiveSubscriber#tooSlow()}).
+     */
     public long slowDisconnects() {
         return slowDisconnects.sum();
     }

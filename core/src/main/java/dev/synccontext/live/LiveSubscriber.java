@@ -116,6 +116,18 @@ public final class LiveSubscriber {
         return channel.sendTo(this, event, data);
     }
 
+    /**
+     * Called by a transport when the bound of its own connection gave up on a client that does not keep up
+     * (Spring closing a STOMP session for its send time or buffer size limit): ends this subscriber
+     * ({@link CloseReason#TOO_SLOW}), counted in {@link LiveStatistics#slowDisconnects()} as a full buffer
+     * under {@link OverflowPolicy#DISCONNECT} is. Idempotent; a no-op on an ended subscriber.
+     */
+    public void tooSlow() {
+        if (close(CloseReason.TOO_SLOW)) {
+            statistics.slowDisconnect();
+        }
+    }
+
     /** Ends this subscriber (the application unsubscribes it); idempotent. */
     public void cancel() {
         close(CloseReason.CANCELLED);
@@ -266,12 +278,16 @@ public final class LiveSubscriber {
         statistics.buffered(-1);
     }
 
-    /** Ends this subscriber once: empties the buffer, leaves the channel, closes the transport off the caller. */
-    void close(CloseReason reason) {
+    /**
+     * Ends this subscriber once: empties the buffer, leaves the channel, closes the transport off the caller.
+     *
+     * @return whether this call ended it ({@code false}: it had ended already)
+     */
+    boolean close(CloseReason reason) {
         boolean drainOwnsTransport;
         synchronized (this) {
             if (state == CLOSED) {
-                return;
+                return false;
             }
             // A drain scheduled or running may be inside a write right now: the transport is written by one
             // thread at a time, so that drain closes it when it stops (stopped()), never a second thread.
@@ -287,6 +303,7 @@ public final class LiveSubscriber {
         if (!drainOwnsTransport) {
             closeTransport(reason);
         }
+        return true;
     }
 
     /** After a drain stopped: closes the transport if {@link #close} left that to the drain. */

@@ -29,7 +29,8 @@ import java.util.Objects;
  *       ({@code drop-oldest}, {@code coalesce-by-key})</td><td>messages a policy discarded</td>
  *       <td>{@code synccontext_live_dropped_messages_total}</td></tr>
  *   <tr><td>{@code synccontext.live.slow.disconnects}</td><td>counter</td><td>subscribers disconnected by
- *       {@code disconnect} because their buffer was full</td>
+ *       {@code disconnect} because their buffer was full, or by their transport's own bound (Spring's STOMP
+ *       session limits)</td>
  *       <td>{@code synccontext_live_slow_disconnects_total}</td></tr>
  *   <tr><td>{@code synccontext.live.reconnects}</td><td>counter, tag {@code outcome} ({@code replayed},
  *       {@code snapshot})</td><td>subscriptions served from the replay buffer, or with a snapshot (new
@@ -68,7 +69,7 @@ public final class LiveChannelMetrics implements MeterBinder {
                     .register(registry);
         }
         FunctionCounter.builder("synccontext.live.slow.disconnects", s, LiveStatistics::slowDisconnects)
-                .description("Subscribers disconnected because their buffer was full").tags(tags)
+                .description("Subscribers disconnected because their buffer (or their connection's own bound) was full").tags(tags)
                 .register(registry);
         FunctionCounter.builder("synccontext.live.reconnects", s, LiveStatistics::resumed)
                 .description("Subscriptions served from the replay buffer or with a snapshot").tags(tags)

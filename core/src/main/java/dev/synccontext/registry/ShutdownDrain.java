@@ -19,8 +19,10 @@ import java.util.concurrent.CompletableFuture;
  *   <li><b>Refuse traffic</b>: the caller's {@code refusingTraffic} runs first (the starter publishes
  *       readiness {@code REFUSING_TRAFFIC}), before anything else changes.</li>
  *   <li><b>Refuse new work, with its reason</b>: the registry creates no context
- *       ({@link ShuttingDownException}) and every tracked context is closed, so each new callback is refused
- *       by its context ({@code RejectedExecutionException} naming it). Both counted.</li>
+ *       ({@link ShuttingDownException}) and every tracked context is closed
+ *       ({@link RendererSyncContext#closeForShutdown()}), so each new callback is refused by its context with a
+ *       {@link dev.synccontext.ContextShuttingDownException} (a {@code RejectedExecutionException} naming it and
+ *       saying why). Both counted.</li>
  *   <li><b>Finish what was accepted</b>: running and queued callbacks finish, until the callbacks' deadline;
  *       a context still busy then is force-closed (pending futures cancelled, posts dropped: counted by
  *       the registry and the statistics). The callbacks' deadline leaves the going-away its time:
@@ -165,8 +167,8 @@ public final class ShutdownDrain {
 
     /**
      * What a drain did. Callbacks are counted over every scope, from the drain's start to its end: {@code ran}
-     * (returned or threw), {@code refused} (never accepted: each caller got the context's
-     * {@code RejectedExecutionException}), {@code cancelled} (accepted, then cancelled or dropped by a forced
+     * (returned or threw), {@code refused} (never accepted: each caller got its context's
+     * {@link dev.synccontext.ContextShuttingDownException}, or a full queue's refusal), {@code cancelled} (accepted, then cancelled or dropped by a forced
      * close); so every callback submitted meanwhile is in exactly one of them.
      *
      * @param contexts contexts the drain closed

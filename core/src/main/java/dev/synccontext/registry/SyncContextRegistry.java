@@ -419,8 +419,9 @@ public class SyncContextRegistry implements AutoCloseable {
 
     /**
      * The first step of a {@link ShutdownDrain}: from now on {@link #create} and {@link #forKey} refuse with
-     * {@link ShuttingDownException}, and every tracked context is closed, so it accepts no new callback and
-     * finishes what it has. Unlike {@link #close()} it neither waits, nor posts the release hooks' last
+     * {@link ShuttingDownException}, and every tracked context is closed
+     * ({@link RendererSyncContext#closeForShutdown()}), so it refuses new callbacks with a
+     * {@link dev.synccontext.ContextShuttingDownException} and finishes what it has. Unlike {@link #close()} it neither waits, nor posts the release hooks' last
      * callbacks (context-scoped state, and the live channels it holds, stay until {@link #close()}), nor
      * shuts the executor down (subscribers' drains still run on it).
      *
@@ -432,7 +433,7 @@ public class SyncContextRegistry implements AutoCloseable {
         for (Lane lane : lanes.values()) {
             all.addAll(lane.live);
         }
-        all.forEach(RendererSyncContext::close);
+        all.forEach(RendererSyncContext::closeForShutdown); // so each refusal says why: ContextShuttingDownException
         return all;
     }
 

@@ -111,6 +111,27 @@ class LiveChannelTest {
     }
 
     @Test
+    void aTransportWhoseOwnBoundGaveUpEndsItsSubscriberAsTooSlowCountedOnce() throws InterruptedException {
+        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "s");
+        RecordingTransport given = RecordingTransport.stalled();
+        LiveSubscriber subscriber = live.subscribe(given);
+        live.publish("board", 1);
+
+        subscriber.tooSlow();
+        subscriber.tooSlow(); // a second report (a second event for one session) counts nothing more
+
+        assertThat(given.closedLatch.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(given.closed).hasValue(CloseReason.TOO_SLOW);
+        assertThat(subscriber.closeReason()).isEqualTo(CloseReason.TOO_SLOW);
+        assertThat(statistics.slowDisconnects()).isEqualTo(1);
+        assertThat(statistics.subscribers()).isZero();
+        assertThat(statistics.buffered()).isZero();
+        assertThat(live.subscribers()).isEmpty();
+        subscriber.cancel();
+        assertThat(subscriber.closeReason()).as("ended once").isEqualTo(CloseReason.TOO_SLOW);
+    }
+
+    @Test
     void aReconnectWithTheLastIdGetsExactlyWhatItMissed() {
         LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 64).build(() -> "s");
         for (int i = 1; i <= 20; i++) {

@@ -3,6 +3,7 @@ package dev.synccontext.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.synccontext.ContextShuttingDownException;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.SyncContextDefaults;
 import dev.synccontext.live.CloseReason;
@@ -81,9 +82,11 @@ class ShutdownDrainTest {
 
         assertThat(log).containsExactly("queued ran");
         assertThat(refusals).hasSize(3);
-        assertThat(refusals.get(0)).isInstanceOf(RejectedExecutionException.class).hasMessageContaining(other.name())
-                .hasMessageContaining("closed");
-        assertThat(refusals.get(1)).isInstanceOf(RejectedExecutionException.class).hasMessageContaining(other.name());
+        assertThat(refusals.get(0)).as("the post: the typed reason, still a RejectedExecutionException")
+                .isInstanceOf(ContextShuttingDownException.class).isInstanceOf(RejectedExecutionException.class)
+                .hasMessageContaining(other.name()).hasMessageContaining("application is shutting down");
+        assertThat(refusals.get(1)).as("the invokeAsync's future").isInstanceOf(ContextShuttingDownException.class)
+                .hasMessageContaining(other.name()).hasMessageContaining("shutting down");
         assertThat(refusals.get(2)).isInstanceOf(ShuttingDownException.class).hasMessageContaining("shutting down")
                 .hasMessageContaining("REFUSING_TRAFFIC");
         assertThat(report.contexts()).isEqualTo(2);
@@ -93,6 +96,28 @@ class ShutdownDrainTest {
         assertThat(report.submitted()).isEqualTo(report.ran() + report.refused() + report.cancelled()).isEqualTo(3);
         assertThat(report.forced()).isZero();
         assertThatThrownBy(() -> registry.forKey("k")).isInstanceOf(ShuttingDownException.class);
+    }
+
+    @Test
+    void callbacksSubmittedAfterTheDrainClosedTheirContextGetTheTypedReasonAndAreCounted() throws InterruptedException {
+        RendererSyncContext drained = registry.create("session");
+        RendererSyncContext releasedBefore = registry.create("session");
+        registry.release(releasedBefore); // closed by a plain close before the drain
+        Throwable plainBefore = releasedBefore.invokeAsync(() -> log.add("must not run")).handle((ok, e) -> e).join();
+
+        ShutdownDrain.Report report = new ShutdownDrain(registry, group, Duration.ofSeconds(10), 100).run(() -> { });
+
+        assertThat(plainBefore).as("a plain close's refusal is the old one")
+                .isExactlyInstanceOf(RejectedExecutionException.class).hasMessageContaining("is closed");
+        assertThatThrownBy(() -> drained.post(() -> log.add("must not run")))
+                .isInstanceOf(ContextShuttingDownException.class).hasMessageContaining("'" + drained.name() + "'")
+                .hasMessageContaining("application is shutting down");
+        assertThat(drained.invokeAsync(() -> log.add("must not run")).handle((ok, e) -> e).join())
+                .isInstanceOf(ContextShuttingDownException.class).hasMessageContaining(drained.name());
+        assertThatThrownBy(() -> drained.send(() -> log.add("must not run"))).isInstanceOf(ContextShuttingDownException.class);
+        assertThat(log).isEmpty();
+        assertThat(report.contexts()).isEqualTo(1);
+        assertThat(report.submitted()).as("nothing was submitted during the drain").isZero();
     }
 
     @Test

@@ -1,7 +1,10 @@
 package dev.synccontext.autoconfigure.live;
 
 import dev.synccontext.live.LiveTransport;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.simp.SimpMessagingTemplate;
@@ -19,13 +22,18 @@ import org.springframework.messaging.simp.SimpMessagingTemplate;
  * }
  * }</pre>
  * The client subscribes to {@code /user/queue/board}. Each message carries the STOMP headers {@code live-id},
- * {@code live-event} and {@code live-snapshot}. See {@link StompTransport} for what bounds a slow STOMP
- * client.
+ * {@code live-event} and {@code live-snapshot}. A {@link #toSession} subscriber ends with its STOMP session
+ * (no need to cancel it on disconnect): as too slow, counted as a slow disconnect, when Spring's send time or
+ * buffer limit closed the session; as gone otherwise. See {@link StompTransport} for what bounds a slow STOMP
+ * client: Spring's {@code WebSocketTransportRegistration} limits, with or without
+ * {@code setPreservePublishOrder(true)}.
  */
 public final class LiveStomp {
 
     private final SimpMessagingTemplate template;
     private final @Nullable MessageChannel clientOutbound;
+    /** The open transports of each STOMP session ({@link #toSession}), ended with it ({@link #sessionEnded}). */
+    private final Map<String, Set<StompTransport>> sessions = new ConcurrentHashMap<>();
 
     /** Transports that cannot send a going-away ERROR frame (no client outbound channel): they only stop. */
     public LiveStomp(SimpMessagingTemplate template) {
@@ -43,11 +51,33 @@ public final class LiveStomp {
 
     /** To every session of {@code user} (a Principal's name) on its user destination {@code destination}. */
     public LiveTransport toUser(String user, String destination, @Nullable String lastEventId) {
-        return new StompTransport(template, clientOutbound, user, null, destination, lastEventId);
+        return new StompTransport(template, clientOutbound, user, null, destination, lastEventId, closed -> { });
     }
 
     /** To one STOMP session only, on its user destination {@code destination} (no Principal needed). */
     public LiveTransport toSession(String sessionId, String destination, @Nullable String lastEventId) {
-        return new StompTransport(template, clientOutbound, sessionId, sessionId, destination, lastEventId);
+        StompTransport transport = new StompTransport(template, clientOutbound, sessionId, sessionId, destination,
+                lastEventId, this::forget);
+        sessions.computeIfAbsent(sessionId, id -> ConcurrentHashMap.newKeySet()).add(transport);
+        return transport;
+    }
+
+    /**
+     * Spring ended STOMP session {@code sessionId} (its {@code SessionDisconnectEvent}): the subscribers of its
+     * transports end, as too slow ({@code limitExceeded}: Spring closed it for its send time or buffer limit) or
+     * as gone. Without this a subscriber would outlive its session, writing to a destination nobody reads.
+     */
+    void sessionEnded(String sessionId, boolean limitExceeded) {
+        Set<StompTransport> ended = sessions.remove(sessionId);
+        if (ended != null) {
+            ended.forEach(transport -> transport.sessionEnded(limitExceeded));
+        }
+    }
+
+    private void forget(StompTransport transport) {
+        String sessionId = transport.sessionId();
+        if (sessionId != null) {
+            sessions.computeIfPresent(sessionId, (id, open) -> open.remove(transport) && open.isEmpty() ? null : open);
+        }
     }
 }

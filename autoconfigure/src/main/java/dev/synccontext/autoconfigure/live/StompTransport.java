@@ -2,8 +2,10 @@ package dev.synccontext.autoconfigure.live;
 
 import dev.synccontext.live.CloseReason;
 import dev.synccontext.live.LiveMessage;
+import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.live.LiveTransport;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.simp.SimpMessageHeaderAccessor;
@@ -20,7 +22,13 @@ import org.springframework.messaging.support.MessageBuilder;
  * broker and on to the client's outbound channel, where Spring bounds each session
  * ({@code ConcurrentWebSocketSessionDecorator}: send time and buffer size limits, set with
  * {@code WebSocketTransportRegistration}); so a write here is always "ready", and this subscriber's buffer is
- * the bound in front of that one.
+ * the bound in front of that one. Those limits apply with {@code setPreservePublishOrder(true)} too: Spring
+ * then releases a session's next message once the previous one is in the decorator's buffer
+ * ({@code LiveStompStalledClientTest} measures both modes).
+ *
+ * <p>A transport of one session ends its subscriber when Spring ends that session ({@link #sessionEnded}, from
+ * the {@code SessionDisconnectEvent}): {@link LiveSubscriber#tooSlow()} when Spring closed it for its send time
+ * or buffer limit (counted as a slow disconnect), {@link LiveSubscriber#gone} otherwise.
  *
  * <p>Going away ({@link CloseReason#GOING_AWAY}, the server shuts down): a transport of one session sends that
  * session an ERROR frame (header {@code live-event: going-away}, message "going away") straight to the
@@ -39,16 +47,48 @@ final class StompTransport implements LiveTransport {
     private final @Nullable String sessionId;
     private final String destination;
     private final @Nullable String lastEventId;
-    private volatile boolean closed;
+    private final Consumer<StompTransport> closed;
+    private volatile boolean ended;
+    private volatile @Nullable LiveSubscriber subscriber;
 
+    /** @param closed called once this transport is closed (the session index forgets it) */
     StompTransport(SimpMessagingTemplate template, @Nullable MessageChannel clientOutbound, String user,
-            @Nullable String sessionId, String destination, @Nullable String lastEventId) {
+            @Nullable String sessionId, String destination, @Nullable String lastEventId,
+            Consumer<StompTransport> closed) {
         this.template = template;
         this.clientOutbound = clientOutbound;
         this.user = user;
         this.sessionId = sessionId;
         this.destination = destination;
         this.lastEventId = lastEventId;
+        this.closed = closed;
+    }
+
+    @Override
+    public void attach(LiveSubscriber subscriber) {
+        this.subscriber = subscriber;
+    }
+
+    /** The one STOMP session of this transport, or {@code null} for a user's (all its sessions). */
+    @Nullable String sessionId() {
+        return sessionId;
+    }
+
+    /**
+     * Spring ended this transport's session: the subscriber ends, as too slow when Spring's send time or buffer
+     * limit closed the session ({@code limitExceeded}), as gone otherwise.
+     */
+    void sessionEnded(boolean limitExceeded) {
+        ended = true;
+        LiveSubscriber attached = subscriber;
+        if (attached == null) {
+            return; // not subscribed yet: its first ready() fails, and the subscriber ends as gone
+        }
+        if (limitExceeded) {
+            attached.tooSlow();
+        } else {
+            attached.gone(null);
+        }
     }
 
     @Override
@@ -58,7 +98,7 @@ final class StompTransport implements LiveTransport {
 
     @Override
     public boolean ready() {
-        if (closed) {
+        if (ended) {
             throw new IllegalStateException("STOMP destination " + destination + " of " + user + " was closed");
         }
         return true;
@@ -84,7 +124,8 @@ final class StompTransport implements LiveTransport {
 
     @Override
     public void close(CloseReason reason) {
-        closed = true; // the STOMP session itself is the client's and Spring's: nothing is sent to it any more
+        ended = true; // the STOMP session itself is the client's and Spring's: nothing is sent to it any more
+        closed.accept(this);
         if (reason == CloseReason.GOING_AWAY && sessionId != null && clientOutbound != null) {
             StompHeaderAccessor error = StompHeaderAccessor.create(StompCommand.ERROR);
             error.setSessionId(sessionId);

@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.SmartApplicationListener;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.simp.SimpMessagingTemplate;
 import tools.jackson.databind.json.JsonMapper;
@@ -92,6 +93,13 @@ public final class SyncContextLiveAutoConfiguration {
         LiveStomp liveStomp(SimpMessagingTemplate template,
                 @Qualifier(CLIENT_OUTBOUND_CHANNEL) ObjectProvider<MessageChannel> clientOutbound) {
             return new LiveStomp(template, clientOutbound.getIfAvailable());
+        }
+
+        @Bean
+        @ConditionalOnClass(name = "org.springframework.web.socket.messaging.SessionDisconnectEvent")
+        @ConditionalOnBean(LiveStomp.class)
+        SmartApplicationListener liveStompSessionEnds(LiveStomp stomp) {
+            return new StompSessionEnds(stomp);
         }
     }
 

@@ -100,11 +100,19 @@ class LiveStompTest {
 
         /**
          * The tests' usual broker, but with {@code setPreservePublishOrder(true)}: Spring's outbound channel is a
-         * thread pool and reorders one session's messages otherwise (this test fails without it).
+         * thread pool and reorders one session's messages otherwise (this test fails without it). A test that
+         * wants Spring's default (no order kept) sets {@code test.stomp.preserve-publish-order=false}.
          */
         @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
         @org.springframework.web.socket.config.annotation.EnableWebSocketMessageBroker
         static class OrderedBroker implements org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer {
+
+            private final boolean preservePublishOrder;
+
+            OrderedBroker(org.springframework.core.env.Environment environment) {
+                this.preservePublishOrder = environment.getProperty("test.stomp.preserve-publish-order", Boolean.class, true);
+            }
+
             @Override
             public void registerStompEndpoints(org.springframework.web.socket.config.annotation.StompEndpointRegistry registry) {
                 registry.addEndpoint("/stomp");
@@ -114,7 +122,7 @@ class LiveStompTest {
             public void configureMessageBroker(org.springframework.messaging.simp.config.MessageBrokerRegistry registry) {
                 registry.enableSimpleBroker("/topic");
                 registry.setApplicationDestinationPrefixes("/app");
-                registry.setPreservePublishOrder(true);
+                registry.setPreservePublishOrder(preservePublishOrder);
             }
         }
 
