@@ -26,11 +26,21 @@ final class ChildNode extends Daemon {
     static ChildNode start(String id, int redisPort, String repositoryType, String namespace, Map<String, String> extra) {
         int port = FreePorts.next();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
                 ClusterApp.class.getName()));
         command.addAll(Node.properties(id, port, redisPort, repositoryType, namespace, extra));
         ChildNode node = new ChildNode(temporaryDirectory(id), command, port);
         HttpClient http = HttpClient.newHttpClient();
+        try {
+            awaitHealthy(node, http, port);
+        } catch (RuntimeException notStarted) {
+            node.close(); // a node that did not come up is not left running
+            throw notStarted;
+        }
+        return node;
+    }
+
+    private static void awaitHealthy(ChildNode node, HttpClient http, int port) {
         node.awaitReady(Duration.ofSeconds(120), () -> {
             try {
                 return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health"))
@@ -42,6 +52,5 @@ final class ChildNode extends Daemon {
                 throw new IllegalStateException(e);
             }
         });
-        return node;
     }
 }
