@@ -41,7 +41,7 @@ final class ChildNode extends Daemon {
     }
 
     private static void awaitHealthy(ChildNode node, HttpClient http, int port) {
-        node.awaitReady(Duration.ofSeconds(120), () -> {
+        node.awaitReady(Duration.ofSeconds(240), () -> {
             try {
                 return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health"))
                         .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
