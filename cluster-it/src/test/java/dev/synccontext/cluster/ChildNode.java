@@ -26,12 +26,22 @@ final class ChildNode extends Daemon {
     static ChildNode start(String id, int redisPort, String repositoryType, String namespace, Map<String, String> extra) {
         int port = FreePorts.next();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
                 ClusterApp.class.getName()));
         command.addAll(Node.properties(id, port, redisPort, repositoryType, namespace, extra));
         ChildNode node = new ChildNode(temporaryDirectory(id), command, port);
         HttpClient http = HttpClient.newHttpClient();
-        node.awaitReady(Duration.ofSeconds(120), () -> {
+        try {
+            awaitHealthy(node, http, port);
+        } catch (RuntimeException notStarted) {
+            node.close(); // a node that did not come up is not left running
+            throw notStarted;
+        }
+        return node;
+    }
+
+    private static void awaitHealthy(ChildNode node, HttpClient http, int port) {
+        node.awaitReady(Duration.ofSeconds(240), () -> {
             try {
                 return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health"))
                         .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
@@ -42,6 +52,5 @@ final class ChildNode extends Daemon {
                 throw new IllegalStateException(e);
             }
         });
-        return node;
     }
 }

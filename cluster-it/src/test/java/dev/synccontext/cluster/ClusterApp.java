@@ -20,11 +20,13 @@ import org.springframework.web.bind.annotation.RestController;
  * The application every node runs: the starter, Spring MVC and Spring Session Data Redis, nothing
  * else. A user's code, written as the README tells users to write it: the session's state that must
  * survive a failover is a Serializable session attribute written inside the session's context on the
- * request thread (the callback is joined before the response is written), never in the context.
+ * request thread (the callback is joined before the response is written), never in the context. Its live
+ * board ({@link SessionBoard}, {@link SessionBoardController}) pushes that kind of state over Server-Sent Events.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({ ClusterApp.SessionController.class, ClusterApp.ScopedState.class }) // no scan: ReactiveClusterApp shares the package
+@Import({ ClusterApp.SessionController.class, ClusterApp.ScopedState.class, SessionBoard.class, SessionBoardController.class,
+        LiveArrivals.class }) // no scan: ReactiveClusterApp shares the package
 public class ClusterApp {
 
     /** What {@link ScopedTally} carries, so a test can look for it in every command Redis executed. */

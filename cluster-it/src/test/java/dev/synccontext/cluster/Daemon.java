@@ -97,6 +97,16 @@ class Daemon implements AutoCloseable {
         }
     }
 
+    /** SIGTERM, as a deployment stops a node: the JVM runs its shutdown hooks (Spring closes its context). */
+    void terminate() {
+        process.destroy();
+    }
+
+    /** Waits for the process to exit; whether it did within {@code timeout}. */
+    boolean awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     /** Ends the process (SIGTERM, then SIGKILL after 15 s) and asserts nothing of it is left running. */
     void stop() {
         List<ProcessHandle> children = process.descendants().toList();

@@ -36,6 +36,14 @@ final class Nginx extends Daemon {
         }
     }
 
+    /**
+     * The location of the event streams ({@code SessionBoardController}), proxied as Server-Sent Events need:
+     * no response buffering (each event reaches the client when the node writes it), a read timeout longer
+     * than any quiet stream, and a request that a node cannot take (connection refused: it stopped; or 503:
+     * it is draining and refuses the stream) passed on to the next node (a GET, so nginx retries it).
+     */
+    static final String EVENT_STREAMS = "/live/events";
+
     final int port;
 
     private Nginx(Path directory, int port) {
@@ -54,7 +62,7 @@ final class Nginx extends Daemon {
                 worker_processes 1;
                 pid %1$s/nginx.pid;
                 error_log %1$s/error.log warn;
-                events { worker_connections 512; }
+                events { worker_connections 4096; }
                 http {
                   access_log off;
                   client_body_temp_path %1$s/client_body;
@@ -77,9 +85,20 @@ final class Nginx extends Daemon {
                       proxy_connect_timeout 2s;
                       proxy_next_upstream error timeout;
                     }
+                    location %5$s {
+                      proxy_pass http://nodes;
+                      proxy_http_version 1.1;
+                      proxy_set_header Connection "";
+                      proxy_set_header Host $host:$server_port;
+                      proxy_connect_timeout 2s;
+                      proxy_buffering off;
+                      proxy_cache off;
+                      proxy_read_timeout 1h;
+                      proxy_next_upstream error timeout http_503;
+                    }
                   }
                 }
-                """.formatted(directory, balancing.directive, servers, port);
+                """.formatted(directory, balancing.directive, servers, port, EVENT_STREAMS);
         try {
             Files.writeString(directory.resolve("nginx.conf"), conf);
         } catch (IOException e) {

@@ -24,7 +24,7 @@ final class Node implements AutoCloseable {
         this.context = context;
     }
 
-    /** The properties every node of a test cluster shares, plus its own id and port. */
+    /** The properties every node of a test cluster shares, plus its own id and port; {@code extra} adds or replaces. */
     static List<String> properties(String id, int port, int redisPort, String repositoryType, String namespace,
             Map<String, String> extra) {
         List<String> properties = new ArrayList<>(List.of(
@@ -40,6 +40,8 @@ final class Node implements AutoCloseable {
                 "--spring.main.banner-mode=off",
                 "--logging.level.root=warn",
                 "--logging.level.dev.synccontext=info"));
+        // A key given twice on the command line would bind as "first,second": an extra replaces the shared value.
+        properties.removeIf(property -> extra.containsKey(property.substring(2, property.indexOf('='))));
         extra.forEach((key, value) -> properties.add("--" + key + "=" + value));
         return properties;
     }

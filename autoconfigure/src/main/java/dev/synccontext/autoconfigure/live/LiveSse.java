@@ -5,6 +5,7 @@ import dev.synccontext.live.CloseReason;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.live.LiveTransport;
+import dev.synccontext.registry.ShuttingDownException;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletRequest;
@@ -82,10 +83,22 @@ public final class LiveSse {
      * Opens the stream ({@link #open}) and subscribes it to the channel {@code channel} gives, inside
      * {@code context} (inline when the context is idle, after its queued work otherwise). When the context
      * refuses the callback (closed, full) or the channel cannot be reached, the stream is ended and the
-     * returned future says why.
+     * returned future says why. When the application is shutting down and there is no context to be had (the
+     * injected proxy's session context was closed by the drain and the registry creates none:
+     * {@link ShuttingDownException}), no stream starts: the request is answered {@code 503 Service Unavailable},
+     * which a load balancer can pass on to another node (nginx: {@code proxy_next_upstream http_503}), and the
+     * returned future fails with that exception.
      */
     public CompletableFuture<LiveSubscriber> subscribe(HttpServletRequest request, HttpServletResponse response,
             RendererSyncContext context, Supplier<LiveChannel> channel) {
+        try {
+            context.isClosed(); // resolves a proxy now, before the response is started: a closed one is handled below
+        } catch (ShuttingDownException shuttingDown) {
+            // A reconnect reaching a draining node: a started stream could only end at once (an EventSource would
+            // come back here), and the exception thrown after startAsync would answer 500.
+            response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+            return CompletableFuture.failedFuture(shuttingDown);
+        }
         LiveTransport transport = open(request, response);
         CompletableFuture<LiveSubscriber> subscribed = context.invokeAsync(() -> channel.get().subscribe(transport));
         subscribed.whenComplete((subscriber, failure) -> {
