@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws how a post's cost grows as an SVG: per JDK (one row each), ns per post against the number of
 contexts (ContextCountBenchmark, log x and log y, one line per mode, solid = 1 producer, dashed = 2),
-bytes per post against the number of contexts (1 producer), and ns per post against producer threads
+bytes per post against the number of contexts (1 producer, log y), and ns per post against producer threads
 on one context (ProducersBenchmark). Points are JMH's means; the thin vertical lines are JMH's 99.9 %
 error. Python 3 standard library only, as bench/chart.py.
 
@@ -10,8 +10,9 @@ error. Python 3 standard library only, as bench/chart.py.
       --row "Java 25" docs/bench-growth-contexts-25.json docs/bench-growth-producers-25.json \\
       --note "2026-12-01, loaded 2-core VM"
 
-A (mode, contexts) point missing from a file (a trial that failed, e.g. out of heap) is named under
-its row, so a gap in a line is never silent.
+A (mode, contexts) point missing from the files (a trial not run or one that failed, e.g. out of heap)
+is named under its row, so a gap in a line is never silent. Several JSON files for one row may be given
+joined with commas (e.g. one run per mode).
 """
 import argparse
 import json
@@ -26,24 +27,26 @@ ORDER = list(COLORS)
 WIDTH = 1080
 PANEL_W, PANEL_H = 270, 220
 PANEL_X = (80, 430, 780)
-ROW_H = PANEL_H + 130
+ROW_H = PANEL_H + 145
 TOP = 96
 
 
-def load(path):
-    """{(mode, contexts, producers): (mean, error, bytes)} from a JMH JSON file, and the JVM it ran on."""
-    with open(path) as f:
-        data = json.load(f)
+def load(paths):
+    """{(mode, contexts, producers): (mean, error, bytes)} from JMH JSON files (comma-separated), and the JVM."""
+    data = []
+    for path in paths.split(","):
+        with open(path) as f:
+            data += json.load(f)
     points = {}
     for r in data:
         params = r.get("params", {})
         pm = r["primaryMetric"]
         if pm["scoreUnit"] != "ns/op":
-            raise SystemExit(f"{path}: expected ns/op, got {pm['scoreUnit']}")
+            raise SystemExit(f"{paths}: expected ns/op, got {pm['scoreUnit']}")
         sec = r.get("secondaryMetrics", {})
         alloc = sec.get("·gc.alloc.rate.norm", sec.get("gc.alloc.rate.norm"))
         key = (params.get("mode", ""), int(params.get("contexts", 1)), int(params.get("producers", 1)))
-        points[key] = (pm["score"], pm["scoreError"], alloc["score"] if alloc else float("nan"))
+        points[key] = (pm["score"], float(pm["scoreError"]), alloc["score"] if alloc else float("nan"))
     jvm = f"{data[0].get('vmName', 'JVM')} {data[0].get('jdkVersion', '?')}" if data else "?"
     settings = (f"{data[0].get('forks')} fork, {data[0].get('warmupIterations')}×{data[0].get('warmupTime')} "
                 f"warm-up, {data[0].get('measurementIterations')}×{data[0].get('measurementTime')}") if data else ""
@@ -73,7 +76,7 @@ def log_ticks(lo, hi):
 class Panel:
     """A plot area with a log or linear y axis and categorical log-spaced x positions."""
 
-    def __init__(self, x0, y0, xs, xlabels, ylo, yhi, ylog, title, xtitle, ytitle):
+    def __init__(self, x0, y0, xs, xlabels, ylo, yhi, ylog, title, xtitle, ytitle, unit="ns"):
         self.x0, self.y0, self.xs, self.ylo, self.yhi, self.ylog = x0, y0, xs, ylo, yhi, ylog
         self.out = [text(x0, y0 - 12, title, size=12, weight="bold")]
         self.out.append(f'<rect x="{x0}" y="{y0}" width="{PANEL_W}" height="{PANEL_H}" fill="none" stroke="#bbb"/>')
@@ -86,7 +89,7 @@ class Panel:
         for v in ticks:
             y = self.py(v)
             self.out.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{x0 + PANEL_W}" y2="{y:.1f}" stroke="#eee"/>')
-            label = fmt_ns(v) if ylog else f"{v:,.0f} B"
+            label = fmt_ns(v) if unit == "ns" else f"{v:,g} B"
             self.out.append(text(x0 - 5, y + 3, label, size=10, anchor="end", fill="#555"))
         self.out.append(text(x0 - 58, y0 + PANEL_H / 2, ytitle, size=10, anchor="middle", fill="#555",
                              extra=f' transform="rotate(-90 {x0 - 58} {y0 + PANEL_H / 2})"'))
@@ -113,7 +116,7 @@ class Panel:
             if errors and errors[i] == errors[i] and errors[i] > 0:
                 top, bottom = self.py(y + errors[i]), self.py(max(y - errors[i], self.ylo))
                 self.out.append(f'<line x1="{self.px(x):.1f}" y1="{top:.1f}" x2="{self.px(x):.1f}" y2="{bottom:.1f}" '
-                                f'stroke="{color}" stroke-width="1" opacity="0.35"/>')
+                                f'stroke="{color}" stroke-width="1" opacity="0.25"/>')
             fill = "#fff" if dashed else color
             self.out.append(f'<circle cx="{self.px(x):.1f}" cy="{self.py(y):.1f}" r="3.2" fill="{fill}" '
                             f'stroke="{color}" stroke-width="1.5"/>')
@@ -129,7 +132,7 @@ def chart(rows, note):
     ylo = 10 ** math.floor(math.log10(min(times)))
     yhi = 10 ** math.ceil(math.log10(max(times)))
     bytes_max = max([v[2] for _, (p, _, _), _ in loaded for v in p.values() if v[2] == v[2]] + [1])
-    bytes_hi = next(m * 10 ** e for e in range(0, 6) for m in (1, 2, 5) if m * 10 ** e >= bytes_max)
+    bytes_hi = 10 ** max(1, math.ceil(math.log10(bytes_max)))
 
     height = TOP + len(loaded) * ROW_H + 40
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
@@ -162,19 +165,22 @@ def chart(rows, note):
         out.append(text(20, y0 - 30, f"{label}: {cjvm}", size=13, weight="bold"))
         left = Panel(PANEL_X[0], y0, ctx_counts, [ctx_label(c) for c in ctx_counts], ylo, yhi, True,
                      "ns per post against contexts", "contexts (log)", "ns per post (log)")
-        middle = Panel(PANEL_X[1], y0, ctx_counts, [ctx_label(c) for c in ctx_counts], 0, bytes_hi, False,
-                       "bytes per post against contexts (1 producer)", "contexts (log)", "B per post")
+        middle = Panel(PANEL_X[1], y0, ctx_counts, [ctx_label(c) for c in ctx_counts], 1, bytes_hi, True,
+                       "bytes per post against contexts (1 producer)", "contexts (log)", "B per post (log)", unit="B")
         right = Panel(PANEL_X[2], y0, producer_counts, [str(p) for p in producer_counts], ylo, yhi, True,
-                      "ns per post against producers, one context", "producer threads (log)", "ns per post (log)")
+                      "ns per post against producers (1 context)", "producer threads (log)", "ns per post (log)")
         missing = []
-        for mode in ctx_modes:
+        row_modes = [m for m in ctx_modes if any(k[0] == m for k in cpts)]
+        for mode in row_modes:
             for producers, dashed in ((1, False), (2, True)):
                 series = [(c, cpts[(mode, c, producers)]) for c in ctx_counts if (mode, c, producers) in cpts]
                 left.line([(c, v[0]) for c, v in series], COLORS.get(mode, "#444"), dashed, [v[1] for _, v in series])
                 if producers == 1:
                     middle.line([(c, v[2]) for c, v in series if v[2] == v[2]], COLORS.get(mode, "#444"))
-                missing += [f"{mode} at {c:,} contexts, {producers} producer{'s' if producers > 1 else ''}"
-                            for c in ctx_counts if (mode, c, producers) not in cpts]
+                gaps = [ctx_label(c) for c in ctx_counts if (mode, c, producers) not in cpts]
+                if gaps:
+                    missing.append(f"{mode}, {producers} producer{'s' if producers > 1 else ''}: "
+                                   + ("any count" if len(gaps) == len(ctx_counts) else ", ".join(gaps)))
         for mode in prod_modes:
             series = [(p, ppts[(mode, 1, p)]) for p in producer_counts if (mode, 1, p) in ppts]
             right.line([(p, v[0]) for p, v in series], COLORS.get(mode, "#444"), False, [v[1] for _, v in series])
@@ -184,8 +190,15 @@ def chart(rows, note):
         out.append(text(PANEL_X[0] - 60, foot, f"contexts: {csettings}; producers: {psettings}"
                         + (f"; producers on {pjvm}" if pjvm != cjvm else ""), size=10, fill="#666"))
         if missing:
-            out.append(text(PANEL_X[0] - 60, foot + 15, "not in the results (the trial failed; see bench/README.md): "
-                            + "; ".join(missing), size=10, fill="#a33"))
+            lines, line = [], "not measured (contexts; bench/README.md says why): "
+            for item in missing:
+                if len(line) + len(item) > 170:
+                    lines.append(line)
+                    line = "    "
+                line += item + "; "
+            lines.append(line.rstrip("; "))
+            for i, l in enumerate(lines[:3]):
+                out.append(text(PANEL_X[0] - 60, foot + 15 + 13 * i, l, size=10, fill="#a33"))
     out.append(text(20, height - 14, "Lower is better. One operation = one post; time is wall time per post of the "
                     "whole system (producers and drains) on a 2-core machine.", size=10, fill="#666"))
     out.append("</svg>")
