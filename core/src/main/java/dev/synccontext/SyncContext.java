@@ -43,10 +43,11 @@ import org.jspecify.annotations.Nullable;
  * about to be): a drain takes {@code count} of them, waiting a few spins for a producer that reserved but
  * has not written yet. It subtracts what it finished in one CAS when it runs dry or yields after a batch
  * (or, going on in place after its batches, every {@link Drain#CARRY_LIMIT} callbacks:
- * {@link #giveBackFinished}), rather than per callback, and publishes that progress in {@link OwnerSide#progress} so {@link #queueDepth()} stays
- * right. The CAS that gives the context up with nothing left queued drops the chunks, clears
- * {@code CHUNKED} and restarts the sequence at 0 ({@link #giveUpEmpty}): an idle, open context is the
- * state 0 and holds no array, and the first reservation after creates a small one.
+ * {@link #giveBackFinished}), rather than per callback, and publishes that progress in
+ * {@link OwnerSide#progress} so {@link #queueDepth()} stays right. The CAS that gives the context up
+ * with nothing left queued drops the chunks, clears {@code CHUNKED} and restarts the sequence at 0
+ * ({@link #giveUpEmpty}): an idle, open context is the state 0 and holds no array, and the first
+ * reservation after creates a small one.
  *
  * <h2>Stepping back from a producer</h2>
  * A drain that catches up with a producer (it finds fewer than {@value #TAILING_RUN} callbacks waiting
