@@ -17,6 +17,14 @@ import java.util.concurrent.RejectedExecutionException;
  */
 final class Drain {
 
+    /**
+     * How many finished callbacks a drain that goes on in place after its batches
+     * ({@link DrainPool#continueAfterBatch}) keeps in the count before it gives them back: it never gives
+     * the context up meanwhile, and the count has 28 bits. Far above any batch, so that giving back is
+     * rare; far below the count's limit, so that the queue keeps its room.
+     */
+    static final int CARRY_LIMIT = 1 << 20;
+
     private static final VarHandle OWNER;
     private static final VarHandle PROGRESS;
 
@@ -43,7 +51,11 @@ final class Drain {
      * the line every post writes, so the observer and {@code maxBatch} are read once per drain (see
      * {@link CallbackRunner#runQueued}). Whether closeNow() began needs no look per callback: each slot is
      * claimed, and closeNow() claims every slot it may return. Right behind a producer it steps back
-     * ({@link SyncContext}, "Stepping back from a producer") before it reads the state again.
+     * ({@link SyncContext}, "Stepping back from a producer") before it reads the state again. At the end
+     * of a batch it yields (gives the context up with {@code SCHEDULED} and resubmits itself), unless its
+     * pool would run the resubmitted drain next on this thread anyway ({@link DrainPool#continueAfterBatch}:
+     * no other task waits): then the next batch begins in place, still without a look at the state, and
+     * what it finished is given back every {@value #CARRY_LIMIT} callbacks, or as it leaves.
      *
      * <p>The loop's state stays in locals (not an object, not fields: an object per drain would allocate
      * on the post paths); each step that moves the state word is a method of its own.
@@ -53,8 +65,10 @@ final class Drain {
         CallbackFrame frame = CallbackFrame.get();
         SyncContext outer = frame.enterDrain(ctx);
         OWNER.setOpaque(ctx, self);
-        SyncContextObserver observer = ctx.settings.observer;
-        int maxBatch = ctx.settings.maxBatch;
+        ContextSettings settings = ctx.settings;
+        SyncContextObserver observer = settings.observer;
+        DrainPool pool = settings.drainPool;
+        int maxBatch = settings.maxBatch;
         int budget = maxBatch; // callbacks this batch may still take
         int done = 0; // callbacks finished here and still in the count
         int counted = 0; // callbacks counted in the last state read and not yet taken
@@ -64,8 +78,20 @@ final class Drain {
             for (;;) {
                 // A written slot was reserved before it was written, so the count already holds it: take it
                 // without a look at the state word, which producers keep writing. The run grows by one,
-                // still within maxBatch.
-                Object item = counted == 0 && ran && budget > 0 ? ctx.takeIfWritten() : null;
+                // still within maxBatch; at the end of a batch, on a pool that would run this drain next
+                // anyway (nothing else waits), a new batch begins in place instead of a yield.
+                Object item = null;
+                if (counted == 0 && ran) {
+                    if (budget == 0 && pool != null && pool.continueAfterBatch(ctx)) {
+                        budget = maxBatch;
+                        if (done >= CARRY_LIMIT) {
+                            done = ctx.giveBackFinished(done);
+                        }
+                    }
+                    if (budget > 0) {
+                        item = ctx.takeIfWritten();
+                    }
+                }
                 if (item == null) {
                     if (counted == 0) {
                         long s = ctx.stateVolatile();

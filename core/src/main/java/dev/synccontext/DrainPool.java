@@ -21,4 +21,15 @@ interface DrainPool {
      * @return whether it stepped back (false: other tasks are queued, and the drain goes on at once)
      */
     boolean stepBack();
+
+    /**
+     * Called on a thread of this pool by {@code drain} (the task this thread is running) once it has run
+     * {@code maxBatch} callbacks, before it resubmits itself for fairness: true if the pool would run the
+     * resubmitted drain next on this same thread anyway, because no other task waits for it. Then the
+     * pool counts what follows as a new task, as it would count the resubmitted one, and the drain goes
+     * on in place, which saves it giving the context up and taking it back (two CASes on the state word
+     * every producer writes). False if another task waits, or this is not the pool's thread running
+     * {@code drain}: then the drain resubmits itself, and goes behind the tasks that wait.
+     */
+    boolean continueAfterBatch(Runnable drain);
 }

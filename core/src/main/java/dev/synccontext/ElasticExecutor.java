@@ -38,7 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>A drain that resubmits itself after {@code maxBatch} callbacks goes into its worker's
  *       <em>next</em> slot and runs right after on the same thread, with no wake-up; unless other
- *       tasks are waiting, in which case it goes behind them (fairness is why it resubmits).</li>
+ *       tasks are waiting, in which case it goes behind them (fairness is why it resubmits). When none
+ *       are, it does not even leave: it asks first ({@link #continueAfterBatch}) and goes on in place,
+ *       counted as a new task, as the resubmitted one would be.</li>
  *   <li>A worker that runs out of work spins for a few tens of microseconds before it parks (one
  *       spinner at a time), so a post to an idle context that arrives meanwhile is picked up
  *       without waking a thread; a submitter wakes or starts a worker only when no worker spins
@@ -167,6 +169,16 @@ final class ElasticExecutor implements Executor, DrainPool {
             }
         } while (System.nanoTime() - deadline < 0 && pool.isQueueEmpty());
         return true;
+    }
+
+    /**
+     * A drain of this pool at the end of a batch: what {@link #execute} then {@link WorkerPool}'s next
+     * task would do with the resubmitted drain when no other task is queued (run it next on this thread),
+     * without the drain leaving; see {@link DrainPool#continueAfterBatch}.
+     */
+    @Override
+    public boolean continueAfterBatch(Runnable drain) {
+        return Thread.currentThread() instanceof PoolWorker w && w.pool == pool && pool.restartInPlace(w, drain);
     }
 
     // ---------------------------------------------------------------- observation (tests, diagnostics)

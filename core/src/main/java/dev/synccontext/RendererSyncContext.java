@@ -112,11 +112,12 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
      * drain: Java 17 has none, a virtual thread pinned while it blocks (inside {@code synchronized} up
      * to Java 23, in native code on every version) holds its carrier just like a pool thread, and each
      * drain would pay a new thread and a carrier wake-up. This pool hands work over cheaply instead: a
-     * drain that resubmits itself after {@code maxBatch} callbacks runs next on the same thread unless
-     * other work waits, and an idle worker spins a few tens of microseconds before it parks, so a post
-     * to an idle context usually wakes no thread. And a drain that catches up with a producer waits up
-     * to 20 µs while nothing else is queued, so that it takes the producer's posts in batches rather
-     * than one at a time (a callback posted meanwhile may wait that much longer).
+     * drain that has run {@code maxBatch} callbacks goes on in place, on the same thread, unless other
+     * work waits (then it resubmits itself behind that work), and an idle worker spins a few tens of
+     * microseconds before it parks, so a post to an idle context usually wakes no thread. And a drain
+     * that catches up with a producer waits up to 20 µs while nothing else is queued, so that it takes
+     * the producer's posts in batches rather than one at a time (a callback posted meanwhile may wait
+     * that much longer).
      */
     static Executor defaultExecutor() {
         return ElasticExecutor.shared();

@@ -41,11 +41,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Because reservations happen before writing, the owner knows how many slots are written (or are
  * about to be): a drain takes {@code count} of them, waiting a few spins for a producer that reserved but
- * has not written yet. It subtracts what it finished in one CAS when it runs dry, rather than per
- * callback, and publishes that progress in {@link OwnerSide#progress} so {@link #queueDepth()} stays
- * right. The CAS that gives the context up with nothing left queued drops the chunks, clears
- * {@code CHUNKED} and restarts the sequence at 0 ({@link #giveUpEmpty}): an idle, open context is the
- * state 0 and holds no array, and the first reservation after creates a small one.
+ * has not written yet. It subtracts what it finished in one CAS when it runs dry or yields after a batch
+ * (or, going on in place after its batches, every {@link Drain#CARRY_LIMIT} callbacks:
+ * {@link #giveBackFinished}), rather than per callback, and publishes that progress in
+ * {@link OwnerSide#progress} so {@link #queueDepth()} stays right. The CAS that gives the context up
+ * with nothing left queued drops the chunks, clears {@code CHUNKED} and restarts the sequence at 0
+ * ({@link #giveUpEmpty}): an idle, open context is the state 0 and holds no array, and the first
+ * reservation after creates a small one.
  *
  * <h2>Stepping back from a producer</h2>
  * A drain that catches up with a producer (it finds fewer than {@value #TAILING_RUN} callbacks waiting
@@ -481,6 +483,20 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         OWNER.setOpaque(this, self);
         PROGRESS.setOpaque(this, done);
         return false;
+    }
+
+    /**
+     * A drain that goes on in place after its batches ({@link Drain#CARRY_LIMIT}) gives back all but one
+     * of the {@code done} callbacks it finished: the one kept holds the count above zero while it owns
+     * the context, so no submitter takes the context for idle meanwhile. The progress is set first, as in
+     * {@link #handOffToSender}, so {@link #queueDepth()} may read too many for a moment, never too few.
+     *
+     * @return the finished callbacks still counted: 1
+     */
+    int giveBackFinished(int done) {
+        PROGRESS.setOpaque(this, 1);
+        STATE.getAndAdd(this, (long) (1 - done));
+        return 1;
     }
 
     /** After a full batch: true if the executor took the next drain (or closeNow() the queue). */

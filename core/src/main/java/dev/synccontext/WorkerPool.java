@@ -180,6 +180,26 @@ final class WorkerPool {
     }
 
     /**
+     * {@code drain}, the task {@code w} runs, ends a batch where it would resubmit itself: with no other
+     * task queued, {@link #execute} would put it into {@code next} and {@link #takeTask} take it straight
+     * back, so do here what ending it and starting it again would do (count the worker back if the
+     * monitor had marked it blocked, clear a stray interrupt, publish a new task start for the monitor)
+     * and tell it to go on. False, with nothing done, if a task is queued or {@code drain} is not
+     * {@code w}'s task: then it resubmits itself as usual.
+     */
+    boolean restartInPlace(PoolWorker w, Runnable drain) {
+        if (w.current != drain || w.next != null || !queue.isEmpty()) {
+            return false;
+        }
+        if (w.unmarkBlocked()) {
+            awake.incrementAndGet(); // the monitor had stopped counting this worker
+        }
+        Thread.interrupted();
+        w.startTask(drain);
+        return true;
+    }
+
+    /**
      * Spins for up to {@code spinNanos}; the caller holds the spinning flag, released here. Submitters
      * that saw the flag up left their task to the spinner without waking anyone, so a spinner that
      * takes a task and leaves others queued hands those on ({@link #ensureProgress}), whichever way
