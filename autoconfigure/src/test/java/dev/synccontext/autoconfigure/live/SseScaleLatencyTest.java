@@ -1,0 +1,443 @@
+package dev.synccontext.autoconfigure.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.autoconfigure.live.LiveBoardApp.Board;
+import dev.synccontext.autoconfigure.live.LiveBoardApp.Boards;
+import dev.synccontext.autoconfigure.live.TimedSseCrowd.Tab;
+import dev.synccontext.live.LiveStatistics;
+import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.live.OverflowPolicy;
+import dev.synccontext.testing.NoThreadLeftStuck;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * Issue 24's scale rule at the issue's size, over real Tomcat and real sockets: 1,000 sessions, each with its
+ * own board and live channel on its own context, one healthy SSE tab per session ({@link TimedSseCrowd}, one
+ * selector thread for all of them), and, in the second run, 50 more tabs on 50 of those sessions whose clients
+ * never read ({@link StalledSocket}: 2 KB receive buffer), their socket buffers filled before the run. Each run
+ * publishes one change on every session per round, {@value #ROUNDS} rounds, the next round once every healthy
+ * tab got the last one; each event carries its sequence number (its SSE id) and its publication time, so the
+ * tabs time their own deliveries. Asserted:
+ * <ul>
+ *   <li>the 50 stalled subscribers cost the healthy ones no latency beyond {@link #latencyBound} (overall, and
+ *       for the 50 tabs that share a session with a stalled one, where head-of-line blocking would land);</li>
+ *   <li>the executor's worker threads sampled every round do not grow with them beyond {@value #THREAD_SLACK};</li>
+ *   <li>per healthy tab: sequence numbers strictly increasing, every event the transport took arrived once, the
+ *       sum of its gaps is exactly what its subscriber counted dropped; the scope's statistics and the
+ *       {@code synccontext.live.dropped} / {@code written} meters moved by exactly the subscribers' sums;</li>
+ *   <li>per stalled subscriber: its buffer holds exactly the capacity, never more, it took nothing during the
+ *       run (the premise that makes the run a test: they really were stalled), and written + buffered +
+ *       dropped = everything published since its snapshot; each publish of the run dropped one, counted;</li>
+ *   <li>no session's context was ever blocked (the watchdog saw no blocked callback, every round's publishes
+ *       answered within the deadline; they run on a pool thread, so a publish stuck in a write fails the test
+ *       instead of hanging it); every socket and every server-side subscriber is gone at the end.</li>
+ * </ul>
+ *
+ * <p>The issue's "healthy p99 within 1.1× of a run with no stalled ones" is printed, not asserted: a timed
+ * test on this 2-core machine shared with other builds cannot hold 10 % (two runs without any stalled tab
+ * differ by more than that; see {@link #latencyBound}). The figure to quote is the printed line. Throughput
+ * and latency figures of record come from JMH in {@code bench/}; this test's bound only catches a regression
+ * of the kind the rule is about.
+ *
+ * <p>Why in-process (a {@code @SpringBootTest}), not a child JVM as the drain's process test: the clients'
+ * selector thread takes a small share of the process's CPU (printed per run as "crowd CPU"), a child JVM would
+ * not give the server more cores (both share the same two), and the test needs each subscriber's own counts
+ * and one clock for publication and receipt. Why drop-oldest (the shared settings of {@link SseHeadOfLineTest},
+ * so the three tests share one application): its drops are visible as gaps in the sequence numbers, one per
+ * drop, and a stalled buffer fills to its capacity; the board's coalesce-by-key would coalesce its one key
+ * ({@code board}) in place, bounding a stalled buffer at one message, and the gap accounting would be the same
+ * arithmetic with a weaker bound to check. The premise that the mechanism is needed at all (a write inside the
+ * callback blocks the session on a stalled tab) is {@link SseHeadOfLineTest}'s premise test, on one session:
+ * a 1,000-session premise would only repeat it slower.
+ */
+@SpringBootTest(classes = LiveBoardApp.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+        "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=100",
+        "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
+class SseScaleLatencyTest {
+
+    static final int SESSIONS = 1_000;
+    static final int STALLED = 50;
+    static final int ROUNDS = 100;
+    static final int WARM_UP_ROUNDS = 30;
+    static final int CAPACITY = 32;
+    /** The board's pad per change: a small board event (about 250 bytes on the wire). */
+    static final int SIZE = 200;
+    /** What fills a stalled tab's socket buffers: a few 16 KB changes at a time, below the capacity. */
+    static final int FILL_SIZE = 16_000;
+    static final int FILL_BURST = 8;
+    static final int MAX_FILL_BURSTS = 200;
+    /** Tabs connected at a time: below Tomcat's accept backlog (100), so no SYN waits for a retry. */
+    static final int CONNECT_BATCH = 100;
+    static final Duration DEADLINE = Duration.ofSeconds(20);
+    /**
+     * Worker threads the stalled run may add to the no-stall run's: the elastic executor adds one when a worker
+     * has been inside one task for a few milliseconds, which a descheduled worker on a loaded 2-core machine can
+     * look like; a stalled subscriber that held a thread would add 50.
+     */
+    static final int THREAD_SLACK = 4;
+    static final long LATENCY_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final Pattern WORKER = Pattern.compile("synccontext-\\d+");
+
+    @RegisterExtension
+    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    Boards boards;
+
+    @Autowired
+    LiveChannels channels;
+
+    @Autowired
+    MeterRegistry meters;
+
+    /** One run's healthy latencies (sorted, nanoseconds), overall and for the tabs sharing a session with a stalled one. */
+    record Run(String name, long[] latencies, long[] neighbours, int maxWorkers, long wallNanos, long crowdCpuNanos,
+            long processCpuNanos, long gcMillis) {
+
+        long p(long[] sorted, double quantile) {
+            return sorted[(int) Math.ceil(quantile * sorted.length) - 1];
+        }
+
+        long p50() {
+            return p(latencies, 0.50);
+        }
+
+        long p99() {
+            return p(latencies, 0.99);
+        }
+
+        long neighboursP99() {
+            return p(neighbours, 0.99);
+        }
+    }
+
+    @Test
+    void fiftyStalledTabsAmongAThousandSessionsCostTheHealthyTabsNoLatencyNoThreadAndNoUncountedDrop() throws Exception {
+        long started = System.nanoTime();
+        LiveStatistics statistics = channels.statistics(LiveChannels.DEFAULT_SCOPE);
+        long droppedBefore = statistics.dropped(OverflowPolicy.DROP_OLDEST);
+        long coalescedBefore = statistics.dropped(OverflowPolicy.COALESCE_BY_KEY);
+        long writtenBefore = statistics.written();
+        ExecutorService publisher = threads.fixedPool(1, "scale-publisher-");
+        TimedSseCrowd crowd = threads.closing(new TimedSseCrowd(port, threads.threadFactory("timed-sse-crowd-")));
+
+        Tab[] tabs = openHealthyTabs(crowd);
+        Board[] board = boardsOf(tabs);
+        LiveSubscriber[] healthy = new LiveSubscriber[SESSIONS];
+        for (int i = 0; i < SESSIONS; i++) {
+            healthy[i] = board[i].tabs.get(tabs[i].name);
+        }
+        long connected = System.nanoTime();
+
+        run("warm-up", WARM_UP_ROUNDS, tabs, board, publisher, crowd);
+        Run quiet = run("no stalled tab", ROUNDS, tabs, board, publisher, crowd);
+
+        List<StalledSocket> stalledSockets = new ArrayList<>();
+        for (int i = 0; i < STALLED; i++) {
+            stalledSockets.add(threads.closing(StalledSocket.sse(port, "/events?tab=s" + i,
+                    Objects.requireNonNull(tabs[i].cookie()))));
+        }
+        LiveSubscriber[] stalled = new LiveSubscriber[STALLED];
+        long[] stalledSnapshotAt = new long[STALLED];
+        for (int i = 0; i < STALLED; i++) {
+            Board neighbour = board[i];
+            String name = "s" + i;
+            await().atMost(DEADLINE).until(() -> neighbour.tabs.containsKey(name));
+            stalled[i] = neighbour.tabs.get(name);
+            stalledSnapshotAt[i] = neighbour.live.lastSequence(); // nothing is published meanwhile: only this test publishes
+        }
+        long filledBytes = fill(stalled, tabs, board, publisher);
+        long[] stalledWrittenBefore = Arrays.stream(stalled).mapToLong(LiveSubscriber::written).toArray();
+        long[] stalledDroppedBefore = Arrays.stream(stalled).mapToLong(LiveSubscriber::dropped).toArray();
+        Run stalledRun = run("50 stalled tabs", ROUNDS, tabs, board, publisher, crowd);
+        long measured = System.nanoTime();
+
+        long healthyDropped = 0;
+        long written = 0;
+        for (int i = 0; i < SESSIONS; i++) {
+            Tab tab = tabs[i];
+            LiveSubscriber subscriber = healthy[i];
+            long[] seen = tab.sequences();
+            long last = board[i].live.lastSequence();
+            assertThat(tab.problem()).as("tab %s's stream", tab.name).isNull();
+            assertThat(seen).as("tab %s: strictly increasing sequence numbers", tab.name).isSorted().doesNotHaveDuplicates();
+            assertThat(seen[0]).as("tab %s: its first event is its new session's snapshot, at 0", tab.name).isZero();
+            assertThat(seen[seen.length - 1]).as("tab %s got the last change", tab.name).isEqualTo(last);
+            assertThat(subscriber.written()).as("tab %s: every event its transport took arrived, once", tab.name)
+                    .isEqualTo(seen.length);
+            assertThat(last + 1 - seen.length).as("tab %s: the sum of its gaps is what its subscriber counted dropped",
+                    tab.name).isEqualTo(subscriber.dropped());
+            assertThat(subscriber.buffered()).isZero();
+            assertThat(subscriber.highWater()).isLessThanOrEqualTo(CAPACITY);
+            assertThat(board[i].context.blockedCallbackCount()).as("the watchdog never saw session %d's context blocked", i)
+                    .isZero();
+            healthyDropped += subscriber.dropped();
+            written += subscriber.written();
+        }
+        long stalledDropped = 0;
+        long stalledBuffered = 0;
+        for (int i = 0; i < STALLED; i++) {
+            LiveSubscriber subscriber = stalled[i];
+            long last = board[i].live.lastSequence();
+            assertThat(subscriber.isOpen()).as("stalled tab s%d: drop-oldest keeps it connected", i).isTrue();
+            assertThat(subscriber.written()).as("stalled tab s%d took nothing during the run: it was stalled", i)
+                    .isEqualTo(stalledWrittenBefore[i]);
+            assertThat(subscriber.buffered()).as("stalled tab s%d: its buffer is full, at the capacity", i).isEqualTo(CAPACITY);
+            assertThat(subscriber.highWater()).as("stalled tab s%d: never above the capacity", i).isEqualTo(CAPACITY);
+            assertThat(subscriber.dropped() - stalledDroppedBefore[i])
+                    .as("stalled tab s%d: each of the run's publishes dropped its oldest message, counted", i).isEqualTo(ROUNDS);
+            assertThat(subscriber.written() + subscriber.buffered() + subscriber.dropped())
+                    .as("stalled tab s%d: written + buffered + dropped = everything since its snapshot", i)
+                    .isEqualTo(last - stalledSnapshotAt[i] + 1);
+            stalledDropped += subscriber.dropped();
+            stalledBuffered += subscriber.buffered();
+            written += subscriber.written();
+        }
+        assertThat(statistics.dropped(OverflowPolicy.DROP_OLDEST) - droppedBefore)
+                .as("the scope's drop count moved by exactly the subscribers' drops").isEqualTo(healthyDropped + stalledDropped);
+        assertThat(statistics.dropped(OverflowPolicy.COALESCE_BY_KEY)).isEqualTo(coalescedBefore);
+        assertThat(statistics.written() - writtenBefore).as("the scope's written count").isEqualTo(written);
+        assertThat(meters.get("synccontext.live.dropped").tag("scope", LiveChannels.DEFAULT_SCOPE)
+                .tag("policy", "drop-oldest").functionCounter().count())
+                .as("the dropped meter reads the scope's count").isEqualTo((double) statistics.dropped(OverflowPolicy.DROP_OLDEST));
+        assertThat(meters.get("synccontext.live.written").tag("scope", LiveChannels.DEFAULT_SCOPE).functionCounter().count())
+                .isEqualTo((double) statistics.written());
+        assertThat(crowd.failure()).as("the crowd's selector").isNull();
+
+        double ratio = (double) stalledRun.p99() / quiet.p99();
+        System.out.printf("scale: %d sessions, %d healthy tabs, %d rounds per run; healthy delivery p50/p99: no stalled"
+                + " tab %.1f/%.1f ms, %d stalled tabs %.1f/%.1f ms, p99 ratio %.2f (the issue asks 1.1; asserted: ≤ %.1f ms);"
+                + " neighbours' p99 %.1f -> %.1f ms; worker threads (max) %d -> %d; stalled tabs buffer %d (bound %d),"
+                + " dropped %d, took %d KB each on average before they stalled; healthy tabs dropped %d%n",
+                SESSIONS, SESSIONS, ROUNDS, ms(quiet.p50()), ms(quiet.p99()), STALLED, ms(stalledRun.p50()),
+                ms(stalledRun.p99()), ratio, ms(latencyBound(quiet)), ms(quiet.neighboursP99()),
+                ms(stalledRun.neighboursP99()), quiet.maxWorkers(), stalledRun.maxWorkers(), stalledBuffered,
+                STALLED * CAPACITY, stalledDropped, filledBytes / STALLED / 1024, healthyDropped);
+        for (Run run : List.of(quiet, stalledRun)) {
+            System.out.printf("scale run '%s': %d deliveries in %d ms; crowd CPU %d ms of the process's %d ms (%.0f %%);"
+                    + " GC %d ms%n", run.name(), run.latencies().length, run.wallNanos() / 1_000_000,
+                    run.crowdCpuNanos() / 1_000_000, run.processCpuNanos() / 1_000_000,
+                    100.0 * run.crowdCpuNanos() / Math.max(1, run.processCpuNanos()), run.gcMillis());
+        }
+
+        assertThat(stalledRun.maxWorkers()).as("worker threads with the stalled tabs vs without")
+                .isLessThanOrEqualTo(quiet.maxWorkers() + THREAD_SLACK);
+        assertThat(stalledRun.p99()).as("healthy p99 with the stalled tabs (ns)").isLessThanOrEqualTo(latencyBound(quiet));
+        assertThat(stalledRun.neighboursP99()).as("p99 (ns) of the healthy tabs sharing a session with a stalled one")
+                .isLessThanOrEqualTo(latencyBound(quiet));
+
+        crowd.close();
+        for (StalledSocket socket : stalledSockets) {
+            socket.close();
+        }
+        // The server learns that a tab went away when a write fails: publish until every subscriber has ended.
+        await("every subscriber ends once its client is gone").atMost(DEADLINE).pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    List<Board> open = Arrays.stream(board).filter(b -> !b.live.subscribers().isEmpty()).toList();
+                    if (!open.isEmpty()) {
+                        publish(publisher, open, 1, SIZE);
+                    }
+                    return open.isEmpty();
+                });
+        System.out.printf("scale: connect %d ms, warm-up and runs %d ms, checks and clean-up %d ms%n",
+                (connected - started) / 1_000_000, (measured - connected) / 1_000_000,
+                (System.nanoTime() - measured) / 1_000_000);
+    }
+
+    /**
+     * The stalled run's p99 may be at most twice the no-stall run's, or 100 ms above it, whichever is more.
+     * Why this: two no-stall runs on this machine differ by up to ... (measured: see the commit); the loss the
+     * bound is there to catch is head-of-line blocking, which costs a stalled session's other tabs a round's
+     * deadline (the round never completes: the publish or the delivery times out) or, if stalled drains held
+     * executor threads, every healthy drain's wait for a worker; the 50 neighbours are 5 % of the tabs, above the
+     * 1 % that p99 ignores, and are checked on their own too.
+     */
+    static long latencyBound(Run quiet) {
+        return Math.max(2 * quiet.p99(), quiet.p99() + LATENCY_SLACK_NANOS);
+    }
+
+    private Tab[] openHealthyTabs(TimedSseCrowd crowd) throws Exception {
+        List<Tab> all = new ArrayList<>();
+        for (int from = 0; from < SESSIONS; from += CONNECT_BATCH) {
+            List<String> names = IntStream.range(from, Math.min(from + CONNECT_BATCH, SESSIONS)).mapToObj(i -> "h" + i).toList();
+            List<Tab> batch = crowd.open("/events?tab=", names);
+            await().atMost(DEADLINE).until(() -> batch.stream().allMatch(tab -> tab.lastSequence() >= 0 && tab.cookie() != null));
+            all.addAll(batch);
+        }
+        return all.toArray(Tab[]::new);
+    }
+
+    /** The board of each tab's session: the one whose subscribers include the tab's name. */
+    private Board[] boardsOf(Tab[] tabs) {
+        Map<String, Board> byTab = new HashMap<>();
+        await().atMost(DEADLINE).until(() -> {
+            for (Board board : boards.all) {
+                board.tabs.keySet().forEach(name -> byTab.putIfAbsent(name, board));
+            }
+            return Arrays.stream(tabs).allMatch(tab -> byTab.containsKey(tab.name));
+        });
+        return Arrays.stream(tabs).map(tab -> byTab.get(tab.name)).toArray(Board[]::new);
+    }
+
+    /** {@code rounds} rounds of one change on every session, each awaited by every healthy tab. */
+    private Run run(String name, int rounds, Tab[] tabs, Board[] board, ExecutorService publisher, TimedSseCrowd crowd)
+            throws Exception {
+        awaitDelivered(tabs, lastSequences(board), name + ", before the first round");
+        ThreadMXBean threadBean = ManagementFactory.getThreadMXBean();
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long[] from = lastSequences(board);
+        long start = System.nanoTime();
+        long crowdCpu = threadBean.getThreadCpuTime(crowd.threadId());
+        long processCpu = os.getProcessCpuTime();
+        long gc = gcMillis();
+        int maxWorkers = workerThreads(threadBean);
+        List<Board> all = List.of(board);
+        for (int round = 0; round < rounds; round++) {
+            publish(publisher, all, 1, SIZE);
+            maxWorkers = Math.max(maxWorkers, workerThreads(threadBean)); // while the drains are busy
+            awaitDelivered(tabs, lastSequences(board), name + ", round " + round);
+            maxWorkers = Math.max(maxWorkers, workerThreads(threadBean));
+            assertThat(RendererSyncContext.blockedCallbacks()).as("%s, round %d: no callback blocked", name, round).isEmpty();
+        }
+        long wall = System.nanoTime() - start;
+        crowdCpu = threadBean.getThreadCpuTime(crowd.threadId()) - crowdCpu;
+        processCpu = os.getProcessCpuTime() - processCpu;
+        gc = gcMillis() - gc;
+        long[] to = lastSequences(board);
+        List<long[]> each = new ArrayList<>();
+        List<long[]> neighbours = new ArrayList<>();
+        for (int i = 0; i < tabs.length; i++) {
+            long[] latencies = tabs[i].latencies(from[i], to[i]);
+            each.add(latencies);
+            if (i < STALLED) {
+                neighbours.add(latencies);
+            }
+        }
+        return new Run(name, sorted(each), sorted(neighbours), maxWorkers, wall, crowdCpu, processCpu, gc);
+    }
+
+    /**
+     * Publishes {@value #FILL_BURST} big changes at a time on the stalled tabs' sessions until every stalled
+     * subscriber's buffer is full: it fills only while its transport takes nothing, and each burst waits for the
+     * session's healthy tab, which the same executor drains. Returns the bytes the stalled tabs took meanwhile.
+     */
+    private long fill(LiveSubscriber[] stalled, Tab[] tabs, Board[] board, ExecutorService publisher) throws Exception {
+        long writtenBefore = Arrays.stream(stalled).mapToLong(LiveSubscriber::written).sum();
+        for (int burst = 0; ; burst++) {
+            List<Board> notFull = new ArrayList<>();
+            for (int i = 0; i < STALLED; i++) {
+                if (stalled[i].buffered() < CAPACITY) {
+                    notFull.add(board[i]);
+                }
+            }
+            if (notFull.isEmpty()) {
+                return (Arrays.stream(stalled).mapToLong(LiveSubscriber::written).sum() - writtenBefore) * FILL_SIZE;
+            }
+            assertThat(burst).as("bursts until the stalled tabs' buffers filled; %d not full", notFull.size())
+                    .isLessThan(MAX_FILL_BURSTS);
+            publish(publisher, notFull, FILL_BURST, FILL_SIZE);
+            awaitDelivered(tabs, lastSequences(board), "filling the stalled tabs, burst " + burst);
+        }
+    }
+
+    /**
+     * Runs one change callback ({@code times} publishes) on each board's context, from the publisher's thread: a
+     * publish that blocked on a stalled client would fail the deadline here instead of hanging the test.
+     */
+    private static void publish(ExecutorService publisher, List<Board> on, int times, int size) throws Exception {
+        Future<List<CompletableFuture<Long>>> submitted = publisher.submit(() -> {
+            List<CompletableFuture<Long>> answers = new ArrayList<>(on.size());
+            for (Board board : on) {
+                answers.add(board.context.invokeAsync(() -> board.change(times, size)));
+            }
+            return answers;
+        });
+        List<CompletableFuture<Long>> answers = submitted.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+        CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    /** Waits until every tab got the event {@code targets} gives it (polled every millisecond, on this thread). */
+    private static void awaitDelivered(Tab[] tabs, long[] targets, String what) {
+        try {
+            await(what).atMost(DEADLINE).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+                    .until(() -> firstBehind(tabs, targets) < 0);
+        } catch (ConditionTimeoutException late) {
+            int behind = firstBehind(tabs, targets);
+            if (behind < 0) {
+                return; // it arrived as the wait gave up
+            }
+            throw new AssertionError(what + ": tab " + tabs[behind].name + " got event " + tabs[behind].lastSequence()
+                    + ", not " + targets[behind] + ", within " + DEADLINE, late);
+        }
+    }
+
+    private static int firstBehind(Tab[] tabs, long[] targets) {
+        for (int i = 0; i < tabs.length; i++) {
+            if (tabs[i].lastSequence() < targets[i]) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static long[] lastSequences(Board[] board) {
+        return Arrays.stream(board).mapToLong(b -> b.live.lastSequence()).toArray();
+    }
+
+    /** The executor's worker threads alive now ({@code synccontext-N}: the drains of contexts and subscribers). */
+    private static int workerThreads(ThreadMXBean threadBean) {
+        int workers = 0;
+        for (ThreadInfo info : threadBean.getThreadInfo(threadBean.getAllThreadIds())) {
+            if (info != null && WORKER.matcher(info.getThreadName()).matches()) {
+                workers++;
+            }
+        }
+        return workers;
+    }
+
+    private static long gcMillis() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream().mapToLong(GarbageCollectorMXBean::getCollectionTime)
+                .filter(time -> time > 0).sum();
+    }
+
+    private static long[] sorted(List<long[]> parts) {
+        long[] all = parts.stream().flatMapToLong(Arrays::stream).toArray();
+        Arrays.sort(all);
+        return all;
+    }
+
+    private static double ms(long nanos) {
+        return nanos / 1e6;
+    }
+}
