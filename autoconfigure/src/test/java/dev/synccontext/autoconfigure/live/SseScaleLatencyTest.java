@@ -117,6 +117,12 @@ class SseScaleLatencyTest {
      * look like; a stalled subscriber that held a thread would add 50.
      */
     static final int THREAD_SLACK = 4;
+    /**
+     * Workers inside a subscriber's drain once a round is delivered, beyond the no-stall run's: a drain that wrote a
+     * tab's last event may still be flushing or going idle (up to 3 seen here at once); 50 stalled drains that held
+     * their threads would be 50.
+     */
+    static final int IN_DRAIN_SLACK = 10;
     /** See {@link #latencyBound}. */
     static final long LATENCY_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     /** See {@link #neighbourBound}. */
@@ -288,7 +294,7 @@ class SseScaleLatencyTest {
         // The pool may have grown idle threads before (a starved CPU looks like blocked workers to it), which a
         // blocked drain would take without adding one: so also the workers inside a drain once a round is delivered.
         assertThat(stalledRun.maxInDrains()).as("workers inside a subscriber's drain at a round's end, with vs without")
-                .isLessThanOrEqualTo(quiet.maxInDrains() + THREAD_SLACK);
+                .isLessThanOrEqualTo(quiet.maxInDrains() + IN_DRAIN_SLACK);
         assertThat(stalledRun.p99()).as("healthy p99 with the stalled tabs (ns)").isLessThanOrEqualTo(latencyBound(quiet));
         assertThat(stalledRun.neighboursP99()).as("p99 (ns) of the healthy tabs sharing a session with a stalled one,"
                 + " against the other healthy tabs of the same rounds").isLessThanOrEqualTo(neighbourBound(stalledRun));
