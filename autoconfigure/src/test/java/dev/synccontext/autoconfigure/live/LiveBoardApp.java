@@ -39,8 +39,15 @@ class LiveBoardApp {
     /** About 1 KB per event, so a few thousand changes fill any socket buffer. */
     static final String PAD = "x".repeat(1000);
 
-    /** What one change publishes (and the snapshot): immutable, encoded later on a drain thread. */
-    record State(long counter, String pad) {
+    /**
+     * What one change publishes (and the snapshot): immutable, encoded later on a drain thread. {@code
+     * publishedAt} is {@link System#nanoTime()} when it was made, so a client in the same JVM times its delivery
+     * ({@link SseScaleLatencyTest}).
+     */
+    record State(long counter, String pad, long publishedAt) {
+        State(long counter, String pad) {
+            this(counter, pad, System.nanoTime());
+        }
     }
 
     /** Every board's channel and context, so that tests can look at the server side of each subscriber. */
