@@ -23,7 +23,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  * and {@code @OnContext} handler methods run on their context (see {@link OnContextHandlerAdapter}; the
  * starter's {@code WebMvcRegistrations} backs off when the application has one, and
  * {@code synccontext.mvc.on-context=false} removes it; {@link OnContextMethodsCheck} fails the startup when an
- * annotated method would then run off its context).
+ * annotated method would then run off its context). A request refused because the application is shutting
+ * down answers {@code 503} ({@link ShuttingDownExceptionResolver}).
  */
 @AutoConfiguration(after = SyncContextAutoConfiguration.class)
 @ConditionalOnWebApplication(type = Type.SERVLET)
@@ -35,6 +36,12 @@ public final class SyncContextMvcAutoConfiguration {
     @ConditionalOnBooleanProperty(name = "synccontext.mvc.write-completed-futures", matchIfMissing = true)
     static BeanPostProcessor syncContextCompletedFutureReturnValueHandler() {
         return CompletedFutureReturnValueHandler.installer();
+    }
+
+    /** A request refused because the application is shutting down answers 503, not 500. */
+    @Bean
+    static ShuttingDownExceptionResolver syncContextShuttingDownExceptionResolver() {
+        return new ShuttingDownExceptionResolver();
     }
 
     @Bean

@@ -21,7 +21,8 @@ import dev.synccontext.autoconfigure.session.WebSessionContexts;
  * found by the handle in the session's attributes) and the argument resolver that hands it to annotated
  * handler methods declaring a {@code RendererSyncContext} parameter, and {@code @OnContext} controllers, whose
  * method bodies run on that context ({@link OnContextHandlers}). WebFlux has no session scope, so there is no
- * injected proxy here.
+ * injected proxy here. A request refused because the application is shutting down answers {@code 503}
+ * ({@link ShuttingDownWebExceptionHandler}).
  */
 @AutoConfiguration(after = SyncContextSessionAutoConfiguration.class)
 @ConditionalOnWebApplication(type = Type.REACTIVE)
@@ -39,6 +40,12 @@ public final class SyncContextWebFluxAutoConfiguration {
     @Bean
     static OnContextHandlers syncContextOnContextHandlers(ObjectProvider<WebSessionContexts> contexts) {
         return new OnContextHandlers(contexts::getObject);
+    }
+
+    /** A request refused because the application is shutting down answers 503, not 500. */
+    @Bean
+    static ShuttingDownWebExceptionHandler syncContextShuttingDownWebExceptionHandler() {
+        return new ShuttingDownWebExceptionHandler();
     }
 
     /** Puts the exchange in the Reactor context, where an {@code @OnContext} body finds its WebSession. */
