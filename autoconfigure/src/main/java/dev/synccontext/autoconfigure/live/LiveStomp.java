@@ -51,7 +51,7 @@ public final class LiveStomp {
 
     /** To every session of {@code user} (a Principal's name) on its user destination {@code destination}. */
     public LiveTransport toUser(String user, String destination, @Nullable String lastEventId) {
-        return new StompTransport(template, clientOutbound, user, null, destination, lastEventId, closed -> { });
+        return new StompTransport(template, clientOutbound, user, null, destination, lastEventId, transport -> { });
     }
 
     /** To one STOMP session only, on its user destination {@code destination} (no Principal needed). */

@@ -47,21 +47,21 @@ final class StompTransport implements LiveTransport {
     private final @Nullable String sessionId;
     private final String destination;
     private final @Nullable String lastEventId;
-    private final Consumer<StompTransport> closed;
+    private final Consumer<StompTransport> onClose;
     private volatile boolean ended;
     private volatile @Nullable LiveSubscriber subscriber;
 
-    /** @param closed called once this transport is closed (the session index forgets it) */
+    /** @param onClose called once this transport is closed (the session index forgets it) */
     StompTransport(SimpMessagingTemplate template, @Nullable MessageChannel clientOutbound, String user,
             @Nullable String sessionId, String destination, @Nullable String lastEventId,
-            Consumer<StompTransport> closed) {
+            Consumer<StompTransport> onClose) {
         this.template = template;
         this.clientOutbound = clientOutbound;
         this.user = user;
         this.sessionId = sessionId;
         this.destination = destination;
         this.lastEventId = lastEventId;
-        this.closed = closed;
+        this.onClose = onClose;
     }
 
     @Override
@@ -125,7 +125,7 @@ final class StompTransport implements LiveTransport {
     @Override
     public void close(CloseReason reason) {
         ended = true; // the STOMP session itself is the client's and Spring's: nothing is sent to it any more
-        closed.accept(this);
+        onClose.accept(this);
         if (reason == CloseReason.GOING_AWAY && sessionId != null && clientOutbound != null) {
             StompHeaderAccessor error = StompHeaderAccessor.create(StompCommand.ERROR);
             error.setSessionId(sessionId);
