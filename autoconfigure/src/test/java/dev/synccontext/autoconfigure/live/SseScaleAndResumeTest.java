@@ -93,7 +93,8 @@ class SseScaleAndResumeTest {
                 // from the healthy tab too, and a stalled one takes as much until its socket buffers fill).
                 LiveSubscriber fine = board.tabs.get("healthy");
                 List<LiveSubscriber> subscribers = List.of(board.tabs.get("stalled-a"), board.tabs.get("stalled-b"), fine);
-                assertThat(board.live.subscribers()).containsExactlyInAnyOrderElementsOf(subscribers);
+                assertThat(board.live.subscribers()).as("session %d: every tab still subscribed (%s)", i,
+                        describe(board)).containsExactlyInAnyOrderElementsOf(subscribers);
                 List<Long> seen = healthy.get(i).sequences();
                 assertThat(seen).as("session %d's healthy tab: strictly increasing", i).isSorted().doesNotHaveDuplicates();
                 assertThat(last + 1 - seen.size()).as("session %d: the healthy tab's gaps are its counted drops", i)
@@ -179,6 +180,14 @@ class SseScaleAndResumeTest {
             assertThat(back.events.get(0).data()).contains("\"counter\":" + at);
             assertThat(back.sequences()).containsExactly(at, at + 1, at + 2, at + 3);
         }
+    }
+
+    /** Each tab's name, why it ended (null: it is open) and its counts, for a failure's message. */
+    private static String describe(Board board) {
+        StringBuilder out = new StringBuilder();
+        board.tabs.forEach((name, sub) -> out.append(String.format("%s: closed %s, written %d, buffered %d, dropped %d; ",
+                name, sub.closeReason(), sub.written(), sub.buffered(), sub.dropped())));
+        return out.toString();
     }
 
     /** The threads that could be held by a subscriber: Tomcat's request threads and the contexts' executor. */
