@@ -19,6 +19,9 @@ import org.jspecify.annotations.Nullable;
  *       the channel's {@link OverflowPolicy} and counted ({@link #dropped()}).</li>
  *   <li><b>In order.</b> At most one drain runs at a time and it writes in publication order, so this
  *       subscriber's sequence numbers strictly increase; they skip only what the policy discarded.</li>
+ *   <li><b>Only when ready.</b> The drain asks {@link LiveTransport#ready()} before every write and every flush,
+ *       also after a {@link #writable()} it did not wait for, so a transport is never written or flushed while it
+ *       said it cannot take more (a Servlet output stream would throw).</li>
  *   <li><b>No thread while stalled.</b> A transport that cannot write says so and calls
  *       {@link #writable()} later; until then no task of this subscriber is scheduled or running.</li>
  * </ul>
@@ -363,7 +366,11 @@ public final class LiveSubscriber {
             if (!work) {
                 boolean flushed;
                 try {
-                    flushed = transport.flush();
+                    // Asked first, as before a write: the writable() that let this drain go on may be left from a
+                    // "not ready" it never saw (a Servlet container's first onWritePossible, dispatched once after
+                    // setWriteListener, can come before the first drain), and a Servlet stream throws from flush()
+                    // while it is not ready; not ready here parks the drain until writable(), as anywhere else.
+                    flushed = transport.ready() && transport.flush();
                 } catch (Exception broken) {
                     gone(broken);
                     return false;

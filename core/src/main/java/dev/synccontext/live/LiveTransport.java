@@ -15,7 +15,8 @@ public interface LiveTransport {
 
     /**
      * Whether a write may start now without blocking. {@code false} obliges the transport to call
-     * {@link LiveSubscriber#writable()} once it may.
+     * {@link LiveSubscriber#writable()} once it may. The subscriber asks it before every {@link #write} and every
+     * {@link #flush}: neither is called unless this has just answered {@code true}.
      */
     boolean ready();
 
@@ -29,8 +30,8 @@ public interface LiveTransport {
     boolean write(LiveMessage message) throws Exception;
 
     /**
-     * Called when the subscriber's buffer has run empty: pushes out what {@link #write} may have kept back (a
-     * response buffer). Same contract as {@code write}'s answer; default: nothing to flush.
+     * Called when the subscriber's buffer has run empty and {@link #ready()} has just answered {@code true}: pushes
+     * out what {@link #write} may have kept back (a response buffer). Same contract as {@code write}'s answer; default: nothing to flush.
      *
      * @throws Exception the connection is broken
      */
