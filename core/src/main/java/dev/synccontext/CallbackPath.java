@@ -4,7 +4,11 @@ package dev.synccontext;
 public enum CallbackPath {
     /** Claimed an idle context and ran on the caller's thread ({@code invokeAsync*}). */
     INLINE,
-    /** Queued and ran on the executor ({@code invokeAsync*} on a busy context, {@code post}, {@code execute}). */
+    /**
+     * Queued and ran on the executor ({@code invokeAsync*} on a busy context, {@code post}, {@code execute}),
+     * or, for a queued {@code invokeAsync*}, on the thread blocked in its future's {@code join}/{@code get}
+     * when its turn came.
+     */
     QUEUED,
     /** Called from inside the context and ran right away as a plain method call. */
     NESTED,

@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  *       chunk creates it). Writing the slot is a producer's last step on the queue: any hint it moves,
  *       any chunk it links, comes before, so that once the owner has taken every reserved index no
  *       producer touches the queue any more.</li>
- *   <li>{@link #takeNext}, {@link #nextWritten}, {@link #forgetChunks} and {@link #restoreChunks}
+ *   <li>{@link #takeNext}, {@link #takeIfWritten}, {@link #peekWritten}, {@link #forgetChunks} and {@link #restoreChunks}
  *       belong to the context's owner alone, and the owner only takes an index whose reservation it
  *       counted: so taking waits (briefly) for a producer that reserved but has not written yet, rather
  *       than find nothing. Each take is one atomic exchange on the slot, the claim that
@@ -169,6 +169,28 @@ abstract class CallbackQueue extends OwnerSidePadding {
         }
         headIndex = (index + 1) & QueueChunk.RING;
         return chunk.claimWritten(offset);
+    }
+
+    /**
+     * The owner's look at its next index without claiming it: what is written there (a callback, or
+     * {@link QueueChunk#TAKEN} if {@code closeNow()} claimed it), or null if nothing is written yet or the
+     * next chunk is not linked yet. For {@link SyncContext#handToWaiter}, which may only hand the context on
+     * to the call it sees there and must leave anything else in the queue.
+     */
+    final @Nullable Object peekWritten() {
+        QueueChunk chunk = headChunk;
+        if (chunk == null) {
+            return null;
+        }
+        int offset = chunk.offset(headIndex);
+        if (offset == chunk.slots.length) {
+            chunk = chunk.nextAcquire();
+            if (chunk == null) {
+                return null;
+            }
+            offset = 0;
+        }
+        return chunk.getAcquire(offset);
     }
 
     /**

@@ -140,6 +140,8 @@ final class Drain {
                         return; // the sender owns the context now, its own callback still counted
                     }
                     done = 0; // given back before the offer; the withdrawn send counts as done below
+                } else if (item instanceof QueuedFuture<?> call && ctx.handOffToWaiter(call, done, self)) {
+                    return; // its caller was spinning in a wait for it: it runs the call, then releases
                 } else {
                     CallbackRunner.runQueued(ctx, item, frame, observer);
                 }

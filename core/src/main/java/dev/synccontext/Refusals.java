@@ -42,6 +42,12 @@ final class Refusals {
                 + " context was closed with closeNow() as its turn came");
     }
 
+    /** For a queued call whose waiting caller was handed its turn just as {@code closeNow()} came. */
+    static RejectedExecutionException callClosedNowAtTurn(String context) {
+        return new RejectedExecutionException("call to context '" + context + "' did not run: the"
+                + " context was closed with closeNow() as its turn came");
+    }
+
     /** For each callback queued behind a drain the executor refused. */
     static RejectedExecutionException drainRefused(String context, Throwable cause) {
         return new RejectedExecutionException("The executor of context '" + context

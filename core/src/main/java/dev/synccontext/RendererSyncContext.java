@@ -29,7 +29,11 @@ import java.util.function.BiConsumer;
  *       work is drained by one task at a time on the {@linkplain Builder#executor executor}; a drain
  *       runs at most {@linkplain Builder#maxBatch maxBatch} callbacks and then resubmits itself, so a
  *       hot context cannot pin a pool thread. A caller's thread runs only its own callback: work that
- *       queued up behind it runs on the executor, never on the releasing caller's thread.</li>
+ *       queued up behind it runs on the executor, never on the releasing caller's thread. A thread
+ *       blocked in {@code join()} or {@code get()} on the future of its own queued call may be handed
+ *       the context when that call's turn comes while it waits (for a few microseconds it offers to),
+ *       and then runs that call itself, as it would have inline: no pool thread is woken for it, and
+ *       a timed {@code get} so handed runs the call to its end.</li>
  *   <li><b>Nothing is lost.</b> Every accepted callback either runs, or its future (or the caller of
  *       {@link #send}, or the {@linkplain Builder#unhandledExceptionHandler handler} for a post)
  *       learns why not: closed, full, cancelled, or the executor refused the drain.</li>
@@ -42,7 +46,8 @@ import java.util.function.BiConsumer;
  *   <tr><th>call</th><th>inside this context</th><th>idle</th><th>busy</th></tr>
  *   <tr><td>{@code invokeAsync}</td><td>runs now, nested</td>
  *       <td>runs inline on the caller's thread; the future is already complete</td>
- *       <td>queued FIFO; runs on the executor</td></tr>
+ *       <td>queued FIFO; runs on the executor (or on the thread blocked in its {@code join}/{@code get}
+ *       when its turn comes)</td></tr>
  *   <tr><td>{@code invokeAsyncStage}</td><td>synchronous part runs now</td>
  *       <td>synchronous part runs inline</td><td>synchronous part queued</td></tr>
  *   <tr><td>{@code post}/{@code execute}</td><td>queued (never inline)</td><td>queued, drain scheduled</td>

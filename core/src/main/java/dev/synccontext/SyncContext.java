@@ -387,7 +387,8 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
 
     /**
      * Gives up the ownership a caller thread held for its own callback. Never runs anyone else's
-     * callback here: if work queued up meanwhile, it goes to a drain on the executor.
+     * callback here: if work queued up meanwhile, it goes to the thread waiting for the next call, when one
+     * offers to run it ({@link #handToWaiter}), otherwise to a drain on the executor.
      */
     private void releaseFromCaller() {
         if (STATE.compareAndSet(this, (long) (1 + RUNNING), 0L)) {
@@ -404,10 +405,85 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
                 if (giveUpEmpty(s, 1)) {
                     return;
                 }
+            } else if (handToWaiter()) {
+                return;
             } else if (STATE.compareAndSet(this, s, s - 1 - RUNNING + SCHEDULED)) {
                 scheduleDrain();
                 return;
             }
+        }
+    }
+
+    /**
+     * An owner releasing after its own callback, with work queued behind it: if the next index holds a call
+     * whose caller spins in a wait for it (QueuedFuture, "A waiting caller runs its own turn"), gives that
+     * caller the context, the call left in the queue for it to take. The owner's own callback is given back
+     * first, so the count the waiter finds is the queue's; the context stays {@code RUNNING} throughout.
+     * Called with the token cleared. False (nothing changed) if the next call is not written yet, is not a
+     * call, or nobody spins for it.
+     */
+    private boolean handToWaiter() {
+        if (!(peekWritten() instanceof QueuedFuture<?> call) || !call.reserveTurn()) {
+            return false;
+        }
+        STATE.getAndAdd(this, -1L);
+        call.handTurn(false);
+        return true;
+    }
+
+    /**
+     * A drain took {@code call} and its caller spins in a wait for it: gives back the {@code done} callbacks,
+     * then the context to that caller, who runs the call ({@link #runHandedTurn}). The token is cleared
+     * before the hand-off, as in {@link #handOffToSender}.
+     *
+     * @return true if the caller owns the context now; false if nobody spins for it (nothing changed: the
+     *     drain runs it)
+     */
+    boolean handOffToWaiter(QueuedFuture<?> call, int done, Thread self) {
+        if (!call.reserveTurn()) {
+            return false;
+        }
+        OWNER.setOpaque(this, null);
+        PROGRESS.setOpaque(this, 0);
+        if (done > 0) {
+            STATE.getAndAdd(this, (long) -done);
+        }
+        call.handTurn(true);
+        return true;
+    }
+
+    /**
+     * The waiting caller of {@code call} was handed the context ({@link #handToWaiter} with {@code taken}
+     * false: the call is at the queue's head; {@link #handOffToWaiter}: taken): runs the call on this thread
+     * as the owner, then releases as an inline caller does. If {@code closeNow()} came meanwhile, nothing
+     * starts: a call it claimed is its to fail; one taken already fails here, as a send handed its turn does.
+     */
+    void runHandedTurn(QueuedFuture<?> call, boolean taken) {
+        if ((state & ABORTED) != 0) {
+            if (taken) {
+                CallbackRunner.abortQueued(call, Refusals.callClosedNowAtTurn(name));
+                CallbackRunner.observe(this, CallbackPath.QUEUED, CallbackOutcome.CANCELLED);
+                leaveAborted(1);
+            } else {
+                leaveAborted(0); // closeNow()'s walk claims the call and counts it off
+            }
+            return;
+        }
+        Object item = taken ? call : takeNext();
+        if (item == QueueChunk.TAKEN) {
+            leaveAborted(0); // closeNow() claimed it between the hand-off and this take, and counted it off
+            return;
+        }
+        Thread self = Thread.currentThread();
+        CallbackFrame frame = CallbackFrame.get();
+        SyncContext outer = frame.enterDrain(this);
+        OWNER.setOpaque(this, self);
+        try {
+            CallbackRunner.runQueued(this, item, frame, settings.observer);
+        } finally {
+            OWNER.setOpaque(this, null);
+            frame.leave(outer);
+            releaseFromCaller();
         }
     }
 

@@ -188,6 +188,210 @@ class TransitionRaceTest {
         });
     }
 
+    /**
+     * Two callers each join their call while a drain may own the context (a post was queued first): a call
+     * runs inline, on the drain, or on its waiting caller when the owner hands it the turn; never two at
+     * once, each exactly once, and neither caller keeps the token after its join returned.
+     */
+    @Test
+    void twoWaitersTakingTurnsNeverShareTheContextAndEachRunsOnce() throws Exception {
+        race(() -> new Round() {
+            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).build();
+            final Probe probe = new Probe(ctx);
+
+            {
+                ctx.post(probe::enterAndLeave);
+            }
+
+            @Override
+            void a() {
+                ctx.invokeAsync(probe::enterNestAndLeave).join();
+                probe.outside();
+            }
+
+            @Override
+            void b() {
+                ctx.invokeAsync(probe::enterNestAndLeave).join();
+                ctx.invokeAsync(probe::enterAndLeave).join();
+                probe.outside();
+            }
+
+            @Override
+            String check() throws Exception {
+                ctx.close();
+                if (!ctx.awaitTermination(Duration.ofMinutes(1))) {
+                    return "not terminated: " + ctx;
+                }
+                return probe.verdict(4);
+            }
+        });
+    }
+
+    /**
+     * Two callers on an idle context, each joining its call: one claims it inline, the other queues and
+     * joins, and the inline caller's release may hand it its turn; each runs once, never together.
+     */
+    @Test
+    void anInlineCallerHandingItsReleaseToAWaiterNeverSharesTheContext() throws Exception {
+        race(() -> new Round() {
+            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).build();
+            final Probe probe = new Probe(ctx);
+
+            volatile boolean bQueued;
+
+            @Override
+            void a() {
+                ctx.invokeAsync(() -> {
+                    probe.enterNestAndLeave();
+                    lingerFor(() -> bQueued); // so that b is often in its join as this releases
+                }).join();
+                probe.outside();
+            }
+
+            @Override
+            void b() {
+                CompletableFuture<Void> call = ctx.invokeAsync(probe::enterNestAndLeave);
+                bQueued = true;
+                call.join();
+                probe.outside();
+            }
+
+            @Override
+            String check() throws Exception {
+                ctx.close();
+                if (!ctx.awaitTermination(Duration.ofMinutes(1))) {
+                    return "not terminated: " + ctx;
+                }
+                return probe.verdict(2);
+            }
+        });
+    }
+
+    /**
+     * An inline caller releases, maybe handing the context to the other caller's waiting call, and then calls
+     * closeNow(), which races that turn: the waiter's call runs once or its future fails, and the context
+     * terminates.
+     */
+    @Test
+    void closeNowRightAfterAReleaseThatHandedAWaiterItsTurnRunsTheCallOnceOrFailsIt() throws Exception {
+        race(() -> new Round() {
+            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).build();
+            final Probe probe = new Probe(ctx);
+            final ConcurrentLinkedQueue<String> ran = new ConcurrentLinkedQueue<>();
+            CompletableFuture<Void> first;
+            CompletableFuture<Void> call;
+            volatile boolean bQueued;
+
+            @Override
+            void a() {
+                first = ctx.invokeAsync(() -> {
+                    probe.enterAndLeave();
+                    lingerFor(() -> bQueued);
+                });
+                ctx.closeNow();
+            }
+
+            @Override
+            void b() {
+                call = ctx.invokeAsync(() -> {
+                    probe.enterAndLeave();
+                    ran.add("call");
+                });
+                bQueued = true;
+                try {
+                    call.join();
+                } catch (java.util.concurrent.CancellationException | java.util.concurrent.CompletionException refused) {
+                    // closeNow() came first (aborted in the queue, or refused at the call): the future says so
+                }
+            }
+
+            @Override
+            String check() throws Exception {
+                if (!ctx.awaitTermination(Duration.ofMinutes(1))) {
+                    return "not terminated: " + ctx;
+                }
+                boolean callRan = ran.contains("call");
+                if (!call.isDone() || callRan == call.isCompletedExceptionally()) {
+                    return "the call ran " + callRan + ", its future " + call;
+                }
+                // a's call is the inline one, or queued behind b's (then closeNow() may abort it)
+                return probe.verdict(ran.size() + (first.isCompletedExceptionally() ? 0 : 1));
+            }
+        });
+    }
+
+    /**
+     * closeNow() races a caller waiting for its queued call (a post ahead of it, so the owner may be about to
+     * hand the caller its turn): the call runs once or its future fails, never both, never neither, and the
+     * context terminates.
+     */
+    @Test
+    void closeNowRacingAWaitersTurnRunsTheCallOnceOrFailsIt() throws Exception {
+        race(() -> new Round() {
+            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).build();
+            final Probe probe = new Probe(ctx);
+            final ConcurrentLinkedQueue<String> ran = new ConcurrentLinkedQueue<>();
+            CompletableFuture<Void> call;
+            List<Runnable> returned = List.of();
+
+            {
+                ctx.post(() -> {
+                    probe.enterAndLeave();
+                    ran.add("post");
+                });
+            }
+
+            @Override
+            void a() {
+                call = ctx.invokeAsync(() -> {
+                    probe.enterAndLeave();
+                    ran.add("call");
+                });
+                try {
+                    call.join();
+                } catch (java.util.concurrent.CancellationException | java.util.concurrent.CompletionException refused) {
+                    // closeNow() came first (aborted in the queue, or refused at the call): the future says so
+                }
+            }
+
+            @Override
+            void b() {
+                returned = ctx.closeNow();
+            }
+
+            @Override
+            String check() throws Exception {
+                if (!ctx.awaitTermination(Duration.ofMinutes(1))) {
+                    return "not terminated: " + ctx;
+                }
+                if (!call.isDone()) {
+                    return "the call's future never completed";
+                }
+                boolean callRan = ran.contains("call");
+                if (callRan == call.isCompletedExceptionally()) {
+                    return "the call ran " + (callRan ? "and" : "nor") + " its future failed";
+                }
+                if (ran.contains("post") == (returned.size() == 1)) {
+                    return "the post ran " + ran.contains("post") + ", returned " + returned.size();
+                }
+                return probe.verdict(ran.size());
+            }
+        });
+    }
+
+    /**
+     * Inside a callback: waits (bounded, spinning) until {@code other} says the other thread queued its call,
+     * then a little more, so that the other thread is often already in its join when this one releases.
+     */
+    private static void lingerFor(java.util.function.BooleanSupplier other) {
+        for (int i = 0; i < 20_000 && !other.getAsBoolean(); i++) {
+            Thread.onSpinWait();
+        }
+        for (int i = 0; i < 50; i++) {
+            Thread.onSpinWait();
+        }
+    }
+
     private abstract static class Round {
         abstract void a();
 
