@@ -172,10 +172,13 @@ abstract class CallbackQueue extends OwnerSidePadding {
     }
 
     /**
-     * The owner's look at its next index without claiming it: what is written there (a callback, or
+     * A look at the owner's next index without claiming it: what is written there (a callback, or
      * {@link QueueChunk#TAKEN} if {@code closeNow()} claimed it), or null if nothing is written yet or the
      * next chunk is not linked yet. For {@link SyncContext#handToWaiter}, which may only hand the context on
-     * to the call it sees there and must leave anything else in the queue.
+     * to the call it sees there and must leave anything else in the queue, and for
+     * {@link SyncContext#takeScheduledTurn}, which reads it while nobody owns the context (a drain scheduled,
+     * not started) and believes it only if the state did not move meanwhile; a drain that started in between
+     * may be moving the head, so a pair of head fields that do not match gives null rather than a slot.
      */
     final @Nullable Object peekWritten() {
         QueueChunk chunk = headChunk;
@@ -183,6 +186,9 @@ abstract class CallbackQueue extends OwnerSidePadding {
             return null;
         }
         int offset = chunk.offset(headIndex);
+        if (offset > chunk.slots.length) {
+            return null; // read off the owner's thread while a drain moves on: that drain's CAS tells the reader
+        }
         if (offset == chunk.slots.length) {
             chunk = chunk.nextAcquire();
             if (chunk == null) {

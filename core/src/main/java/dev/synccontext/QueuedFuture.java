@@ -23,10 +23,12 @@ import org.jspecify.annotations.Nullable;
  * <h2>A waiting caller runs its own turn</h2>
  * A thread that blocks in {@code join()} or {@code get()} on this future first offers to run the call
  * itself: for a short, bounded spin ({@link #TURN_SPINS} looks) its {@link #turn} says {@code SPINNING}.
- * An owner that reaches this call while it spins (an inline caller releasing the context with this call
- * next in the queue, or a drain that took it: {@link SyncContext#handToWaiter},
- * {@link SyncContext#handOffToWaiter}) hands it the context instead of running the call or scheduling a
- * drain for it: it reserves the turn ({@code SPINNING} → {@code RESERVED}, one CAS that the waiter's
+ * While it spins, a drain handed to the executor and not started yet, with this call next in the queue,
+ * is taken over by the waiter ({@link SyncContext#takeScheduledTurn}: the release that scheduled it came
+ * a moment before the waiter began to spin). An owner that reaches this call while it spins (an inline
+ * caller releasing the context with this call next in the queue, or a drain that took it:
+ * {@link SyncContext#handToWaiter}, {@link SyncContext#handOffToWaiter}) hands it the context instead of
+ * running the call or scheduling a drain for it: it reserves the turn ({@code SPINNING} → {@code RESERVED}, one CAS that the waiter's
  * giving up races), gives back its own finished callbacks, then publishes {@code HANDED} (the call still in
  * the queue, the waiter takes it) or {@code HANDED_TAKEN} (the drain took it). The waiter then runs the
  * call on its own thread as the context's owner and releases the context as an inline caller does (what
@@ -57,8 +59,11 @@ abstract sealed class QueuedFuture<T> extends QueuedCallback<T> implements Await
 
     /**
      * How many times a waiter looks for its turn (each look one {@link Thread#onSpinWait}) before it parks:
-     * a few microseconds, about what another thread's short callback and its release take; none on one CPU,
-     * where the owner cannot run while the waiter spins.
+     * about 8 µs on the machine bench/README.md describes (1,024 looks took 31–36 µs there), a little more
+     * than an unpark and a wake-up cost, which is what the spin saves; none on one CPU, where the owner
+     * cannot run while the waiter spins. {@code Contended} on a quiet machine: 800 ns per call without the
+     * spin's take-over of a scheduled drain, 210 ns with it at 256 looks, 146 ns at 1,024
+     * (docs/2026-12-01-contended-slow-mode.md).
      */
     static final int TURN_SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 256 : 0;
 
@@ -111,6 +116,11 @@ abstract sealed class QueuedFuture<T> extends QueuedCallback<T> implements Await
             return wait; // another thread offers already, or one did and was handed the turn
         }
         for (int i = 0; i < spins && turn == SPINNING && !isDone(); i++) {
+            if (context.takeScheduledTurn(this)) {
+                turn = HANDED; // ran; no owner reserves a call it did not reach
+                WaitGraph.leave(wait);
+                return isDone() ? null : WaitGraph.enterOrThrow(this);
+            }
             Thread.onSpinWait();
         }
         if (TURN.compareAndSet(this, SPINNING, NOT_WAITING)) {

@@ -453,6 +453,26 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     }
 
     /**
+     * A caller spinning in a wait for {@code call} (QueuedFuture, "A waiting caller runs its own turn") finds
+     * a drain handed to the executor and not started yet ({@code SCHEDULED}) with its call next in the queue:
+     * it takes that drain's ownership over, as the drain task would ({@link #takeOverScheduled}), and runs
+     * its call ({@link #runHandedTurn}). The executor's task finds {@code SCHEDULED} gone and returns, as
+     * after a closeNow(). The queue's head is read off the owner's thread here, so it is only believed if the
+     * state did not move meanwhile: the CAS from the state read before it.
+     *
+     * @return true if this thread ran its call's turn; false if nothing changed
+     */
+    boolean takeScheduledTurn(QueuedFuture<?> call) {
+        long s = state;
+        if ((s & (SCHEDULED | ABORTED)) != SCHEDULED || peekWritten() != call
+                || !STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING)) {
+            return false;
+        }
+        runHandedTurn(call, false);
+        return true;
+    }
+
+    /**
      * The waiting caller of {@code call} was handed the context ({@link #handToWaiter} with {@code taken}
      * false: the call is at the queue's head; {@link #handOffToWaiter}: taken): runs the call on this thread
      * as the owner, then releases as an inline caller does. If {@code closeNow()} came meanwhile, nothing

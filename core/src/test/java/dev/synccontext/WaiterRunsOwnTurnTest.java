@@ -75,6 +75,22 @@ class WaiterRunsOwnTurnTest {
     }
 
     @Test
+    void aWaiterThatBeginsToSpinAfterTheReleaseTakesOverTheDrainNotStartedYetAndRunsItsCall() throws Exception {
+        Occupier occupier = Occupier.occupy(ctx);
+        CountDownLatch join = new CountDownLatch(1);
+        Waiter<Thread> waiter = new Waiter<>(() -> ctx.invokeAsync(() -> Thread.currentThread()), join);
+        occupier.close(); // nobody spins yet: the release hands the call to a drain on the executor
+        assertThat(executor.pending()).as("a drain handed to the executor, not started").isEqualTo(1);
+
+        join.countDown();
+
+        assertThat(waiter.result()).as("the waiter took the drain over and ran its call").isSameAs(waiter.thread);
+        assertThat(executor.runAll()).as("the executor's task still runs").isEqualTo(1);
+        assertThat(ctx.queueDepth()).isZero();
+        assertThat(ranInline(ctx)).as("and finds the drain taken: the context is idle").isTrue();
+    }
+
+    @Test
     void aDrainThatTakesTheCallOfASpinningWaiterHandsItTheContextAndStops() throws Exception {
         List<String> ran = new CopyOnWriteArrayList<>();
         Occupier occupier = Occupier.occupy(ctx);
@@ -198,10 +214,16 @@ class WaiterRunsOwnTurnTest {
         private final CountDownLatch submitted = new CountDownLatch(1);
 
         Waiter(Supplier<CompletableFuture<T>> call) {
+            this(call, new CountDownLatch(0));
+        }
+
+        /** Submits at once, joins once {@code join} is released. */
+        Waiter(Supplier<CompletableFuture<T>> call, CountDownLatch join) {
             thread = guard.watch(new Thread(() -> {
                 CompletableFuture<T> f = call.get();
                 future.set(f);
                 submitted.countDown();
+                Occupier.awaitUninterruptibly(join);
                 try {
                     outcome.complete(f.join());
                 } catch (Throwable failure) {
