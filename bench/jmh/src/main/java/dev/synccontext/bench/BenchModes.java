@@ -37,6 +37,13 @@ final class BenchModes {
      * ({@link UnserializedContext}), run on request with {@code -p mode=unserialized}.
      */
     static final String UNSERIALIZED = "unserialized";
+    /**
+     * Not in {@link #ALL} nor in any benchmark's default modes: {@code lock-inline} on a fair lock
+     * ({@link LockInlineContext#LockInlineContext(boolean)}), whose waiters are served first come, first
+     * served, as a context's queued calls are; what FIFO costs a lock under {@code Contended}. On request,
+     * {@code -p mode=lock-inline-fair}.
+     */
+    static final String LOCK_INLINE_FAIR = "lock-inline-fair";
 
     /** The {@code executor} parameter: the default executor ({@link RendererSyncContext#defaultExecutor()}). */
     static final String ELASTIC = "elastic";
@@ -78,7 +85,9 @@ final class BenchModes {
             case GUAVA_SEQUENTIAL:
                 return ExecutorSerialContext.guavaSequential();
             case LOCK_INLINE:
-                return new LockInlineContext();
+                return new LockInlineContext(false);
+            case LOCK_INLINE_FAIR:
+                return new LockInlineContext(true);
             case NETTY_NONSTICKY:
                 return new NettyNonStickyContext();
             case KOTLINX_LIMITED:
@@ -92,7 +101,7 @@ final class BenchModes {
             default:
                 throw new IllegalArgumentException("Unknown mode '" + mode + "'; valid: " + String.join(", ", ALL)
                         + ", the peers " + String.join(", ", PEERS) + " (and " + UNSERIALIZED
-                        + ", the scenarios' floor)");
+                        + ", the scenarios' floor, and " + LOCK_INLINE_FAIR + ")");
         }
     }
 

@@ -17,13 +17,18 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class LockInlineContext extends AlternativeContext {
 
-    private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock lock;
     private final ConcurrentLinkedQueue<Runnable> pending = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drain = this::drain;
 
-    LockInlineContext() {
-        super("lock-inline");
+    /**
+     * @param fair a fair lock ({@code lock-inline-fair}): a thread that releases and asks again queues behind
+     *     the waiting ones, where the default lock lets it take the lock again first (it barges)
+     */
+    LockInlineContext(boolean fair) {
+        super(fair ? "lock-inline-fair" : "lock-inline");
+        this.lock = new ReentrantLock(fair);
     }
 
     @Override

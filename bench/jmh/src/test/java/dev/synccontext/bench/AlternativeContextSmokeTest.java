@@ -24,7 +24,7 @@ class AlternativeContextSmokeTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline",
-        "netty-nonsticky", "kotlinx-limited", "grpc-sync", "vertx-worker"})
+        "lock-inline-fair", "netty-nonsticky", "kotlinx-limited", "grpc-sync", "vertx-worker"})
     void everySeedScenarioAndContendedPassOnceOnThisMode(String mode) {
         List<Scenario> scenarios = new ArrayList<>(Scenarios.seed());
         scenarios.add(Scenarios.byName("Contended"));
