@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * A thread that blocks in {@code join()} or {@code get()} on this future first offers to run the call
  * itself: for a short, bounded spin ({@link #TURN_SPINS} looks) its {@link #turn} says {@code SPINNING}.
  * While it spins, a drain handed to the executor and not started yet, with this call next in the queue,
- * is taken over by the waiter ({@link SyncContext#takeScheduledTurn}: the release that scheduled it came
+ * is taken over by the waiter ({@link SyncContext#takeOverScheduledFor}: the release that scheduled it came
  * a moment before the waiter began to spin). An owner that reaches this call while it spins (an inline
  * caller releasing the context with this call next in the queue, or a drain that took it:
  * {@link SyncContext#handToWaiter}, {@link SyncContext#handOffToWaiter}) hands it the context instead of
@@ -116,10 +116,9 @@ abstract sealed class QueuedFuture<T> extends QueuedCallback<T> implements Await
             return wait; // another thread offers already, or one did and was handed the turn
         }
         for (int i = 0; i < spins && turn == SPINNING && !isDone(); i++) {
-            if (context.takeScheduledTurn(this)) {
-                turn = HANDED; // ran; no owner reserves a call it did not reach
-                WaitGraph.leave(wait);
-                return isDone() ? null : WaitGraph.enterOrThrow(this);
+            if (context.takeOverScheduledFor(this)) {
+                turn = HANDED; // this thread owns the context now, the call still at the queue's head
+                break;
             }
             Thread.onSpinWait();
         }

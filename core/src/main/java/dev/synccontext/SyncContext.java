@@ -443,38 +443,44 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         if (!call.reserveTurn()) {
             return false;
         }
-        OWNER.setOpaque(this, null);
-        PROGRESS.setOpaque(this, 0);
-        if (done > 0) {
-            STATE.getAndAdd(this, (long) -done);
-        }
+        leaveForHandOff(done);
         call.handTurn(true);
         return true;
     }
 
     /**
+     * A drain's step before it hands the context to another thread (a sender, a waiting caller): clears the
+     * token and the progress and gives back the {@code done} callbacks, keeping {@code RUNNING} and the
+     * handed callback's count for the thread it goes to.
+     */
+    private void leaveForHandOff(int done) {
+        OWNER.setOpaque(this, null);
+        PROGRESS.setOpaque(this, 0);
+        if (done > 0) {
+            STATE.getAndAdd(this, (long) -done);
+        }
+    }
+
+    /**
      * A caller spinning in a wait for {@code call} (QueuedFuture, "A waiting caller runs its own turn") finds
      * a drain handed to the executor and not started yet ({@code SCHEDULED}) with its call next in the queue:
-     * it takes that drain's ownership over, as the drain task would ({@link #takeOverScheduled}), and runs
-     * its call ({@link #runHandedTurn}). The executor's task finds {@code SCHEDULED} gone and returns, as
-     * after a closeNow(). The queue's head is read off the owner's thread here, so it is only believed if the
-     * state did not move meanwhile: the CAS from the state read before it.
+     * it takes that drain's ownership over, as the drain task would ({@link #takeOverScheduled}), and then
+     * runs its call as a waiter handed the context does ({@link #runHandedTurn}, not taken). The executor's
+     * task finds {@code SCHEDULED} gone and returns, as after a closeNow(). The queue's head is read off the
+     * owner's thread here, so it is only believed if the state did not move meanwhile: the CAS from the state
+     * read before it.
      *
-     * @return true if this thread ran its call's turn; false if nothing changed
+     * @return true if this thread owns the context now; false if nothing changed
      */
-    boolean takeScheduledTurn(QueuedFuture<?> call) {
+    boolean takeOverScheduledFor(QueuedFuture<?> call) {
         long s = state;
-        if ((s & (SCHEDULED | ABORTED)) != SCHEDULED || peekWritten() != call
-                || !STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING)) {
-            return false;
-        }
-        runHandedTurn(call, false);
-        return true;
+        return (s & (SCHEDULED | ABORTED)) == SCHEDULED && peekWritten() == call
+                && STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING);
     }
 
     /**
      * The waiting caller of {@code call} was handed the context ({@link #handToWaiter} with {@code taken}
-     * false: the call is at the queue's head; {@link #handOffToWaiter}: taken): runs the call on this thread
+     * false: the call is at the queue's head; {@link #handOffToWaiter}: taken; {@link #takeOverScheduledFor}: not taken): runs the call on this thread
      * as the owner, then releases as an inline caller does. If {@code closeNow()} came meanwhile, nothing
      * starts: a call it claimed is its to fail; one taken already fails here, as a send handed its turn does.
      */
@@ -615,11 +621,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      *     drain owns the context still, token restored and nothing left to give back
      */
     boolean handOffToSender(QueuedSend send, int done, Thread self) {
-        OWNER.setOpaque(this, null);
-        PROGRESS.setOpaque(this, 0);
-        if (done > 0) {
-            STATE.getAndAdd(this, (long) -done);
-        }
+        leaveForHandOff(done);
         if (send.handOff()) {
             return true;
         }

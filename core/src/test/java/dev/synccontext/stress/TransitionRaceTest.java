@@ -298,11 +298,7 @@ class TransitionRaceTest {
                     ran.add("call");
                 });
                 bQueued = true;
-                try {
-                    call.join();
-                } catch (java.util.concurrent.CancellationException | java.util.concurrent.CompletionException refused) {
-                    // closeNow() came first (aborted in the queue, or refused at the call): the future says so
-                }
+                joinUnlessClosedNow(call);
             }
 
             @Override
@@ -347,11 +343,7 @@ class TransitionRaceTest {
                     probe.enterAndLeave();
                     ran.add("call");
                 });
-                try {
-                    call.join();
-                } catch (java.util.concurrent.CancellationException | java.util.concurrent.CompletionException refused) {
-                    // closeNow() came first (aborted in the queue, or refused at the call): the future says so
-                }
+                joinUnlessClosedNow(call);
             }
 
             @Override
@@ -377,6 +369,15 @@ class TransitionRaceTest {
                 return probe.verdict(ran.size());
             }
         });
+    }
+
+    /** Joins {@code call}; a closeNow() that came first (aborted in the queue, or refused at the call) is the future's to say. */
+    private static void joinUnlessClosedNow(CompletableFuture<?> call) {
+        try {
+            call.join();
+        } catch (java.util.concurrent.CancellationException | java.util.concurrent.CompletionException refused) {
+            // checked by the round from the future's state
+        }
     }
 
     /**
