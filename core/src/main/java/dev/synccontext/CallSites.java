@@ -25,11 +25,27 @@ final class CallSites {
     private CallSites() {
     }
 
-    /** The innermost frame outside the JDK and this library, or null. */
+    /**
+     * The frame that called into the wait a stack shows: the innermost frame outside the JDK, Reactor and
+     * this library, searched from the innermost frame of Reactor or this library outward; or null.
+     *
+     * <p>Why not simply the innermost application-looking frame: the stack of another thread is a
+     * snapshot, and a waiter caught between recording its wait and parking may be deep inside whatever
+     * its blocking call runs first (a class initialiser, a logger and what that logger calls). Those
+     * frames lie inward of the wait's own frames, so the search starts where the wait does. A stack
+     * without such a frame is searched from its innermost frame.
+     */
     static @Nullable StackTraceElement userFrame(List<StackTraceElement> stack) {
-        for (StackTraceElement frame : stack) {
-            if (!isInfrastructure(frame.getClassName())) {
-                return frame;
+        int from = 0;
+        for (int i = 0; i < stack.size(); i++) {
+            if (isLibraryOrReactor(stack.get(i).getClassName())) {
+                from = i;
+                break;
+            }
+        }
+        for (int i = from; i < stack.size(); i++) {
+            if (!isInfrastructure(stack.get(i).getClassName())) {
+                return stack.get(i);
             }
         }
         return null;
@@ -86,9 +102,13 @@ final class CallSites {
             // A lambda's own frame (where the JVM shows it) only forwards to its body's method.
             return true;
         }
-        if (className.startsWith("reactor.core.")) {
-            // Reactor's operators and block(): the line that blocks, or the callback, is the application's
-            // frame that called into them.
+        return isLibraryOrReactor(className);
+    }
+
+    private static boolean isLibraryOrReactor(String className) {
+        if (className.startsWith("reactor.core.") || className.startsWith("reactor.util.")) {
+            // Reactor's operators, block() and its own helpers (its loggers): the line that blocks, or the
+            // callback, is the application's frame that called into them.
             return true;
         }
         if (!className.startsWith("dev.synccontext.")) {

@@ -9,8 +9,9 @@ import org.jspecify.annotations.Nullable;
  * callback that is (through any number of contexts) waiting on the waiter's context.
  *
  * <p>It carries every side of the cycle, the waiter first: which context each side holds, which it
- * waits on, its thread, its stack when the cycle was found, and its <em>site</em> (the innermost frame
- * that belongs neither to the JDK nor to this library: the line that blocks). For a callback that
+ * waits on, its thread, its stack when the cycle was found, and its <em>site</em> (the line that
+ * blocks: the first frame outward of the wait's own frames that belongs neither to the JDK, nor to
+ * Reactor, nor to this library). For a callback that
  * waits on its own context, {@link #sides()} has one element and {@link #other()} is the waiter.
  *
  * <p>Which waits are seen: {@code join}/{@code get} on a future that a context returned from a queued
@@ -32,7 +33,8 @@ public final class ContextDeadlockException extends IllegalStateException {
      * @param waitsOn the name of the context whose work it waits for
      * @param threadName its thread
      * @param virtualThread whether that thread is virtual
-     * @param site the innermost frame outside the JDK and this library, or null if none
+     * @param site the line that blocks (the first frame outside the JDK, Reactor and this library,
+     *     outward of the wait's own frames), or null if none
      * @param stack the thread's stack when the cycle was found, innermost first
      */
     public record Side(String holds, String waitsOn, String threadName, boolean virtualThread,
