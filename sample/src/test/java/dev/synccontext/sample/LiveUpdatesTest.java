@@ -102,9 +102,14 @@ class LiveUpdatesTest {
         long snapshotsBefore = session.snapshots();
         try (EventStream again = client.events(seen)) {
             again.awaitCounter(2);
-            assertThat(session.resumed() - resumedBefore).as("served from the replay buffer").isOne();
+            // The statistics are the scope's, every session's, and the JDK's HttpClient resends a GET by itself
+            // when a pooled connection it sent it on turns out closed: CI once counted two resumes here. So the
+            // count says "replayed, not a snapshot"; the stream's own ids say "once, nothing before, no repeat".
+            assertThat(session.resumed() - resumedBefore).as("served from the replay buffer").isPositive();
             assertThat(session.snapshots() - snapshotsBefore).as("no snapshot").isZero();
-            assertThat(again.ids()).as("the same channel, every event after the one it saw").allSatisfy(id -> {
+            List<String> resumed = again.ids();
+            assertThat(resumed).as("no event twice").doesNotHaveDuplicates();
+            assertThat(resumed).as("the same channel, every event after the one it saw").allSatisfy(id -> {
                 assertThat(EventStream.epoch(id)).isEqualTo(EventStream.epoch(seen));
                 assertThat(EventStream.sequence(id)).isGreaterThan(EventStream.sequence(seen));
             });
