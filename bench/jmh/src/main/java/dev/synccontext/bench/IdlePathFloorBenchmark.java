@@ -58,8 +58,9 @@ public class IdlePathFloorBenchmark {
     private final CasPairOwnerFrame casPairOwnerFrame = new CasPairOwnerFrame();
     private final LockWithFrame lockInlineFrame = new LockWithFrame();
 
-    private long calls;
-    private long ran;
+    /** Calls made and callbacks run (package-private so the test can show the tear-down's check fails). */
+    long calls;
+    long ran;
     private final Runnable callback = () -> ran++;
 
     @Setup(Level.Trial)
