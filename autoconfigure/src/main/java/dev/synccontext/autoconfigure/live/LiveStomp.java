@@ -32,8 +32,14 @@ public final class LiveStomp {
 
     private final SimpMessagingTemplate template;
     private final @Nullable MessageChannel clientOutbound;
-    /** The open transports of each STOMP session ({@link #toSession}), ended with it ({@link #sessionEnded}). */
+    /**
+     * The open transports of each STOMP session ({@link #toSession}), ended with it ({@link #sessionEnded}). While
+     * sessions are tracked ({@link #trackSessions}) a key is an open session, present from its start to its end
+     * even with no transport; otherwise a key exists while the session has one.
+     */
     private final Map<String, Set<StompTransport>> sessions = new ConcurrentHashMap<>();
+    /** Whether {@link #sessionStarted} is called for every session (the starter's listener does it). */
+    private volatile boolean tracked;
 
     /** Transports that cannot send a going-away ERROR frame (no client outbound channel): they only stop. */
     public LiveStomp(SimpMessagingTemplate template) {
@@ -54,12 +60,47 @@ public final class LiveStomp {
         return new StompTransport(template, clientOutbound, user, null, destination, lastEventId, transport -> { });
     }
 
-    /** To one STOMP session only, on its user destination {@code destination} (no Principal needed). */
+    /**
+     * To one STOMP session only, on its user destination {@code destination} (no Principal needed). When the
+     * session has already ended (a handler that ran after its disconnect), the transport is ended already: the
+     * subscriber that takes it ends as gone at once, nothing sent. That needs the session's start and end, which
+     * the starter's listener reports ({@code SessionConnectEvent}, {@code SessionDisconnectEvent}); a
+     * {@code LiveStomp} built by hand without them tells an ended session only by the end it was told of.
+     */
     public LiveTransport toSession(String sessionId, String destination, @Nullable String lastEventId) {
+        Objects.requireNonNull(sessionId, "sessionId");
         StompTransport transport = new StompTransport(template, clientOutbound, sessionId, sessionId, destination,
                 lastEventId, this::forget);
-        sessions.computeIfAbsent(sessionId, id -> ConcurrentHashMap.newKeySet()).add(transport);
+        // One atomic step per key against sessionEnded's remove: the transport is either in the set that the end
+        // takes, or finds the session gone.
+        Set<StompTransport> open = tracked
+                ? sessions.computeIfPresent(sessionId, (id, set) -> add(set, transport))
+                : sessions.compute(sessionId, (id, set) -> add(set == null ? ConcurrentHashMap.newKeySet() : set,
+                        transport));
+        if (open == null) {
+            transport.sessionEnded(false);
+        }
         return transport;
+    }
+
+    private static Set<StompTransport> add(Set<StompTransport> set, StompTransport transport) {
+        set.add(transport);
+        return set;
+    }
+
+    /** From now on, a session is open from {@link #sessionStarted} to {@link #sessionEnded} only. */
+    void trackSessions() {
+        tracked = true;
+    }
+
+    /** Spring started STOMP session {@code sessionId} (its {@code SessionConnectEvent}). */
+    void sessionStarted(String sessionId) {
+        sessions.putIfAbsent(sessionId, ConcurrentHashMap.newKeySet());
+    }
+
+    /** How many sessions this holds an entry for (tests: nothing outlives its session). */
+    int sessionEntries() {
+        return sessions.size();
     }
 
     /**
@@ -77,7 +118,9 @@ public final class LiveStomp {
     private void forget(StompTransport transport) {
         String sessionId = transport.sessionId();
         if (sessionId != null) {
-            sessions.computeIfPresent(sessionId, (id, open) -> open.remove(transport) && open.isEmpty() ? null : open);
+            // A tracked session keeps its key until it ends, transports or not: the key is what says it is open.
+            sessions.computeIfPresent(sessionId,
+                    (id, open) -> open.remove(transport) && open.isEmpty() && !tracked ? null : open);
         }
     }
 }

@@ -98,8 +98,8 @@ public final class SyncContextLiveAutoConfiguration {
         @Bean
         @ConditionalOnClass(name = "org.springframework.web.socket.messaging.SessionDisconnectEvent")
         @ConditionalOnBean(LiveStomp.class)
-        SmartApplicationListener liveStompSessionEnds(LiveStomp stomp) {
-            return new StompSessionEnds(stomp);
+        SmartApplicationListener liveStompSessionEvents(LiveStomp stomp) {
+            return new StompSessionEvents(stomp);
         }
     }
 
