@@ -40,16 +40,14 @@ import org.openjdk.jmh.annotations.TearDown;
  *   <li>{@link #lockInlineFrame}: {@code lock-inline} with the same frame, so the two designs are compared
  *       with the same per-thread bookkeeping.</li>
  * </ul>
- * Every variant returns a shared completed future, as the context and {@code lock-inline} do for a
- * runnable, so none allocates. The tear-down checks that each variant ran its callback on every call.
+ * Every variant returns a shared completed future ({@link AlternativeContext#runNow}, as
+ * {@code lock-inline}; the context has its own), so none allocates. The tear-down checks that each variant ran its callback on every call.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Fork(1)
 public class IdlePathFloorBenchmark {
-
-    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     private RendererSyncContext context;
     private RendererSyncContext lockInline;
@@ -174,7 +172,7 @@ public class IdlePathFloorBenchmark {
         CompletableFuture<Void> invoke(Runnable callback) {
             claim();
             try {
-                return runNow(callback);
+                return AlternativeContext.runNow(callback);
             } finally {
                 release();
             }
@@ -188,7 +186,7 @@ public class IdlePathFloorBenchmark {
             claim();
             OWNER.setOpaque(this, Thread.currentThread());
             try {
-                return runNow(callback);
+                return AlternativeContext.runNow(callback);
             } finally {
                 OWNER.setOpaque(this, null);
                 release();
@@ -206,7 +204,7 @@ public class IdlePathFloorBenchmark {
                 Frame frame = Frame.get();
                 Object outer = frame.enter(this);
                 try {
-                    return runNow(callback);
+                    return AlternativeContext.runNow(callback);
                 } finally {
                     frame.leave(outer);
                 }
@@ -214,15 +212,6 @@ public class IdlePathFloorBenchmark {
                 OWNER.setOpaque(this, null);
                 release();
             }
-        }
-    }
-
-    static CompletableFuture<Void> runNow(Runnable callback) {
-        try {
-            callback.run();
-            return DONE;
-        } catch (Throwable failure) {
-            return CompletableFuture.failedFuture(failure);
         }
     }
 
@@ -236,7 +225,7 @@ public class IdlePathFloorBenchmark {
                 Frame frame = Frame.get();
                 Object outer = frame.enter(this);
                 try {
-                    return runNow(callback);
+                    return AlternativeContext.runNow(callback);
                 } finally {
                     frame.leave(outer);
                 }
