@@ -479,9 +479,10 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     }
 
     /**
-     * The waiting caller of {@code call} was handed the context ({@link #handToWaiter} with {@code taken}
-     * false: the call is at the queue's head; {@link #handOffToWaiter}: taken; {@link #takeOverScheduledFor}: not taken): runs the call on this thread
-     * as the owner, then releases as an inline caller does. If {@code closeNow()} came meanwhile, nothing
+     * The waiting caller of {@code call} was handed the context ({@link #handToWaiter} and
+     * {@link #takeOverScheduledFor}: {@code taken} false, the call at the queue's head;
+     * {@link #handOffToWaiter}: taken): runs the call on this thread as the owner, then releases as an
+     * inline caller does. If {@code closeNow()} came meanwhile, nothing
      * starts: a call it claimed is its to fail; one taken already fails here, as a send handed its turn does.
      */
     void runHandedTurn(QueuedFuture<?> call, boolean taken) {

@@ -41,7 +41,8 @@ import org.openjdk.jmh.annotations.TearDown;
  *       with the same per-thread bookkeeping.</li>
  * </ul>
  * Every variant returns a shared completed future ({@link AlternativeContext#runNow}, as
- * {@code lock-inline}; the context has its own), so none allocates. The tear-down checks that each variant ran its callback on every call.
+ * {@code lock-inline}; the context has its own), so none allocates. The tear-down checks that each
+ * variant ran its callback on every call.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -133,6 +134,17 @@ public class IdlePathFloorBenchmark {
         void leave(Object outer) {
             context = outer;
         }
+
+        /** Runs {@code callback} inside this thread's frame, marked as {@code owner}'s. */
+        static CompletableFuture<Void> runInside(Object owner, Runnable callback) {
+            Frame frame = get();
+            Object outer = frame.enter(owner);
+            try {
+                return AlternativeContext.runNow(callback);
+            } finally {
+                frame.leave(outer);
+            }
+        }
     }
 
     /**
@@ -201,13 +213,7 @@ public class IdlePathFloorBenchmark {
             claim();
             OWNER.setOpaque(this, Thread.currentThread());
             try {
-                Frame frame = Frame.get();
-                Object outer = frame.enter(this);
-                try {
-                    return AlternativeContext.runNow(callback);
-                } finally {
-                    frame.leave(outer);
-                }
+                return Frame.runInside(this, callback);
             } finally {
                 OWNER.setOpaque(this, null);
                 release();
@@ -222,13 +228,7 @@ public class IdlePathFloorBenchmark {
         CompletableFuture<Void> invoke(Runnable callback) {
             lock.lock();
             try {
-                Frame frame = Frame.get();
-                Object outer = frame.enter(this);
-                try {
-                    return AlternativeContext.runNow(callback);
-                } finally {
-                    frame.leave(outer);
-                }
+                return Frame.runInside(this, callback);
             } finally {
                 lock.unlock();
             }
