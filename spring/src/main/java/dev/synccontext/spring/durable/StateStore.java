@@ -32,8 +32,10 @@ import java.util.function.Consumer;
  *       a lease early, never let a stale write through.</li>
  *   <li><b>Expiry with the session.</b> A session's record (owner and snapshot) expires after its idle timeout
  *       since its last acquire or accepted write; a node lease after its ttl since its grant or last renewal,
- *       measured by the store's own clock. Release keeps the snapshot (the next owner restores it);
- *       {@link #delete} at session end removes both at once.</li>
+ *       measured by the store's own clock. Renewing the node lease does not touch session records (that is what
+ *       keeps it one call), so an owner keeps a session that is used but not written alive by acquiring it again
+ *       (its own token back, the expiry restarted), at most once per a fraction of the idle timeout. Release keeps
+ *       the snapshot (the next owner restores it); {@link #delete} at session end removes both at once.</li>
  *   <li><b>Bytes in, bytes out.</b> The store never interprets a snapshot: no deserialization of any kind happens
  *       in a store. Decoding is the {@link SnapshotCodec}'s job, on the reading node, with its refusals.</li>
  * </ul>
@@ -121,9 +123,11 @@ public interface StateStore {
     boolean publish(String toNode, HandOffMessage message);
 
     /**
-     * Delivers every message sent to {@code nodeId} from now on to {@code listener}, on a thread of the store's
-     * choosing (never while the store holds a lock of its own), until the subscription is closed. A listener that
-     * throws loses that message only.
+     * Delivers every message sent to {@code nodeId} to {@code listener}, on a thread of the store's choosing (never
+     * while the store holds a lock of its own), until the subscription is closed. The subscription is active when
+     * this method returns: a message published after that reaches it (while the store is reachable). A listener
+     * that throws loses that message only. A listener should only hand the message on (post to the session's
+     * context), never block.
      */
     Subscription subscribe(String nodeId, Consumer<HandOffMessage> listener);
 
