@@ -26,7 +26,7 @@ class InMemoryStateStoreTest extends StateStoreContract {
 
     @Override
     protected int stressOperationsPerNode() {
-        return 50_000;
+        return 20_000;
     }
 
     @Test
