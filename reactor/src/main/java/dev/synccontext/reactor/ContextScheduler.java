@@ -1,5 +1,6 @@
 package dev.synccontext.reactor;
 
+import dev.synccontext.ContextClock;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.registry.ContextProxy;
 import java.util.Objects;
@@ -130,6 +131,21 @@ public final class ContextScheduler implements Scheduler {
         rejectIfDisposed();
         Rejections.rejectIfClosed(context);
         return PeriodicTask.start(task, this::enqueue, context, null, unit.toNanos(initialDelay), unit.toNanos(period));
+    }
+
+    /**
+     * Reactor's "current time" of this scheduler ({@code elapsed}, {@code timestamp}): the wall clock, as
+     * Reactor's own schedulers, when the context is on the system clock; otherwise the context's clock
+     * ({@link dev.synccontext.ContextClock#nanoTime()}, on its own origin, as Reactor's
+     * {@code VirtualTimeScheduler} does), so durations measured by a pipeline agree with the delays that
+     * a test kit's virtual time makes due.
+     */
+    @Override
+    public long now(TimeUnit unit) {
+        if (context.clock() == ContextClock.system()) {
+            return Scheduler.super.now(unit);
+        }
+        return unit.convert(context.clock().nanoTime(), TimeUnit.NANOSECONDS);
     }
 
     @Override

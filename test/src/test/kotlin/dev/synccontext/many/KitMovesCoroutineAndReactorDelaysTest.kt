@@ -76,6 +76,21 @@ class KitMovesCoroutineAndReactorDelaysTest {
     }
 
     @Test
+    fun aReactorPipelineMeasuresVirtualTimeOnTheContextsScheduler() {
+        val kit = SyncContextTestKit.create()
+        val board = kit.newContext("board")
+        val scheduler = ContextScheduler.of(board)
+        val elapsed = reactor.core.publisher.Mono.just("quote")
+            .delayElement(Duration.ofSeconds(10), scheduler)
+            .elapsed(scheduler)
+            .map { it.t1 }
+            .toFuture()
+        kit.advanceBy(Duration.ofSeconds(10))
+        assertThat(elapsed.getNow(null)).describedAs("elapsed() reads the context's clock").isEqualTo(10_000L)
+        kit.verify()
+    }
+
+    @Test
     fun aWithTimeoutOnTheContextFiresOnVirtualTime() {
         val kit = SyncContextTestKit.create()
         val board = kit.newContext("board")
