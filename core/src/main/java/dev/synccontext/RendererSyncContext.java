@@ -177,7 +177,9 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
      * <b>The one way an answer is lost to {@code S}:</b> {@code S} itself refuses it (closed meanwhile, or
      * its {@code maxQueueDepth} is reached). {@code callback} has run then; the future fails with a
      * {@code RejectedExecutionException} naming both contexts, completed on {@code target}'s thread (not
-     * on {@code S}, which no longer takes callbacks).
+     * on {@code S}, which no longer takes callbacks). And a known limit: {@link #closeNow()} on {@code S}
+     * with the answer queued hands it back as it hands back every post, and the future is left incomplete
+     * (a graceful {@link #close()} runs it).
      *
      * @return a future completed on the caller's context with {@code callback}'s value or failure
      */

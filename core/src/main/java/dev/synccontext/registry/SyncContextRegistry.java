@@ -164,7 +164,9 @@ public class SyncContextRegistry implements AutoCloseable {
      * comes between one and two timeouts after the last use. Code that keeps the context itself and posts
      * to it without asking {@code forKey} keeps it alive only through its callbacks; once it expired, such a
      * post is refused like any post to a closed context ({@code forKey} again to get a new one). On a
-     * context that exists already the timeout is not changed; the call counts as a use.
+     * context that exists already the timeout is not changed; the call counts as a use. Every callback counts
+     * as a use, whatever its origin: a context that a periodic {@link #broadcast} reaches more often than
+     * once per {@code idleTimeout} never expires.
      *
      * @param idleTimeout positive
      */
