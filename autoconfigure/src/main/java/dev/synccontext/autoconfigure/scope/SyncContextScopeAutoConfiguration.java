@@ -3,6 +3,7 @@ package dev.synccontext.autoconfigure.scope;
 import dev.synccontext.spring.scope.ContextBeanScope;
 import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.spring.scope.ContextScopedProxyFactoryBean;
+import dev.synccontext.spring.scope.ProxyableBeansCheck;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
@@ -39,10 +40,22 @@ public final class SyncContextScopeAutoConfiguration {
     static BeanFactoryPostProcessor syncContextScopeRegistrar(Environment environment) {
         boolean strict = environment.getProperty("synccontext.context-scope.strict", Boolean.class, false);
         return beanFactory -> {
-            beanFactory.registerScope(ContextScoped.SCOPE_NAME, new ContextBeanScope(
-                    () -> beanFactory.getBean(SyncContextRegistry.class), () -> proxies(beanFactory), strict));
+            ContextBeanScope scope = new ContextBeanScope(() -> beanFactory.getBean(SyncContextRegistry.class),
+                    () -> proxies(beanFactory), strict,
+                    name -> beanFactory.findAnnotationOnBean(name, ContextScoped.class, false));
+            beanFactory.registerScope(ContextScoped.SCOPE_NAME, scope);
+            beanFactory.registerSingleton(SCOPE_BEAN, scope); // for ContextBeanScope.find(context, type)
             useFastProxies(beanFactory);
         };
+    }
+
+    /** The scope itself, injectable as {@link ContextBeanScope}. */
+    static final String SCOPE_BEAN = "syncContextBeanScope";
+
+    /** Fails the startup when a context-scoped or {@code @OnContext} class has methods its proxy cannot override. */
+    @Bean
+    static ProxyableBeansCheck syncContextProxyableBeansCheck(ConfigurableListableBeanFactory beanFactory) {
+        return new ProxyableBeansCheck(beanFactory);
     }
 
     /**

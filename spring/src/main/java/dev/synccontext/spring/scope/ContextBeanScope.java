@@ -6,13 +6,16 @@ import dev.synccontext.registry.SyncContextRegistry;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectFactory;
 import org.springframework.beans.factory.config.Scope;
+import org.springframework.util.PatternMatchUtils;
 
 /**
  * The {@value ContextScoped#SCOPE_NAME} scope: {@link ContextScoped} beans kept per context of the
@@ -40,11 +43,24 @@ public final class ContextBeanScope implements Scope {
     private final Set<RendererSyncContext> destroyed = Collections.synchronizedSet(
             Collections.newSetFromMap(new WeakHashMap<>()));
     private volatile boolean hooked;
+    private final Function<String, @Nullable ContextScoped> declarations;
+    /** Each bean's declared kind, read once from its {@link ContextScoped} on its first creation. */
+    private final Map<String, Kind> kinds = new ConcurrentHashMap<>();
 
     public ContextBeanScope(Supplier<SyncContextRegistry> registry, Supplier<List<ContextProxy>> proxies, boolean strict) {
+        this(registry, proxies, strict, name -> null);
+    }
+
+    /**
+     * @param declarations a bean's {@link ContextScoped} annotation by bean name (null when it has none), for
+     *     its declared {@link ContextScoped#kind() kind} and {@link ContextScoped#key() key}
+     */
+    public ContextBeanScope(Supplier<SyncContextRegistry> registry, Supplier<List<ContextProxy>> proxies, boolean strict,
+            Function<String, @Nullable ContextScoped> declarations) {
         this.registry = registry;
         this.proxies = proxies;
         this.strict = strict;
+        this.declarations = declarations;
     }
 
     @Override
@@ -52,11 +68,35 @@ public final class ContextBeanScope implements Scope {
         RendererSyncContext running = RendererSyncContext.current().orElse(null);
         if (running != null) {
             ContextBeans beans = byContext.get(running);
-            if (beans != null) {
-                return beans.get(name, objectFactory); // inside a callback of a context that has beans already
+            Object existing = beans == null ? null : beans.existing(name);
+            if (existing != null) {
+                return existing; // inside a callback of a context that has this bean already
             }
         }
-        return beansOf(currentContext(running, name)).get(name, objectFactory);
+        RendererSyncContext context = currentContext(running, name);
+        checkKind(name, context);
+        return beansOf(context).get(name, objectFactory);
+    }
+
+    /**
+     * The instance of type {@code type} that {@code context} holds already, if any: <b>never creates</b> one,
+     * on any thread, and does not make the context current. For code that must not make state appear where
+     * there was none (a broadcast reading each room's optional bean, a scheduler looking at a session).
+     * {@code context} may be the injected current-context proxy; it is resolved first.
+     *
+     * @throws IllegalStateException if the context holds more than one bean of {@code type}
+     */
+    public <T> Optional<T> find(RendererSyncContext context, Class<T> type) {
+        ContextBeans beans = byContext.get(registry().resolve(context));
+        if (beans == null) {
+            return Optional.empty();
+        }
+        List<Object> matching = beans.instances().stream().filter(type::isInstance).toList();
+        if (matching.size() > 1) {
+            throw new IllegalStateException("Context '" + context.name() + "' holds " + matching.size()
+                    + " context-scoped beans of type " + type.getName() + "; find by a more specific type");
+        }
+        return matching.isEmpty() ? Optional.empty() : Optional.of(type.cast(matching.get(0)));
     }
 
     @Override
@@ -94,6 +134,54 @@ public final class ContextBeanScope implements Scope {
         }
         ContextBeans beans = byContext.get(running);
         return beans == null ? null : beans.existing(name);
+    }
+
+    /** What a bean's {@link ContextScoped} says about the contexts it may be created in. */
+    private record Kind(ContextKind kind, String key) {
+        static final Kind ANY = new Kind(ContextKind.CURRENT, "");
+
+        static Kind of(@Nullable ContextScoped declared) {
+            if (declared == null || (declared.kind() == ContextKind.CURRENT && declared.key().isEmpty())) {
+                return ANY;
+            }
+            if (!declared.key().isEmpty() && declared.kind() != ContextKind.CURRENT && declared.kind() != ContextKind.KEYED) {
+                throw new IllegalArgumentException("@ContextScoped(kind = " + declared.kind() + ", key = \""
+                        + declared.key() + "\"): a key pattern names keyed contexts; drop the kind or use KEYED");
+            }
+            return new Kind(declared.key().isEmpty() ? declared.kind() : ContextKind.KEYED, declared.key());
+        }
+
+        String describe() {
+            return key.isEmpty() ? "@ContextScoped(kind = " + kind + ")" : "@ContextScoped(key = \"" + key + "\")";
+        }
+    }
+
+    /** Refuses to create a bean that declares a kind of context in a context of another kind. */
+    private void checkKind(String name, RendererSyncContext context) {
+        Kind declared = kinds.computeIfAbsent(name, n -> Kind.of(declarations.apply(n)));
+        if (declared == Kind.ANY) {
+            return;
+        }
+        SyncContextRegistry r = registry();
+        String scope = declared.kind().registryScope();
+        boolean ofKind = scope != null && r.belongsTo(context, scope);
+        if (ofKind && (declared.key().isEmpty() || PatternMatchUtils.simpleMatch(declared.key(), context.name()))) {
+            return;
+        }
+        String running = "context '" + context.name() + "'";
+        for (ContextKind kind : ContextKind.values()) {
+            String kindScope = kind.registryScope();
+            if (kindScope != null && r.belongsTo(context, kindScope)) {
+                running += " (a " + kind + " context)";
+                break;
+            }
+        }
+        throw new WrongContextKindException("Context-scoped bean '" + name + "' is " + declared.describe()
+                + " but was called in " + running + "; nothing was created there. A bean of one kind of context"
+                + " is never made for another (a fresh, empty instance would hide the mistake). Call it from its own"
+                + " kind of context: keep that context (registry.resolve(context), registry.find(key)) and hop onto"
+                + " it with invokeAsync/ask, or pass the values the callback needs; ContextBeanScope.find(context,"
+                + " type) reads a context's bean without creating it.");
     }
 
     /** How many contexts hold context-scoped beans now (for tests and diagnostics). */

@@ -33,6 +33,11 @@ final class ContextBeans {
         return beans.get(name);
     }
 
+    /** The beans created so far, without creating any. */
+    List<Object> instances() {
+        return List.copyOf(beans.values());
+    }
+
     synchronized Object get(String name, ObjectFactory<?> factory) {
         Object bean = beans.get(name);
         if (bean == null) {

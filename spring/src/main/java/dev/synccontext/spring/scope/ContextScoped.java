@@ -33,6 +33,12 @@ import org.springframework.core.annotation.AliasFor;
  * handler parameter). WebFlux binds no request to a thread, so a plain handler, a filter or an operator
  * has no current session; a call there fails with a {@link NoCurrentContextException} naming those two
  * fixes, rather than guess a session on an event loop that serves many.</li>
+ * <li><b>Its class must be proxyable</b>: not final, no final public or protected methods (Kotlin: {@code open}
+ * or the {@code kotlin-spring} compiler plugin). The startup fails with an
+ * {@link dev.synccontext.spring.UnproxyableBeanException} otherwise, since a call to a final method would run on
+ * the proxy's own fields, shared by every session.</li>
+ * <li><b>Of one kind of context, if declared</b> ({@link #kind()}, {@link #key()}): never created in another.</li>
+ * <li>{@link ContextBeanScope#find} reads a context's instance without creating it.</li>
  * </ul>
  * Not a lock across nodes: with several nodes, a session's instance exists per node (see the session
  * part's notes on affinity).
@@ -49,4 +55,18 @@ public @interface ContextScoped {
     /** How the bean is proxied; a class-based proxy by default, so it can be injected as its own type. */
     @AliasFor(annotation = Scope.class)
     ScopedProxyMode proxyMode() default ScopedProxyMode.TARGET_CLASS;
+
+    /**
+     * The kind of context the bean belongs to; {@link ContextKind#CURRENT} (the default) is whichever
+     * context the call belongs to. Declared, the bean is created only in contexts of that kind, and a call
+     * in another kind fails with a {@link WrongContextKindException} instead of creating an empty instance
+     * for the wrong context.
+     */
+    ContextKind kind() default ContextKind.CURRENT;
+
+    /**
+     * For a bean of keyed contexts: the keys it belongs to, a pattern where {@code *} matches any characters
+     * ({@code "room:*"}). Implies {@link ContextKind#KEYED}; empty (the default) for any context of the kind.
+     */
+    String key() default "";
 }

@@ -1,0 +1,160 @@
+package dev.synccontext.spring.scope;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.testing.Browser;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.stereotype.Component;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** A bean that declares its kind of context is never created in another kind; find never creates. */
+@SpringBootTest(classes = ContextKindTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+class ContextKindTest {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    SyncContextRegistry registry;
+
+    @Autowired
+    Profile profile;
+
+    @Autowired
+    Room room;
+
+    @Autowired
+    ContextBeanScope scope;
+
+    @Test
+    void aSessionBeanCalledInARoomsCallbackFailsNamingTheBeanAndTheContext() {
+        RendererSyncContext roomContext = registry.forKey("room:1");
+        try {
+            assertThatThrownBy(() -> roomContext.invokeAsync(profile::name).join())
+                    .isInstanceOf(CompletionException.class).cause().isInstanceOf(WrongContextKindException.class)
+                    .hasMessageContaining("ContextKindTest$Profile'").hasMessageContaining("kind = SESSION")
+                    .hasMessageContaining("'room:1' (a KEYED context)");
+            assertThat(scope.find(roomContext, Profile.class)).as("nothing was created for the room").isEmpty();
+        } finally {
+            registry.remove("room:1");
+        }
+    }
+
+    @Test
+    void aRoomBeanCalledFromASessionsHandlerFailsAndOneOfAnotherKeyToo() {
+        assertThat(new Browser(port).get("/room").body()).isEqualTo("WrongContextKindException");
+        RendererSyncContext lobby = registry.forKey("lobby");
+        try {
+            assertThatThrownBy(() -> lobby.invokeAsync(room::name).join()).cause()
+                    .isInstanceOf(WrongContextKindException.class).hasMessageContaining("key = \"room:*\"");
+        } finally {
+            registry.remove("lobby");
+        }
+    }
+
+    @Test
+    void eachBeanResolvesInItsOwnKind() {
+        Browser user = new Browser(port);
+        assertThat(user.post("/profile").body()).isEqualTo("profile 1");
+        assertThat(user.post("/profile").body()).isEqualTo("profile 2");
+        RendererSyncContext roomContext = registry.forKey("room:2");
+        try {
+            assertThat(roomContext.invokeAsync(room::name).join()).isEqualTo("room room:2");
+        } finally {
+            registry.remove("room:2");
+        }
+    }
+
+    @Test
+    void findCreatesNothingInASessionOrAKeyedContext() {
+        Browser user = new Browser(port);
+        assertThat(user.get("/has-profile").body()).as("before any call").isEqualTo("false");
+        assertThat(user.get("/has-profile").body()).as("find created nothing").isEqualTo("false");
+        user.post("/profile");
+        assertThat(user.get("/has-profile").body()).isEqualTo("true");
+        RendererSyncContext roomContext = registry.forKey("room:3");
+        try {
+            int before = scope.contextsWithBeans();
+            assertThat(scope.find(roomContext, Room.class)).isEmpty();
+            assertThat(scope.contextsWithBeans()).isEqualTo(before);
+            roomContext.invokeAsync(room::name).join();
+            assertThat(scope.find(roomContext, Room.class)).isPresent();
+        } finally {
+            registry.remove("room:3");
+        }
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import({ Profile.class, Room.class, Pages.class })
+    static class App {
+    }
+
+    @Component
+    @ContextScoped(kind = ContextKind.SESSION)
+    static class Profile {
+        private int visits;
+
+        public String name() {
+            return "profile " + ++visits;
+        }
+    }
+
+    @Component
+    @ContextScoped(key = "room:*")
+    static class Room {
+        public String name() {
+            return "room " + RendererSyncContext.current().orElseThrow().name();
+        }
+    }
+
+    @RestController
+    static class Pages {
+        private final Profile profile;
+        private final Room room;
+        private final ContextBeanScope scope;
+        private final RendererSyncContext context;
+
+        Pages(Profile profile, Room room, ContextBeanScope scope, RendererSyncContext context) {
+            this.profile = profile;
+            this.room = room;
+            this.scope = scope;
+            this.context = context;
+        }
+
+        @OnContext
+        @PostMapping("/profile")
+        public String profile() {
+            return profile.name();
+        }
+
+        @OnContext
+        @GetMapping("/room")
+        public String room() {
+            try {
+                return room.name();
+            } catch (WrongContextKindException expected) {
+                return expected.getClass().getSimpleName();
+            }
+        }
+
+        @GetMapping("/has-profile")
+        public String hasProfile() {
+            return String.valueOf(scope.find(context, Profile.class).isPresent());
+        }
+    }
+}
