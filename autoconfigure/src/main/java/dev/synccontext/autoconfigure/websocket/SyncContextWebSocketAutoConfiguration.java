@@ -1,6 +1,8 @@
 package dev.synccontext.autoconfigure.websocket;
 
+import dev.synccontext.spring.session.SessionContexts;
 import dev.synccontext.spring.websocket.CurrentWebSocketSessionContext;
+import dev.synccontext.spring.websocket.HttpSessionHandshakes;
 import dev.synccontext.spring.websocket.StompFramesOnContext;
 import dev.synccontext.spring.websocket.StompSessionContextArgumentResolver;
 import dev.synccontext.spring.websocket.StompSessionContextEvents;
@@ -71,6 +73,16 @@ public final class SyncContextWebSocketAutoConfiguration {
                 new CurrentWebSocketSessionContext());
     }
 
+    /**
+     * Every WebSocket and SockJS endpoint copies the HTTP session's context handle into the WebSocket
+     * session's attributes, for {@code @HttpSessionContext} parameters and {@link HttpSessionHandshakes#contextOf}.
+     */
+    @Bean
+    @ConditionalOnBean(SessionContexts.class)
+    static HttpSessionHandshakes syncContextHttpSessionHandshakes(ObjectProvider<SessionContexts> contexts) {
+        return new HttpSessionHandshakes(contexts::getObject);
+    }
+
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.messaging.simp.SimpMessageHeaderAccessor")
     @ConditionalOnBean(type = "org.springframework.web.socket.config.annotation.DelegatingWebSocketMessageBrokerConfiguration")
@@ -87,11 +99,13 @@ public final class SyncContextWebSocketAutoConfiguration {
         }
 
         @Bean
-        WebSocketMessageBrokerConfigurer syncContextStompArgumentResolver(WebSocketSessionContexts contexts) {
+        WebSocketMessageBrokerConfigurer syncContextStompArgumentResolver(WebSocketSessionContexts contexts,
+                ObjectProvider<HttpSessionHandshakes> httpSessions) {
             return new WebSocketMessageBrokerConfigurer() {
                 @Override
                 public void addArgumentResolvers(List<HandlerMethodArgumentResolver> argumentResolvers) {
                     argumentResolvers.add(new StompSessionContextArgumentResolver(contexts));
+                    httpSessions.ifAvailable(handshakes -> argumentResolvers.add(handshakes.argumentResolver()));
                 }
             };
         }

@@ -159,6 +159,31 @@ public final class SessionContexts implements AutoCloseable {
         }
     }
 
+    /**
+     * The name of the session attribute holding a session's context handle; a WebSocket session opened from
+     * an HTTP session carries it in its own attributes under the same name.
+     */
+    public static final String SESSION_ATTRIBUTE = SessionHandle.ATTRIBUTE;
+
+    /**
+     * The handle of a session's context on this node, bound (created if the session had none) and handed to
+     * {@code write} if the session must store it (new, or it named another node); for a WebSocket handshake,
+     * which has the session but no request scope. Servlet-free, so WebFlux applications load this class.
+     *
+     * @param attributeValue the session's {@link #SESSION_ATTRIBUTE} ({@code null} on its first use)
+     * @param sessionId the session's current id
+     * @param write stores the returned handle in the session under {@link #SESSION_ATTRIBUTE}
+     */
+    public String bindHandle(@Nullable Object attributeValue, String sessionId, java.util.function.Consumer<String> write) {
+        Binding binding = bind(attributeValue, sessionId);
+        String toWrite = binding.attributeToWrite();
+        if (toWrite != null) {
+            write.accept(toWrite);
+            return toWrite;
+        }
+        return (String) java.util.Objects.requireNonNull(attributeValue);
+    }
+
     /** The open context of the session whose handle attribute is {@code attributeValue}, if this node has one. */
     public Optional<RendererSyncContext> find(@Nullable Object attributeValue) {
         SessionHandle handle = SessionHandle.parse(attributeValue);

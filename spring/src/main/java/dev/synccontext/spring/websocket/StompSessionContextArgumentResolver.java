@@ -29,7 +29,8 @@ public final class StompSessionContextArgumentResolver implements HandlerMethodA
 
     @Override
     public boolean supportsParameter(MethodParameter parameter) {
-        return parameter.getParameterType() == RendererSyncContext.class;
+        return parameter.getParameterType() == RendererSyncContext.class
+                && !parameter.hasParameterAnnotation(HttpSessionContext.class);
     }
 
     @Override

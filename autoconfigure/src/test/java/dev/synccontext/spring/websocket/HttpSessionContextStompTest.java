@@ -1,0 +1,161 @@
+package dev.synccontext.spring.websocket;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.spring.scope.ContextScoped;
+import dev.synccontext.testing.Browser;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.messaging.converter.StringMessageConverter;
+import org.springframework.messaging.handler.annotation.MessageExceptionHandler;
+import org.springframework.messaging.handler.annotation.MessageMapping;
+import org.springframework.messaging.handler.annotation.Payload;
+import org.springframework.messaging.simp.SimpMessageHeaderAccessor;
+import org.springframework.messaging.simp.stomp.StompSession;
+import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
+import org.springframework.stereotype.Component;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.ResponseBody;
+import org.springframework.web.socket.WebSocketHttpHeaders;
+import org.springframework.web.socket.client.standard.StandardWebSocketClient;
+import org.springframework.web.socket.messaging.WebSocketStompClient;
+
+/**
+ * Over real STOMP: a {@code @MessageMapping} method reaches the context of the HTTP session its socket was
+ * opened from, and that context's {@code @ContextScoped} beans, with no handshake interceptor of the
+ * application's; a socket opened without the session cookie reaches none.
+ */
+@SpringBootTest(classes = HttpSessionContextStompTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+class HttpSessionContextStompTest {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    Carts carts;
+
+    final WebSocketStompClient client = new WebSocketStompClient(new StandardWebSocketClient());
+
+    HttpSessionContextStompTest() {
+        client.setMessageConverter(new StringMessageConverter());
+    }
+
+    @AfterEach
+    void stop() {
+        client.stop();
+    }
+
+    @Test
+    void aStompHandlerReadsItsUsersHttpSessionBeansAndNeverAnotherUsers() throws Exception {
+        Browser alice = new Browser(port);
+        Browser bob = new Browser(port);
+        String aliceCookie = sessionCookie(alice.post("/add"));
+        alice.post("/add");
+        String bobCookie = sessionCookie(bob.post("/add"));
+
+        assertThat(askOverStomp(aliceCookie, "alice")).isEqualTo("2");
+        assertThat(askOverStomp(bobCookie, "bob")).isEqualTo("1");
+        assertThat(carts.lookedUp.computeIfAbsent("alice-lookup", l -> new CompletableFuture<>()).get(30, SECONDS))
+                .as("HttpSessionHandshakes.contextOf(attributes) finds the same context").isEqualTo("2");
+    }
+
+    @Test
+    void aSocketOpenedWithoutTheSessionCookieReachesNoHttpSessionContext() throws Exception {
+        assertThat(askOverStomp(null, "anonymous")).startsWith("failed: This STOMP session has no HTTP session context");
+    }
+
+    private String askOverStomp(String cookie, String label) throws Exception {
+        WebSocketHttpHeaders headers = new WebSocketHttpHeaders();
+        if (cookie != null) {
+            headers.add("Cookie", cookie);
+        }
+        StompSession session = client.connectAsync("ws://127.0.0.1:" + port + "/stomp", headers,
+                new StompSessionHandlerAdapter() {
+                }).get(30, SECONDS);
+        try {
+            session.send("/app/cart", label);
+            session.send("/app/lookup", label + "-lookup");
+            return carts.answers.computeIfAbsent(label, l -> new CompletableFuture<>()).get(30, SECONDS);
+        } finally {
+            session.disconnect();
+        }
+    }
+
+    private static String sessionCookie(java.net.http.HttpResponse<String> response) {
+        return response.headers().firstValue("set-cookie").orElseThrow().split(";")[0];
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import({ StompBroker.class, Cart.class, Carts.class })
+    static class App {
+    }
+
+    @Component
+    @ContextScoped
+    static class Cart {
+        private int items;
+
+        public int add() {
+            return ++items;
+        }
+
+        public int items() {
+            return items;
+        }
+    }
+
+    @Controller
+    static class Carts {
+        final Map<String, CompletableFuture<String>> answers = new ConcurrentHashMap<>();
+        final Map<String, CompletableFuture<String>> lookedUp = new ConcurrentHashMap<>();
+        private final Cart cart;
+        private final HttpSessionHandshakes httpSessions;
+
+        Carts(Cart cart, HttpSessionHandshakes httpSessions) {
+            this.cart = cart;
+            this.httpSessions = httpSessions;
+        }
+
+        @OnContext
+        @PostMapping("/add")
+        @ResponseBody
+        public String add() {
+            return String.valueOf(cart.add());
+        }
+
+        @MessageMapping("/cart")
+        public void cart(@Payload String label, @HttpSessionContext RendererSyncContext user) {
+            String items = String.valueOf(user.invokeAsync(cart::items).join());
+            answers.computeIfAbsent(label, l -> new CompletableFuture<>()).complete(items);
+        }
+
+        @MessageMapping("/lookup")
+        public void lookup(@Payload String label, SimpMessageHeaderAccessor headers) {
+            httpSessions.contextOf(headers.getSessionAttributes()).ifPresent(user -> lookedUp
+                    .computeIfAbsent(label, l -> new CompletableFuture<>())
+                    .complete(String.valueOf(user.invokeAsync(cart::items).join())));
+        }
+
+        @MessageExceptionHandler
+        public void failed(IllegalStateException failure) {
+            // only the test without a cookie makes a frame fail
+            answers.computeIfAbsent("anonymous", l -> new CompletableFuture<>())
+                    .complete("failed: " + failure.getMessage());
+        }
+    }
+}
