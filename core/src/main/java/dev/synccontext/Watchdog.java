@@ -131,6 +131,7 @@ final class Watchdog {
                     continue;
                 }
                 dueAt = SYSTEM.scan(FRAMES);
+                FlightEvents.registerOffCaller();
             } catch (Throwable unexpected) {
                 dueAt = SYSTEM.nextTickAfter(now);
                 LOG.log(System.Logger.Level.ERROR, "synccontext watchdog failed one scan; it keeps running",
