@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.spring.scope.ContextBeanScope;
+import dev.synccontext.spring.scope.ContextKind;
 import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.testing.Browser;
 import java.util.Map;
@@ -78,6 +80,24 @@ class HttpSessionContextStompTest {
         assertThat(askOverStomp(null, "anonymous")).startsWith("failed: This STOMP session has no HTTP session context");
     }
 
+    @Test
+    void theSessionsCartIsNeitherCreatedNorFoundOnTheStompSessionsOwnContext() throws Exception {
+        Browser carol = new Browser(port);
+        String cookie = sessionCookie(carol.post("/add"));
+        WebSocketHttpHeaders headers = new WebSocketHttpHeaders();
+        headers.add("Cookie", cookie);
+        StompSession session = client.connectAsync("ws://127.0.0.1:" + port + "/stomp", headers,
+                new StompSessionHandlerAdapter() {
+                }).get(30, SECONDS);
+        try {
+            session.send("/app/wrong-kind", "carol");
+            assertThat(carts.answers.computeIfAbsent("carol-wrong", l -> new CompletableFuture<>()).get(30, SECONDS))
+                    .isEqualTo("found: false, then WrongContextKindException, found: false");
+        } finally {
+            session.disconnect();
+        }
+    }
+
     private String askOverStomp(String cookie, String label) throws Exception {
         WebSocketHttpHeaders headers = new WebSocketHttpHeaders();
         if (cookie != null) {
@@ -106,7 +126,7 @@ class HttpSessionContextStompTest {
     }
 
     @Component
-    @ContextScoped
+    @ContextScoped(kind = ContextKind.SESSION)
     static class Cart {
         private int items;
 
@@ -126,9 +146,27 @@ class HttpSessionContextStompTest {
         private final Cart cart;
         private final HttpSessionHandshakes httpSessions;
 
-        Carts(Cart cart, HttpSessionHandshakes httpSessions) {
+        private final ContextBeanScope scope;
+
+        Carts(Cart cart, HttpSessionHandshakes httpSessions, ContextBeanScope scope) {
             this.cart = cart;
             this.httpSessions = httpSessions;
+            this.scope = scope;
+        }
+
+        /** On the STOMP session's own context (kind WEBSOCKET), the SESSION cart is not made, and find makes none. */
+        @MessageMapping("/wrong-kind")
+        public void wrongKind(@Payload String label, RendererSyncContext stomp) {
+            String before = "found: " + scope.find(stomp, Cart.class).isPresent();
+            String call;
+            try {
+                stomp.invokeAsync(cart::items).join();
+                call = "created";
+            } catch (java.util.concurrent.CompletionException failed) {
+                call = failed.getCause().getClass().getSimpleName();
+            }
+            answers.computeIfAbsent(label + "-wrong", l -> new CompletableFuture<>())
+                    .complete(before + ", then " + call + ", found: " + scope.find(stomp, Cart.class).isPresent());
         }
 
         @OnContext

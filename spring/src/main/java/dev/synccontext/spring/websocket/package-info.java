@@ -4,7 +4,9 @@
  * parameter of {@code @MessageMapping} methods, {@code @OnContext} STOMP methods run on their session's context in
  * arrival order ({@code StompFramesOnContext}, deciding with
  * {@code OnContextMappings}), {@code @WebSocketSessionContext} injection, and
- * {@link dev.synccontext.spring.websocket.SyncContextWebSocketHandler} for plain WebSocket handlers.
+ * {@link dev.synccontext.spring.websocket.SyncContextWebSocketHandler} for plain WebSocket handlers. The context of
+ * the HTTP session a socket was opened from: {@link dev.synccontext.spring.websocket.HttpSessionHandshakes} and
+ * {@code @HttpSessionContext} parameters.
  *
  * <p>Null-marked (JSpecify): nothing here accepts or returns {@code null} unless annotated {@code @Nullable}.
  */
