@@ -40,6 +40,9 @@ class ContextKindTest {
     @Autowired
     ContextBeanScope scope;
 
+    @Autowired
+    Notes notes;
+
     @Test
     void aSessionBeanCalledInARoomsCallbackFailsNamingTheBeanAndTheContext() {
         RendererSyncContext roomContext = registry.forKey("room:1");
@@ -80,6 +83,20 @@ class ContextKindTest {
     }
 
     @Test
+    void premiseABeanThatDeclaresNoKindIsCreatedFreshInARoomAsBefore() {
+        Browser user = new Browser(port);
+        assertThat(user.post("/notes").body()).isEqualTo("1");
+        assertThat(user.post("/notes").body()).isEqualTo("2");
+        RendererSyncContext roomContext = registry.forKey("room:4");
+        try {
+            assertThat(roomContext.invokeAsync(notes::add).join())
+                    .as("the default kind (CURRENT): the room silently gets an empty instance of its own").isEqualTo(1);
+        } finally {
+            registry.remove("room:4");
+        }
+    }
+
+    @Test
     void findCreatesNothingInASessionOrAKeyedContext() {
         Browser user = new Browser(port);
         assertThat(user.get("/has-profile").body()).as("before any call").isEqualTo("false");
@@ -100,7 +117,7 @@ class ContextKindTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import({ Profile.class, Room.class, Pages.class })
+    @Import({ Profile.class, Room.class, Notes.class, Pages.class })
     static class App {
     }
 
@@ -111,6 +128,16 @@ class ContextKindTest {
 
         public String name() {
             return "profile " + ++visits;
+        }
+    }
+
+    @Component
+    @ContextScoped
+    static class Notes {
+        private int count;
+
+        public int add() {
+            return ++count;
         }
     }
 
@@ -129,7 +156,10 @@ class ContextKindTest {
         private final ContextBeanScope scope;
         private final RendererSyncContext context;
 
-        Pages(Profile profile, Room room, ContextBeanScope scope, RendererSyncContext context) {
+        private final Notes notes;
+
+        Pages(Profile profile, Room room, Notes notes, ContextBeanScope scope, RendererSyncContext context) {
+            this.notes = notes;
             this.profile = profile;
             this.room = room;
             this.scope = scope;
@@ -140,6 +170,12 @@ class ContextKindTest {
         @PostMapping("/profile")
         public String profile() {
             return profile.name();
+        }
+
+        @OnContext
+        @PostMapping("/notes")
+        public int notes() {
+            return notes.add();
         }
 
         @OnContext
