@@ -7,9 +7,10 @@ import java.util.List;
  * cannot override (a final class, final methods: Java's {@code final}, or Kotlin's default). A call to such
  * a method on the proxy never reaches the running context's instance: it runs on the proxy's own fields,
  * one object shared by every session, or on fields that were never set. Thrown at startup, naming the
- * class, the methods and the fix, so the application never serves one user's state to another.
+ * class, the methods ({@link #description()}) and the fix ({@link #action()}), so the application never serves
+ * one user's state to another.
  */
-public final class UnproxyableBeanException extends RuntimeException {
+public final class UnproxyableBeanException extends SyncContextConfigurationException {
 
     private static final long serialVersionUID = 1L;
 
@@ -17,8 +18,9 @@ public final class UnproxyableBeanException extends RuntimeException {
     private final transient Class<?> beanClass;
     private final List<String> finalMethods;
 
-    public UnproxyableBeanException(String beanName, Class<?> beanClass, List<String> finalMethods, String message) {
-        super(message);
+    public UnproxyableBeanException(String beanName, Class<?> beanClass, List<String> finalMethods, String description,
+            String action) {
+        super(description, action);
         this.beanName = beanName;
         this.beanClass = beanClass;
         this.finalMethods = List.copyOf(finalMethods);

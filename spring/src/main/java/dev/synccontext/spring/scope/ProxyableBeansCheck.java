@@ -99,28 +99,27 @@ public final class ProxyableBeansCheck implements SmartInitializingSingleton {
         if (!finalClass && finalMethods.isEmpty()) {
             return;
         }
-        boolean kotlin = isKotlin(type);
-        StringBuilder message = new StringBuilder(annotation).append(" bean '").append(beanName).append("' (")
+        StringBuilder description = new StringBuilder(annotation).append(" bean '").append(beanName).append("' (")
                 .append(type.getName()).append(") ");
         if (finalClass) {
-            message.append("is a final class");
+            description.append("is a final class");
         } else {
-            message.append("has final methods ").append(finalMethods.stream().collect(Collectors.joining(", ")));
+            description.append("has final methods ").append(String.join(", ", finalMethods));
         }
-        message.append(", which its class-based proxy cannot override: a call to ")
-                .append(finalClass ? "it" : "them")
+        description.append(", which its class-based proxy cannot override: a call to ").append(finalClass ? "it" : "them")
                 .append(" would run on the proxy's own fields (one object for every session, or never initialized)"
-                        + " instead of the running context's instance. ");
-        if (kotlin) {
-            message.append("Kotlin classes and their methods are final unless declared open: apply the kotlin-spring"
+                        + " instead of the running context's instance.");
+        String action;
+        if (isKotlin(type)) {
+            action = "Kotlin classes and their methods are final unless declared open: apply the kotlin-spring"
                     + " compiler plugin (it opens @Component classes and all their methods; for a bean declared"
                     + " otherwise add allOpen { annotation(\"dev.synccontext.spring.scope.ContextScoped\") }), or"
-                    + " declare the class and these methods open.");
+                    + " declare the class and these methods open.";
         } else {
-            message.append("Remove 'final' from the ").append(finalClass ? "class" : "methods")
-                    .append(", or for a @ContextScoped bean use proxyMode = ScopedProxyMode.INTERFACES with an interface.");
+            action = "Remove 'final' from the " + (finalClass ? "class" : "methods")
+                    + ", or for a @ContextScoped bean use proxyMode = ScopedProxyMode.INTERFACES with an interface.";
         }
-        throw new UnproxyableBeanException(beanName, type, finalMethods, message.toString());
+        throw new UnproxyableBeanException(beanName, type, finalMethods, description.toString(), action);
     }
 
     /** The public and protected instance methods of {@code type} and its superclasses (not Object's) that are final. */

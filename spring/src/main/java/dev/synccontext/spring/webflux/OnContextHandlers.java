@@ -4,6 +4,7 @@ import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.spring.handler.coroutines.SuspendingBodies;
 import dev.synccontext.spring.session.WebSessionContexts;
 import java.lang.reflect.Method;
+import dev.synccontext.spring.SyncContextConfigurationException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -53,6 +54,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
  * ({@code String}, {@code ResponseEntity}, {@code void}, {@code CompletableFuture}) could not wait for a busy
  * context without blocking the event loop: it is refused when the controller is created, with a message saying
  * to return a {@code Mono}.
+ *
+ * <h2>Ahead of time</h2>
+ * The proxy is an ordinary Spring AOP proxy: AOT processing makes its class at build time (this post-processor's
+ * {@code determineBeanType}, inherited from Spring) and the run time loads it instead of defining one.
  *
  * <h2>Kotlin {@code suspend} methods</h2>
  * Run as a coroutine on the WebSession's context: the proxy proceeds with the caller's continuation given
@@ -115,7 +120,9 @@ public final class OnContextHandlers extends AbstractAdvisingBeanPostProcessor {
             }
         });
         if (!refused.isEmpty()) {
-            throw new IllegalStateException(String.join(" ", refused));
+            throw new SyncContextConfigurationException(String.join(" ", refused), "Make each of these handlers return"
+                    + " a Mono or Flux (Mono<Void> for no value) or a Kotlin suspend function with what it needs on the"
+                    + " class path, or take @OnContext off it and hop onto the context yourself.");
         }
     }
 
