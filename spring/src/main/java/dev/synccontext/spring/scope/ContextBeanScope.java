@@ -6,6 +6,7 @@ import dev.synccontext.registry.SyncContextRegistry;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,6 +41,10 @@ public final class ContextBeanScope implements Scope {
     private final Set<RendererSyncContext> destroyed = Collections.synchronizedSet(
             Collections.newSetFromMap(new WeakHashMap<>()));
     private volatile boolean hooked;
+    /** The durable layer, when one is installed; null keeps the call path as it was. */
+    private volatile @Nullable ContextBeanTracking tracking;
+    /** Bean name → whether {@link #tracking} tracks it, asked once per name. */
+    private final Map<String, Boolean> trackedNames = new ConcurrentHashMap<>();
 
     public ContextBeanScope(Supplier<SyncContextRegistry> registry, Supplier<List<ContextProxy>> proxies, boolean strict) {
         this.registry = registry;
@@ -53,10 +58,44 @@ public final class ContextBeanScope implements Scope {
         if (running != null) {
             ContextBeans beans = byContext.get(running);
             if (beans != null) {
-                return beans.get(name, objectFactory); // inside a callback of a context that has beans already
+                return touch(running, name, beans.get(name, tracked(running, name, objectFactory)));
             }
         }
-        return beansOf(currentContext(running, name)).get(name, objectFactory);
+        RendererSyncContext context = currentContext(running, name);
+        return touch(context, name, beansOf(context).get(name, tracked(context, name, objectFactory)));
+    }
+
+    /**
+     * Installs the layer told of tracked beans' creation and calls (the durable state); one per scope, before the
+     * first bean is created.
+     */
+    public void track(ContextBeanTracking tracking) {
+        this.tracking = Objects.requireNonNull(tracking, "tracking");
+    }
+
+    private boolean isTracked(ContextBeanTracking t, String name) {
+        Boolean known = trackedNames.get(name);
+        if (known == null) {
+            known = t.tracks(name);
+            trackedNames.put(name, known);
+        }
+        return known;
+    }
+
+    private ObjectFactory<?> tracked(RendererSyncContext context, String name, ObjectFactory<?> factory) {
+        ContextBeanTracking t = tracking;
+        if (t == null || !isTracked(t, name)) {
+            return factory;
+        }
+        return () -> t.created(context, name, factory.getObject());
+    }
+
+    private Object touch(RendererSyncContext context, String name, Object bean) {
+        ContextBeanTracking t = tracking;
+        if (t != null && isTracked(t, name)) {
+            t.touched(context, name);
+        }
+        return bean;
     }
 
     @Override
@@ -93,7 +132,8 @@ public final class ContextBeanScope implements Scope {
             return null;
         }
         ContextBeans beans = byContext.get(running);
-        return beans == null ? null : beans.existing(name);
+        Object bean = beans == null ? null : beans.existing(name);
+        return bean == null ? null : touch(running, name, bean);
     }
 
     /** How many contexts hold context-scoped beans now (for tests and diagnostics). */
