@@ -9,6 +9,7 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /** The context-scoped bean definitions whose class carries {@link Durable}, by bean name; read, never created. */
@@ -33,7 +34,13 @@ final class DurableBeanDefinitions {
     }
 
     /** Matches when the application declares at least one durable bean: none, and nothing of the layer exists. */
-    static final class OnDurableBeans extends SpringBootCondition {
+    static final class OnDurableBeans extends SpringBootCondition implements ConfigurationCondition {
+
+        /** When bean definitions are registered: beans an application {@code @Import}s exist only then. */
+        @Override
+        public ConfigurationPhase getConfigurationPhase() {
+            return ConfigurationPhase.REGISTER_BEAN;
+        }
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {

@@ -55,7 +55,11 @@ class DurableCounterAcrossNodesHttpTest {
         for (int i = 1; i <= 5; i++) {
             assertThat(browser.post("/durable").body()).isEqualTo(String.valueOf(i));
         }
+        DurableContexts durableA = nodeA.getBean(DurableContexts.class);
         nodeA.close();
+        String afterA = "node A wrote " + durableA.counters().snapshotsWritten() + " snapshot(s), restore misses "
+                + durableA.counters().restoreMisses() + ", store sessions "
+                + ((InMemoryStateStore) STORE).sessionCount();
 
         ConfigurableApplicationContext nodeB = start();
         List<String> onB = new ArrayList<>();
@@ -65,7 +69,10 @@ class DurableCounterAcrossNodesHttpTest {
             onB.add(reply.body());
         }
 
-        assertThat(onB).as("the same session on node B").containsExactly("6", "7", "8", "9", "10");
+        DurableContexts durableB = nodeB.getBean(DurableContexts.class);
+        assertThat(onB).as("the same session on node B (" + afterA + "; node B: hand-offs "
+                + nodeB.getBean(dev.synccontext.spring.session.SessionContexts.class).handoffs() + ", restore hits "
+                + durableB.counters().restoreHits() + ", misses " + durableB.counters().restoreMisses() + ")").containsExactly("6", "7", "8", "9", "10");
         assertThat(nodeB.getBean(DurableContexts.class).counters().restoreHits()).isEqualTo(1);
     }
 
