@@ -64,7 +64,7 @@ public class LiveProperties {
     }
 
     public void setSseTimeout(Duration sseTimeout) {
-        this.sseTimeout = sseTimeout;
+        this.sseTimeout = positive("synccontext.live.sse-timeout", sseTimeout);
     }
 
     public int getShutdownPace() {
@@ -84,6 +84,15 @@ public class LiveProperties {
     }
 
     public void setSendTimeout(Duration sendTimeout) {
-        this.sendTimeout = sendTimeout;
+        this.sendTimeout = positive("synccontext.live.send-timeout", sendTimeout);
+    }
+
+    /** The servlet container and Tomcat's WebSocket read 0 as "no timeout": refused, it would unbound a slow client. */
+    private static Duration positive(String property, Duration timeout) {
+        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException(property + " must be positive, not " + timeout + ": 0 would mean no"
+                    + " timeout at all, so one slow client could hold its subscriber (and its buffers) forever");
+        }
+        return timeout;
     }
 }

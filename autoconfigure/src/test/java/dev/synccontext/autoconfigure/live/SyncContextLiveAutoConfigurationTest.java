@@ -47,6 +47,17 @@ class SyncContextLiveAutoConfigurationTest {
     }
 
     @Test
+    void aZeroOrNegativeTimeoutFailsStartupNamingThePropertyInsteadOfMeaningNone() {
+        for (String property : new String[] { "synccontext.live.sse-timeout", "synccontext.live.send-timeout" }) {
+            for (String value : new String[] { "0", "0s", "-1s" }) {
+                AllParts.plain().withConfiguration(LIVE).withPropertyValues(property + "=" + value)
+                        .run(context -> assertThat(context).as(property + "=" + value).hasFailed().getFailure().rootCause()
+                                .hasMessageContaining(property).hasMessageContaining("must be positive"));
+            }
+        }
+    }
+
+    @Test
     void theMetersExistPerScopeFromStartup() {
         AllParts.plain().withConfiguration(LIVE).withBean(SimpleMeterRegistry.class).run(context -> {
             SimpleMeterRegistry registry = context.getBean(SimpleMeterRegistry.class);

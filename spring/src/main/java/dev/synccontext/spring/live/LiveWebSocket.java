@@ -27,7 +27,9 @@ import org.springframework.web.util.UriComponentsBuilder;
  * Frames go out with the JSR 356 asynchronous API, one in flight per session: no thread waits for a client
  * that does not read. A frame not sent within {@code synccontext.live.send-timeout} fails and ends the
  * subscriber; the close frame that follows is bounded by the same time (Tomcat's blocking send timeout,
- * set per session). Needs a JSR 356 session underneath (Tomcat, Jetty, Undertow; not SockJS fallbacks).
+ * set per session). Needs a JSR 356 session underneath, not a SockJS fallback. Run and tested on Tomcat only
+ * (Boot's default servlet container; {@code LiveWebSocketTest}): the close frame's bound is a Tomcat property, and
+ * no other container is tested.
  */
 public final class LiveWebSocket {
 

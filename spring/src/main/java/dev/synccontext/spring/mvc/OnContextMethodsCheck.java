@@ -2,6 +2,7 @@ package dev.synccontext.spring.mvc;
 
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.spring.handler.coroutines.SuspendingBodies;
+import dev.synccontext.spring.SyncContextConfigurationException;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -44,9 +45,10 @@ public final class OnContextMethodsCheck implements SmartInitializingSingleton {
                 String missing;
                 if (SuspendingBodies.isSuspending(method.getMethod())
                         && (missing = SuspendingBodies.missing(classLoader())) != null) {
-                    throw new IllegalStateException("@OnContext handler " + method + " is a Kotlin suspend function,"
-                            + " whose coroutine runs on its context through synccontext-kotlin's dispatcher: " + missing
-                            + " (Spring itself needs kotlinx-coroutines-reactor and kotlin-reflect for suspend handlers).");
+                    throw new SyncContextConfigurationException("@OnContext handler " + method + " is a Kotlin suspend"
+                            + " function, whose coroutine runs on its context through synccontext-kotlin's dispatcher: "
+                            + missing + ".", "Add what is missing to the class path (Spring itself needs"
+                            + " kotlinx-coroutines-reactor and kotlin-reflect for suspend handlers).");
                 }
                 annotated.add(method.toString());
             }
@@ -57,12 +59,12 @@ public final class OnContextMethodsCheck implements SmartInitializingSingleton {
         boolean carriedOut = beans.getBeansOfType(RequestMappingHandlerAdapter.class, false, false).values().stream()
                 .anyMatch(OnContextHandlerAdapter.class::isInstance);
         if (!carriedOut) {
-            throw new IllegalStateException("@OnContext handler methods " + annotated + " would run off their context:"
-                    + " the application's RequestMappingHandlerAdapter is not an OnContextHandlerAdapter (the"
-                    + " starter's WebMvcRegistrations backs off when the application has its own, or with"
-                    + " synccontext.mvc.on-context=false, and Boot ignores every WebMvcRegistrations under @EnableWebMvc)."
-                    + " Return new OnContextHandlerAdapter() (or a subclass) from your WebMvcRegistrations'"
-                    + " getRequestMappingHandlerAdapter() or your WebMvcConfigurationSupport's"
+            throw new SyncContextConfigurationException("@OnContext handler methods " + annotated + " would run off"
+                    + " their context: the application's RequestMappingHandlerAdapter is not an OnContextHandlerAdapter"
+                    + " (the starter's WebMvcRegistrations backs off when the application has its own, or with"
+                    + " synccontext.mvc.on-context=false, and Boot ignores every WebMvcRegistrations under @EnableWebMvc).",
+                    "Return new OnContextHandlerAdapter() (or a subclass) from your WebMvcRegistrations'"
+                    + " getRequestMappingHandlerAdapter(), or, under @EnableWebMvc, from your WebMvcConfigurationSupport's"
                     + " createRequestMappingHandlerAdapter().");
         }
     }

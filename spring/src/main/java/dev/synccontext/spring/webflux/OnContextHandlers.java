@@ -4,6 +4,7 @@ import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.spring.handler.coroutines.SuspendingBodies;
 import dev.synccontext.spring.session.WebSessionContexts;
 import java.lang.reflect.Method;
+import dev.synccontext.spring.SyncContextConfigurationException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -115,7 +116,9 @@ public final class OnContextHandlers extends AbstractAdvisingBeanPostProcessor {
             }
         });
         if (!refused.isEmpty()) {
-            throw new IllegalStateException(String.join(" ", refused));
+            throw new SyncContextConfigurationException(String.join(" ", refused), "Make each of these handlers return"
+                    + " a Mono or Flux (Mono<Void> for no value) or a Kotlin suspend function with what it needs on the"
+                    + " class path, or take @OnContext off it and hop onto the context yourself.");
         }
     }
 
