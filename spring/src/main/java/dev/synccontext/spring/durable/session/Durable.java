@@ -39,7 +39,7 @@ public @interface Durable {
 
     /**
      * The name snapshots record for this type (letters, digits, {@code . _ -}); keep it when the class is renamed or
-     * moved. Empty: the bean name.
+     * moved. Empty: the class's simple name, decapitalized ({@code Cart} → {@code cart}), which a rename changes.
      */
     String name() default "";
 

@@ -26,7 +26,7 @@ public final class DurableBeans {
         if (durable == null) {
             throw new IllegalArgumentException(type.getName() + " is not annotated @Durable");
         }
-        String name = durable.name().isEmpty() ? beanName : durable.name();
+        String name = durable.name().isEmpty() ? defaultName(type) : durable.name();
         Object instance = newInstance(beanName, type);
         String what = "The @Durable bean '" + beanName + "' (" + type.getName() + ")";
         JsonNode state;
@@ -48,6 +48,12 @@ public final class DurableBeans {
                     + e.getOriginalMessage() + "); give it setters for its state (or @JsonCreator)", e);
         }
         return DurableType.of(name, type, durable.version());
+    }
+
+    /** The class's simple name, decapitalized ({@code Cart} → {@code cart}): never the scoped target's bean name. */
+    static String defaultName(Class<?> type) {
+        String simple = type.getSimpleName();
+        return Character.toLowerCase(simple.charAt(0)) + simple.substring(1);
     }
 
     private static Object newInstance(String beanName, Class<?> type) {
