@@ -6,6 +6,7 @@ import org.springframework.aop.TargetSource;
 import org.springframework.aop.framework.AopInfrastructureBean;
 import org.springframework.aop.framework.ProxyConfig;
 import org.springframework.aop.framework.ProxyFactory;
+import org.springframework.aop.target.EmptyTargetSource;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.FactoryBean;
@@ -65,18 +66,35 @@ public final class ContextScopedProxyFactoryBean extends ProxyConfig
         }
         targetType = type;
         ContextTarget target = new ContextTarget(scope, factory, name, type);
-        if (isProxyTargetClass() && DispatchingSubclass.canProxy(type)) {
-            proxy = DispatchingSubclass.create(type, target, factory.getBeanClassLoader());
-            return;
-        }
+        ClassLoader loader = factory.getBeanClassLoader();
+        proxy = dispatches(this, type) ? DispatchingSubclass.create(type, target, loader)
+                : aopProxy(this, type, target, loader).getProxy(loader);
+    }
+
+    /** Whether the proxy of {@code type} is the dispatching subclass rather than an AOP proxy. */
+    static boolean dispatches(ProxyConfig config, Class<?> type) {
+        return config.isProxyTargetClass() && DispatchingSubclass.canProxy(type);
+    }
+
+    /**
+     * The class of the proxy {@link #setBeanFactory} makes for {@code type} under {@code config}, loaded or made
+     * now: AOT processing calls it at build time, so that the run time finds the class instead of defining it.
+     */
+    static Class<?> proxyClass(ProxyConfig config, Class<?> type, @Nullable ClassLoader loader) {
+        return dispatches(config, type) ? DispatchingSubclass.generate(type, loader)
+                : aopProxy(config, type, EmptyTargetSource.forClass(type, false), loader).getProxyClass(loader);
+    }
+
+    private static ProxyFactory aopProxy(ProxyConfig config, Class<?> type, TargetSource target,
+            @Nullable ClassLoader loader) {
         ProxyFactory proxyFactory = new ProxyFactory();
-        proxyFactory.copyFrom(this);
+        proxyFactory.copyFrom(config);
         proxyFactory.setTargetSource(target);
-        if (!isProxyTargetClass() || type.isInterface() || Modifier.isPrivate(type.getModifiers())) {
-            proxyFactory.setInterfaces(ClassUtils.getAllInterfacesForClass(type, factory.getBeanClassLoader()));
+        if (!config.isProxyTargetClass() || type.isInterface() || Modifier.isPrivate(type.getModifiers())) {
+            proxyFactory.setInterfaces(ClassUtils.getAllInterfacesForClass(type, loader));
         }
         proxyFactory.addInterface(AopInfrastructureBean.class);
-        proxy = proxyFactory.getProxy(factory.getBeanClassLoader());
+        return proxyFactory;
     }
 
     @Override

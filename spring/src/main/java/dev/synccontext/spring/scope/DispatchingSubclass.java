@@ -3,10 +3,12 @@ package dev.synccontext.spring.scope;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.framework.AopInfrastructureBean;
 import org.springframework.cglib.core.ClassLoaderAwareGeneratorStrategy;
-import org.springframework.cglib.core.SpringNamingPolicy;
+import org.springframework.cglib.core.NamingPolicy;
+import org.springframework.cglib.core.Predicate;
 import org.springframework.cglib.proxy.Callback;
 import org.springframework.cglib.proxy.CallbackFilter;
 import org.springframework.cglib.proxy.Dispatcher;
@@ -27,6 +29,17 @@ import org.springframework.util.ReflectionUtils;
  * <p>Protected methods go through reflection instead: CGLIB's dispatcher calls {@code super} for them
  * (a subclass may not call a protected method on another instance in general), which would run the
  * method on the proxy's own, never-initialized fields.
+ *
+ * <h2>Ahead of time</h2>
+ * The subclass is made by {@link #generate}, which AOT processing calls at build time
+ * ({@link ContextScopedAotProcessor}): Spring captures every CGLIB class defined while it processes and writes
+ * it beside the generated sources. At run time the enhancer first loads a class of the name it would define
+ * ({@code setAttemptLoad}) and defines one only when none is there, so an AOT-processed application defines
+ * no class for its context-scoped beans, and a native image (which cannot define classes) finds the one
+ * written at build time. The name is deterministic and carries its own label, never Spring's
+ * {@code $$SpringCGLIB$$}: a CGLIB AOP proxy of the same bean class (an advised scoped target) takes Spring's
+ * next free index, which depends on the order of creation, and loading it by that name would find the other
+ * proxy.
  */
 final class DispatchingSubclass {
 
@@ -55,6 +68,23 @@ final class DispatchingSubclass {
         }
     }
 
+    /** {@code Type$$SyncContextScope$$0}: the same name at build time and at run time. */
+    private enum Naming implements NamingPolicy {
+        INSTANCE;
+
+        static final String LABEL = "$$SyncContextScope$$";
+
+        @Override
+        public String getClassName(@Nullable String prefix, String source, Object key, Predicate names) {
+            String base = (prefix != null ? prefix : Object.class.getName()) + LABEL;
+            int index = 0;
+            while (names.evaluate(base + index)) {
+                index++;
+            }
+            return base + index;
+        }
+    }
+
     private DispatchingSubclass() {
     }
 
@@ -65,12 +95,16 @@ final class DispatchingSubclass {
                 && !Modifier.isPrivate(modifiers);
     }
 
-    static Object create(Class<?> type, ContextScopedProxyFactoryBean.ContextTarget target,
-            @Nullable ClassLoader classLoader) {
+    /**
+     * The subclass for {@code type}: the one already loadable by its name (written by AOT processing), else
+     * one defined now.
+     */
+    static Class<?> generate(Class<?> type, @Nullable ClassLoader classLoader) {
         Enhancer enhancer = new Enhancer();
         enhancer.setSuperclass(type);
         enhancer.setInterfaces(new Class<?>[] { AopInfrastructureBean.class });
-        enhancer.setNamingPolicy(SpringNamingPolicy.INSTANCE);
+        enhancer.setNamingPolicy(Naming.INSTANCE);
+        enhancer.setAttemptLoad(true);
         enhancer.setStrategy(new ClassLoaderAwareGeneratorStrategy(classLoader));
         if (classLoader != null) {
             enhancer.setClassLoader(classLoader);
@@ -79,7 +113,18 @@ final class DispatchingSubclass {
         enhancer.setCallbackFilter(Route.INSTANCE);
         enhancer.setCallbackTypes(
                 new Class<?>[] { Dispatcher.class, MethodInterceptor.class, NoOp.class, MethodInterceptor.class });
-        Class<?> subclass = enhancer.createClass();
+        return enhancer.createClass();
+    }
+
+    /** The protected methods a proxy calls by reflection (see the class comment): AOT registers hints for them. */
+    static void forEachReflected(Class<?> type, Consumer<Method> action) {
+        ReflectionUtils.doWithMethods(type, action::accept,
+                method -> Route.INSTANCE.accept(method) == Route.REFLECT && method.getDeclaringClass() != Object.class);
+    }
+
+    static Object create(Class<?> type, ContextScopedProxyFactoryBean.ContextTarget target,
+            @Nullable ClassLoader classLoader) {
+        Class<?> subclass = generate(type, classLoader);
         Factory proxy = (Factory) OBJENESIS.newInstance(subclass, true);
         Dispatcher dispatcher = target::getTarget;
         MethodInterceptor identity = (self, method, args, methodProxy) -> method.getName().equals("equals")

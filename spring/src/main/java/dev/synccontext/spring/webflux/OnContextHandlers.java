@@ -55,6 +55,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
  * context without blocking the event loop: it is refused when the controller is created, with a message saying
  * to return a {@code Mono}.
  *
+ * <h2>Ahead of time</h2>
+ * The proxy is an ordinary Spring AOP proxy: AOT processing makes its class at build time (this post-processor's
+ * {@code determineBeanType}, inherited from Spring) and the run time loads it instead of defining one.
+ *
  * <h2>Kotlin {@code suspend} methods</h2>
  * Run as a coroutine on the WebSession's context: the proxy proceeds with the caller's continuation given
  * the context's {@code asCoroutineDispatcher()}, so every part of the body between two suspensions is a
