@@ -6,6 +6,7 @@ import dev.synccontext.registry.SyncContextRegistry;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.WeakHashMap;
@@ -46,6 +47,10 @@ public final class ContextBeanScope implements Scope {
     private final Function<String, @Nullable ContextScoped> declarations;
     /** Each bean's declared kind, read once from its {@link ContextScoped} on its first creation. */
     private final Map<String, Kind> kinds = new ConcurrentHashMap<>();
+    /** The durable layer, when one is installed; null keeps the call path as it was. */
+    private volatile @Nullable ContextBeanTracking tracking;
+    /** Bean name → whether {@link #tracking} tracks it, asked once per name. */
+    private final Map<String, Boolean> trackedNames = new ConcurrentHashMap<>();
 
     public ContextBeanScope(Supplier<SyncContextRegistry> registry, Supplier<List<ContextProxy>> proxies, boolean strict) {
         this(registry, proxies, strict, name -> null);
@@ -70,12 +75,12 @@ public final class ContextBeanScope implements Scope {
             ContextBeans beans = byContext.get(running);
             Object existing = beans == null ? null : beans.existing(name);
             if (existing != null) {
-                return existing; // inside a callback of a context that has this bean already
+                return touch(running, name, existing); // inside a callback of a context that has this bean already
             }
         }
         RendererSyncContext context = currentContext(running, name);
         checkKind(name, context);
-        return beansOf(context).get(name, objectFactory);
+        return touch(context, name, beansOf(context).get(name, tracked(context, name, objectFactory)));
     }
 
     /**
@@ -97,6 +102,39 @@ public final class ContextBeanScope implements Scope {
                     + " context-scoped beans of type " + type.getName() + "; find by a more specific type");
         }
         return matching.isEmpty() ? Optional.empty() : Optional.of(type.cast(matching.get(0)));
+    }
+
+    /**
+     * Installs the layer told of tracked beans' creation and calls (the durable state); one per scope, before the
+     * first bean is created.
+     */
+    public void track(ContextBeanTracking tracking) {
+        this.tracking = Objects.requireNonNull(tracking, "tracking");
+    }
+
+    private boolean isTracked(ContextBeanTracking t, String name) {
+        Boolean known = trackedNames.get(name);
+        if (known == null) {
+            known = t.tracks(name);
+            trackedNames.put(name, known);
+        }
+        return known;
+    }
+
+    private ObjectFactory<?> tracked(RendererSyncContext context, String name, ObjectFactory<?> factory) {
+        ContextBeanTracking t = tracking;
+        if (t == null || !isTracked(t, name)) {
+            return factory;
+        }
+        return () -> t.created(context, name, factory.getObject());
+    }
+
+    private Object touch(RendererSyncContext context, String name, Object bean) {
+        ContextBeanTracking t = tracking;
+        if (t != null && isTracked(t, name)) {
+            t.touched(context, name);
+        }
+        return bean;
     }
 
     @Override
@@ -133,7 +171,8 @@ public final class ContextBeanScope implements Scope {
             return null;
         }
         ContextBeans beans = byContext.get(running);
-        return beans == null ? null : beans.existing(name);
+        Object bean = beans == null ? null : beans.existing(name);
+        return bean == null ? null : touch(running, name, bean);
     }
 
     /** What a bean's {@link ContextScoped} says about the contexts it may be created in. */

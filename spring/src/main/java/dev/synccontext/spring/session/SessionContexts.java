@@ -3,10 +3,12 @@ package dev.synccontext.spring.session;
 import dev.synccontext.ContextClock;
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -71,6 +73,28 @@ public final class SessionContexts implements AutoCloseable {
     /** The pending eviction tick, null when idle eviction is not started or was stopped. */
     private @Nullable Future<?> evictionTick;
     private long evictionPeriodNanos;
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+
+    /**
+     * Told when this node opens a context for a session (on the thread of the session's request, under the key's
+     * lock: keep it short) and when the session ends ({@link #release(Object)}; not on idle eviction or shutdown,
+     * which end only this node's context). How the durable state learns a context's session key.
+     */
+    public interface Listener {
+
+        /** This node created {@code context} for the session with key {@code key}. */
+        default void opened(String key, RendererSyncContext context) {
+        }
+
+        /** The session with key {@code key} ended; {@code context} is released right after. */
+        default void ended(String key, RendererSyncContext context) {
+        }
+    }
+
+    /** Adds {@code listener}; before the first request, so that it hears of every context. */
+    public void listen(Listener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
 
     /**
      * @param scope the registry scope of the contexts (their metrics tag), e.g. {@code session}
@@ -142,7 +166,11 @@ public final class SessionContexts implements AutoCloseable {
             if (moved) {
                 handoffs.incrementAndGet();
             }
-            return new Entry(registry.create(scope), sessionId, now);
+            Entry created = new Entry(registry.create(scope), sessionId, now);
+            for (Listener listener : listeners) {
+                listener.opened(k, created.context);
+            }
+            return created;
         });
     }
 
@@ -208,6 +236,9 @@ public final class SessionContexts implements AutoCloseable {
         Entry entry = entries.remove(key);
         if (entry == null) {
             return false;
+        }
+        for (Listener listener : listeners) {
+            listener.ended(key, entry.context);
         }
         forget(key, entry);
         endedReleases.incrementAndGet();

@@ -1,0 +1,260 @@
+package dev.synccontext.spring.durable.session;
+
+import dev.synccontext.ContextClock;
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.spring.durable.DurableType;
+import dev.synccontext.spring.durable.HandOffMessage;
+import dev.synccontext.spring.durable.NodeLease;
+import dev.synccontext.spring.durable.SnapshotCodec;
+import dev.synccontext.spring.durable.StateStore;
+import dev.synccontext.spring.scope.ContextBeanTracking;
+import dev.synccontext.spring.session.SessionContexts;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Keeps the {@link Durable} context-scoped beans of this node's sessions in a {@link StateStore}: one owner per
+ * session across the cluster, a snapshot at quiescence, a restore before first use, a final snapshot and release
+ * when a session's context is released.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li><b>Restore before first use.</b> The first time a durable bean of a session is resolved on this node, in
+ *       that session's context, the node acquires the session in the store (asking the owner to hand it over if
+ *       another node has it) and sets the stored state on the new instance, before the call that resolved it
+ *       proceeds. A session whose callbacks never touch a durable bean costs no store call.</li>
+ *   <li><b>Checkpoint at quiescence, only after a change.</b> A call through a durable bean's proxy queues one
+ *       checkpoint behind the callbacks queued at that moment; it runs on the context when they are done (stepping
+ *       back behind newly queued ones a few times), so it reads the beans between callbacks: a consistent cut
+ *       without a lock. Its bytes are compared with the last snapshot's, once per checkpoint, and skipped when
+ *       equal; otherwise written off the context after {@link DurableSettings#debounce()}, newest bytes only.</li>
+ *   <li><b>Fenced.</b> Every write carries the session's token; a refused write (another node took the session, or
+ *       this node's lease ended) is logged at WARN naming the session and node, counted, and this node's copy is
+ *       dropped (its context released), so the session's next request here restores the stored state.</li>
+ *   <li><b>Release writes last.</b> When the session's context is released (graceful shutdown, hand-off to another
+ *       node, idle eviction) its last callback, after every callback accepted before, takes the final snapshot,
+ *       writes it and releases the session in the store; when the session ended it deletes the record instead.</li>
+ * </ul>
+ *
+ * <p>Nothing here touches a context that has no durable bean: the scope tells this class only of durable beans,
+ * and core is unchanged (the checkpoint is an ordinary post).
+ */
+public final class DurableContexts implements ContextBeanTracking, SessionContexts.Listener, AutoCloseable {
+
+    private static final Log LOG = LogFactory.getLog(DurableContexts.class);
+
+    private final SyncContextRegistry registry;
+    private final StateStore store;
+    private final SnapshotCodec codec;
+    private final JsonMapper mapper;
+    private final Map<String, DurableType<?>> durableBeans;
+    private final DurableSettings settings;
+    private final Executor writer;
+    private final ContextClock clock;
+    private final NodeLeaseKeeper lease;
+    private final DurableCounters counters = new DurableCounters();
+    private final Map<RendererSyncContext, DurableSession> byContext = new ConcurrentHashMap<>();
+    private final Map<String, DurableSession> byHandle = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<Void>> releaseWaits = new ConcurrentHashMap<>();
+    private StateStore.@Nullable Subscription subscription;
+
+    /**
+     * @param durableBeans bean name → its durable type (also registered with {@code codec})
+     * @param writer       where snapshots are written (off every context); a small pool or virtual threads
+     */
+    public DurableContexts(SyncContextRegistry registry, StateStore store, SnapshotCodec codec, JsonMapper mapper,
+            Map<String, DurableType<?>> durableBeans, DurableSettings settings, String nodeId, Executor writer) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.store = Objects.requireNonNull(store, "store");
+        this.codec = Objects.requireNonNull(codec, "codec");
+        this.mapper = Objects.requireNonNull(mapper, "mapper");
+        this.durableBeans = Map.copyOf(durableBeans);
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.writer = Objects.requireNonNull(writer, "writer");
+        this.clock = registry.clock();
+        this.lease = new NodeLeaseKeeper(store, clock, writer, nodeId, settings.nodeLeaseTtl());
+    }
+
+    /** Takes the node lease, subscribes to hand-off messages and hooks into the registry's releases. */
+    public void start() {
+        lease.start();
+        subscription = store.subscribe(lease.nodeId(), this::onMessage);
+        registry.onRelease(context -> {
+            DurableSession session = byContext.remove(context);
+            if (session == null) {
+                return null;
+            }
+            return () -> {
+                try {
+                    session.finish();
+                } finally {
+                    byHandle.remove(session.handle, session);
+                }
+            };
+        });
+    }
+
+    /**
+     * Releases every session's context (each writes its final snapshot and releases the session after its queued
+     * callbacks), waits for them up to the lease's ttl, then ends the node lease. Graceful shutdown.
+     */
+    @Override
+    public void close() {
+        List<RendererSyncContext> contexts = new ArrayList<>();
+        for (DurableSession session : byContext.values()) {
+            contexts.add(session.context);
+            registry.release(session.context);
+        }
+        long deadline = clock.nanoTime() + lease.ttl().toNanos();
+        for (RendererSyncContext context : contexts) {
+            try {
+                context.awaitTermination(Duration.ofNanos(Math.max(0, deadline - clock.nanoTime())));
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (IllegalStateException calledFromInside) {
+                // closed from a callback of that context: it finishes on its own
+            }
+        }
+        StateStore.Subscription s = subscription;
+        if (s != null) {
+            s.close();
+        }
+        lease.stop();
+    }
+
+    /** What this node did so far. */
+    public DurableCounters counters() {
+        return counters;
+    }
+
+    /** This node's id in the store. */
+    public String nodeId() {
+        return lease.nodeId();
+    }
+
+    @Override
+    public boolean tracks(String beanName) {
+        return durableBeans.containsKey(beanName);
+    }
+
+    @Override
+    public void opened(String key, RendererSyncContext context) {
+        DurableSession session = new DurableSession(StateStore.checkHandle(key), context, this);
+        byContext.put(context, session);
+        byHandle.put(key, session); // a previous context of the session here removes only itself when released
+    }
+
+    @Override
+    public void ended(String key, RendererSyncContext context) {
+        DurableSession session = byContext.get(context);
+        if (session != null) {
+            session.ended = true;
+        }
+    }
+
+    @Override
+    public Object created(RendererSyncContext context, String beanName, Object bean) {
+        DurableSession session = byContext.get(context);
+        if (session == null) {
+            return bean; // not a session's context (a keyed or WebSocket context): node-local
+        }
+        return session.created(beanName, bean);
+    }
+
+    @Override
+    public void touched(RendererSyncContext context, String beanName) {
+        DurableSession session = byContext.get(context);
+        if (session != null && session.owned()) {
+            if (lease.liveLease() == null) {
+                throw unavailable(session.handle, "this node's lease in the state store ran out");
+            }
+            session.touched();
+        }
+    }
+
+    private void onMessage(HandOffMessage message) {
+        if (message.kind() == HandOffMessage.Kind.RELEASED) {
+            CompletableFuture<Void> wait = releaseWaits.remove(message.handle());
+            if (wait != null) {
+                wait.complete(null);
+            }
+            return;
+        }
+        DurableSession session = byHandle.get(message.handle());
+        if (session == null || !session.owned()) {
+            store.publish(message.fromNode(),
+                    new HandOffMessage(HandOffMessage.Kind.RELEASED, message.handle(), lease.nodeId()));
+            return;
+        }
+        LOG.info("Node '" + message.fromNode() + "' asked node '" + lease.nodeId() + "' for session '"
+                + message.handle() + "': handing it over after its queued callbacks");
+        session.handOffTo = message.fromNode();
+        registry.release(session.context); // the last callback writes, releases and answers RELEASED
+    }
+
+    // For DurableSession.
+
+    void scheduleWrite(DurableSession session) {
+        Duration debounce = settings.debounce();
+        if (debounce.isZero()) {
+            writer.execute(session::flush);
+        } else {
+            clock.schedule(() -> writer.execute(session::flush), debounce);
+        }
+    }
+
+    void drop(DurableSession session) {
+        registry.release(session.context);
+    }
+
+    CompletableFuture<Void> awaitRelease(String handle) {
+        return releaseWaits.computeIfAbsent(handle, h -> new CompletableFuture<>());
+    }
+
+    NodeLease requireLiveLease(String handle) {
+        NodeLease live = lease.liveLease();
+        if (live == null) {
+            throw unavailable(handle, "this node's lease in the state store is not live");
+        }
+        return live;
+    }
+
+    SessionUnavailableException unavailable(String handle, String why) {
+        Duration retryAfter = settings.handOffTimeout().compareTo(Duration.ofSeconds(1)) < 0
+                ? Duration.ofSeconds(1) : settings.handOffTimeout();
+        return new SessionUnavailableException("Session '" + handle + "' is not available on node '" + lease.nodeId()
+                + "': " + why + "; retry after " + retryAfter.toSeconds() + " s", retryAfter);
+    }
+
+    StateStore store() {
+        return store;
+    }
+
+    SnapshotCodec codec() {
+        return codec;
+    }
+
+    JsonMapper mapper() {
+        return mapper;
+    }
+
+    DurableSettings settings() {
+        return settings;
+    }
+
+    ContextClock clock() {
+        return clock;
+    }
+}

@@ -1,0 +1,330 @@
+package dev.synccontext.durable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.SyncContextDefaults;
+import dev.synccontext.registry.ContextTemplate;
+import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.spring.durable.DurableType;
+import dev.synccontext.spring.durable.InMemoryStateStore;
+import dev.synccontext.spring.durable.NodeLease;
+import dev.synccontext.spring.durable.Ownership;
+import dev.synccontext.spring.durable.SnapshotCodec;
+import dev.synccontext.spring.durable.StoredSnapshot;
+import dev.synccontext.spring.durable.session.Durable;
+import dev.synccontext.spring.durable.session.DurableBeans;
+import dev.synccontext.spring.durable.session.DurableContexts;
+import dev.synccontext.spring.durable.session.DurableSettings;
+import dev.synccontext.spring.durable.session.SessionUnavailableException;
+import dev.synccontext.test.SyncContextTestKit;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Durable context-scoped state on the kit's virtual time: two "nodes" (a registry and a {@link DurableContexts}
+ * each) on one {@link InMemoryStateStore}. What the scope does for a real bean (tell the layer of its creation and
+ * of each call through its proxy) the nodes here do by hand.
+ */
+class DurableSessionsTest {
+
+    private static final Duration TTL = Duration.ofSeconds(15);
+    private static final Duration DEBOUNCE = Duration.ofMillis(200);
+    private static final String SESSION = "session-key-1";
+
+    private final SyncContextTestKit kit = SyncContextTestKit.create();
+    private final InMemoryStateStore store = new InMemoryStateStore(kit.clock());
+    private final JsonMapper mapper = JsonMapper.builder().build();
+
+    /** The durable bean of these tests. */
+    @Durable(name = "counter")
+    public static class Counter {
+        private int count;
+
+        public int getCount() {
+            return count;
+        }
+
+        public void setCount(int count) {
+            this.count = count;
+        }
+    }
+
+    /** A durable class the mapper cannot read back: no no-argument constructor. */
+    @Durable
+    public static class NoDefaultConstructor {
+        private final int count;
+
+        public NoDefaultConstructor(int count) {
+            this.count = count;
+        }
+
+        public int getCount() {
+            return count;
+        }
+    }
+
+    /** A durable class with nothing Jackson sees. */
+    @Durable
+    public static class NoVisibleState {
+        private int count;
+
+        void increment() {
+            count++;
+        }
+    }
+
+    /** An executor that can be held (a paused node: its writes and renewals wait) and let go. */
+    private static final class Holdable implements Executor {
+        private final ArrayDeque<Runnable> held = new ArrayDeque<>();
+        private boolean holding;
+
+        @Override
+        public void execute(Runnable task) {
+            if (holding) {
+                held.add(task);
+            } else {
+                task.run();
+            }
+        }
+
+        void hold() {
+            holding = true;
+        }
+
+        void letGo() {
+            holding = false;
+            while (!held.isEmpty()) {
+                held.poll().run();
+            }
+        }
+    }
+
+    /** One node: its registry, its durable layer, its sessions' contexts and counters. */
+    private final class Node {
+        final SyncContextRegistry registry;
+        final DurableContexts durable;
+        final Holdable writer = new Holdable();
+        final Map<String, RendererSyncContext> contexts = new HashMap<>();
+        final Map<RendererSyncContext, Counter> counters = new HashMap<>();
+
+        Node(String id, Duration debounce) {
+            ContextTemplate template = new ContextTemplate(kit.executor(), "deterministic", SyncContextDefaults.MAX_BATCH,
+                    SyncContextDefaults.MAX_QUEUE_DEPTH, Duration.ZERO, Duration.ofSeconds(10), null);
+            registry = new SyncContextRegistry(template, null, List.of(), kit.clock());
+            SnapshotCodec codec = SnapshotCodec.builder(mapper).register(DurableType.of("counter", Counter.class, 1))
+                    .build();
+            durable = new DurableContexts(registry, store, codec, mapper,
+                    Map.of("counter", DurableType.of("counter", Counter.class, 1)),
+                    new DurableSettings(TTL, Duration.ofSeconds(2), debounce, Duration.ofMinutes(30)), id, writer);
+            durable.start();
+        }
+
+        RendererSyncContext contextOf(String session) {
+            return contexts.compute(session, (key, existing) -> {
+                if (existing != null && !existing.isClosed()) {
+                    return existing;
+                }
+                RendererSyncContext context = registry.create("session");
+                durable.opened(key, context);
+                return context;
+            });
+        }
+
+        /** What a call through the bean's proxy does: resolve (creating and restoring once), tell, then call. */
+        Counter counter(RendererSyncContext context) {
+            Counter counter = counters.computeIfAbsent(context,
+                    c -> (Counter) durable.created(c, "counter", new Counter()));
+            durable.touched(context, "counter");
+            return counter;
+        }
+
+        CompletableFuture<Integer> increment(String session) {
+            RendererSyncContext context = contextOf(session);
+            return context.invokeAsync(() -> {
+                Counter counter = counter(context);
+                counter.setCount(counter.getCount() + 1);
+                return counter.getCount();
+            });
+        }
+
+        int incrementNow(String session) {
+            CompletableFuture<Integer> done = increment(session);
+            kit.runUntilIdle();
+            return done.join();
+        }
+    }
+
+    private int stored(String session) {
+        StoredSnapshot snapshot = store.read(session).orElseThrow(() -> new AssertionError("nothing stored"));
+        SnapshotCodec codec = SnapshotCodec.builder(mapper).register(DurableType.of("counter", Counter.class, 1)).build();
+        return ((Counter) codec.decode(snapshot.bytes()).get("counter")).getCount();
+    }
+
+    @Test
+    void aBurstOfChangesIsOneSnapshotTakenWhenTheQueueRunsDry() {
+        Node a = new Node("node-a", Duration.ZERO); // no debounce: each snapshot taken is written
+        CompletableFuture<Integer> first = a.increment(SESSION); // inline: its checkpoint is queued now
+        List<CompletableFuture<Integer>> burst = List.of(a.increment(SESSION), a.increment(SESSION));
+        kit.runUntilIdle(); // the checkpoint steps back behind the two increments queued after it
+
+        assertThat(first.join()).isEqualTo(1);
+        assertThat(burst.get(1).join()).isEqualTo(3);
+        assertThat(a.durable.counters().snapshotsWritten()).as("one snapshot for the burst").isEqualTo(1);
+        assertThat(stored(SESSION)).as("taken after the last callback of the burst").isEqualTo(3);
+    }
+
+    @Test
+    void noSnapshotWithoutACallThroughADurableBean() {
+        Node a = new Node("node-a", DEBOUNCE);
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE);
+        long written = a.durable.counters().snapshotsWritten();
+
+        a.contextOf(SESSION).invokeAsync(() -> { });
+        kit.advanceBy(DEBOUNCE.multipliedBy(10));
+
+        assertThat(a.durable.counters().snapshotsWritten()).as("a callback that touched no durable bean").isEqualTo(written);
+        assertThat(a.durable.counters().skippedClean()).isZero();
+    }
+
+    @Test
+    void aCheckpointWhoseBytesDidNotChangeIsSkipped() {
+        Node a = new Node("node-a", DEBOUNCE);
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE);
+
+        RendererSyncContext context = a.contextOf(SESSION);
+        context.invokeAsync(() -> a.counter(context).getCount()); // a read: touched, unchanged
+        kit.advanceBy(DEBOUNCE);
+
+        assertThat(a.durable.counters().snapshotsWritten()).isEqualTo(1);
+        assertThat(a.durable.counters().skippedClean()).as("equal bytes are not written").isEqualTo(1);
+    }
+
+    @Test
+    void writesAreDebouncedToTheNewestSnapshot() {
+        Node a = new Node("node-a", DEBOUNCE);
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE.dividedBy(2));
+        a.incrementNow(SESSION);
+        assertThat(store.read(SESSION)).as("nothing written before the debounce").isEmpty();
+
+        kit.advanceBy(DEBOUNCE);
+
+        assertThat(a.durable.counters().snapshotsWritten()).as("two snapshots, one write").isEqualTo(1);
+        assertThat(stored(SESSION)).isEqualTo(2);
+    }
+
+    @Test
+    void anotherNodeRestoresBeforeItsFirstCallbackAfterAGracefulStop() {
+        Node a = new Node("node-a", Duration.ofMinutes(1)); // nothing written before the stop
+        for (int i = 1; i <= 5; i++) {
+            assertThat(a.incrementNow(SESSION)).isEqualTo(i);
+        }
+        a.durable.close();
+        Node b = new Node("node-b", DEBOUNCE);
+
+        assertThat(b.incrementNow(SESSION)).as("node b continues where node a stopped").isEqualTo(6);
+        assertThat(b.durable.counters().restoreHits()).isEqualTo(1);
+    }
+
+    @Test
+    void aGracefulStopWritesTheFinalSnapshotAndReleasesTheSession() {
+        Node a = new Node("node-a", Duration.ofMinutes(1));
+        a.incrementNow(SESSION);
+        a.incrementNow(SESSION);
+
+        a.durable.close();
+
+        assertThat(stored(SESSION)).as("the final snapshot").isEqualTo(2);
+        NodeLease other = store.acquireNodeLease("node-c", TTL).orElseThrow();
+        assertThat(store.acquire(SESSION, other, Duration.ofMinutes(1)))
+                .as("released: another node takes it at once").isInstanceOf(Ownership.Acquired.class);
+    }
+
+    @Test
+    void aStaleOwnersWriteIsRefusedAndTheNewOwnersStateStands() {
+        Node a = new Node("node-a", DEBOUNCE);
+        a.incrementNow(SESSION);
+        RendererSyncContext before = a.contextOf(SESSION);
+        kit.advanceBy(DEBOUNCE);
+        a.writer.hold(); // node a pauses: its renewals and its next write wait
+        a.incrementNow(SESSION);
+        kit.advanceBy(TTL.plus(DEBOUNCE)); // a's lease expires in the store
+
+        Node b = new Node("node-b", DEBOUNCE);
+        b.incrementNow(SESSION);
+        assertThat(b.incrementNow(SESSION)).as("b restored a's last accepted snapshot").isEqualTo(3);
+        kit.advanceBy(DEBOUNCE);
+        a.writer.letGo(); // a wakes up and sends its write of count 2
+
+        assertThat(a.durable.counters().rejected()).as("a's write is refused").isEqualTo(1);
+        assertThat(stored(SESSION)).as("b's state stands").isEqualTo(3);
+        kit.runUntilIdle();
+        assertThat(before.isClosed()).as("a dropped its copy (released its context)").isTrue();
+    }
+
+    @Test
+    void aNodePastItsLocalLeaseDeadlineRefusesDurableCallbacks() {
+        Node a = new Node("node-a", DEBOUNCE);
+        a.incrementNow(SESSION);
+        a.writer.hold(); // renewals never reach the store
+        kit.advanceBy(TTL);
+
+        CompletableFuture<Integer> refused = a.increment(SESSION);
+        kit.runUntilIdle();
+
+        assertThat(refused).isCompletedExceptionally();
+        assertThatThrownBy(refused::join).hasCauseInstanceOf(SessionUnavailableException.class)
+                .hasMessageContaining("node-a");
+    }
+
+    @Test
+    void theOwnerHandsASessionOverOnRequest() {
+        Node a = new Node("node-a", DEBOUNCE);
+        a.incrementNow(SESSION);
+        a.incrementNow(SESSION);
+        Node b = new Node("node-b", DEBOUNCE);
+
+        assertThat(b.incrementNow(SESSION)).as("b asked a, a wrote and released, b restored").isEqualTo(3);
+        assertThat(b.durable.counters().handOffsRequested()).isEqualTo(1);
+        assertThat(a.durable.counters().handOffsGiven()).isEqualTo(1);
+    }
+
+    @Test
+    void aSessionThatEndedIsDeletedNotWritten() {
+        Node a = new Node("node-a", DEBOUNCE);
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE);
+        RendererSyncContext context = a.contextOf(SESSION);
+
+        a.durable.ended(SESSION, context);
+        a.registry.release(context);
+        kit.runUntilIdle();
+
+        assertThat(store.read(SESSION)).isEmpty();
+    }
+
+    @Test
+    void aDurableClassWithoutADefaultConstructorIsRefusedAtStartupNamingTheBean() {
+        assertThatThrownBy(() -> DurableBeans.typeOf("cart", NoDefaultConstructor.class, mapper))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("'cart'")
+                .hasMessageContaining("no-argument constructor");
+    }
+
+    @Test
+    void aDurableClassWithNoJacksonVisibleStateIsRefusedAtStartup() {
+        assertThatThrownBy(() -> DurableBeans.typeOf("wizard", NoVisibleState.class, mapper))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("'wizard'")
+                .hasMessageContaining("no Jackson-visible state");
+    }
+}
