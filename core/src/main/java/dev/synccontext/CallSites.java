@@ -15,7 +15,7 @@ final class CallSites {
 
     private static final @Nullable CodeSource LIBRARY = SyncContext.class.getProtectionDomain().getCodeSource();
     /** A class of the starter's jar, to tell that jar from the starter's own tests. */
-    private static final String STARTER_CLASS = "dev.synccontext.autoconfigure.CompositeCallbackDecorator";
+    private static final String STARTER_CLASS = "dev.synccontext.spring.CompositeCallbackDecorator";
     private static final String REACTOR_CLASS = "dev.synccontext.reactor.ContextScheduler";
     private static final ConcurrentHashMap<String, Boolean> LIBRARY_CLASSES = new ConcurrentHashMap<>();
     /** Classes that call a callback: the frame just inside the innermost of these is the callback's. */

@@ -145,6 +145,58 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
         return Watchdog.blockedNow();
     }
 
+    /**
+     * Runs {@code callback} on {@code target} and delivers its answer to the caller's context <b>in
+     * order</b>: the answer is queued on the calling context from inside {@code target}'s callback, right
+     * after {@code callback} returns, so it arrives before anything {@code target} sends the caller
+     * afterwards (FIFO per pair of contexts, as between two Erlang processes). The hop-back recipe
+     * {@code target.invokeAsync(c).thenApplyAsync(f, caller)} does not promise that: its hop may be queued
+     * after {@code target} was released, behind a message that a later callback of {@code target} sent.
+     *
+     * <ul>
+     *   <li><b>Where the answer arrives.</b> Called from a callback of context {@code S} (the
+     *       {@linkplain #current() current} one), the returned future completes in a later callback of
+     *       {@code S}, queued on {@code S} by {@code target}'s callback before it returns; its dependents
+     *       ({@code thenAccept}, ...) attached in the calling callback run there, on {@code S}.
+     *       Anything that {@code callback} itself posts to {@code S} before it returns comes before the
+     *       answer; anything {@code target} posts to {@code S} after it, after.</li>
+     *   <li><b>Failures and refusals reach the future</b>, on {@code S} as well: what {@code callback}
+     *       throws, a {@code target} that refuses it (closed, full: its {@code RejectedExecutionException}),
+     *       a {@code target} force-closed before it ran (a {@code CancellationException}). Cancelling the
+     *       returned future before {@code callback} started keeps it from running.</li>
+     *   <li><b>Outside any context</b> there is no caller to answer in order with: the ask is
+     *       {@code target.invokeAsync(callback)}, and its future completes where that one does.</li>
+     *   <li><b>On {@code target} itself</b> ({@code S == target}): it runs now, nested, as
+     *       {@link #invokeAsync(Callable)} does; the future is already complete.</li>
+     *   <li><b>Deadlocks fail fast.</b> A {@code join()}/{@code get()} on the returned future from inside
+     *       {@code S} can never end (the answer is queued behind the waiting callback) and throws
+     *       {@link ContextDeadlockException} at once, whether {@code target} has run yet or not (so does a
+     *       wait on a future derived from it); a wait from another context takes part in the deadlock
+     *       detection as a wait on {@code S}.</li>
+     * </ul>
+     * <b>The one way an answer is lost to {@code S}:</b> {@code S} itself refuses it (closed meanwhile, or
+     * its {@code maxQueueDepth} is reached). {@code callback} has run then; the future fails with a
+     * {@code RejectedExecutionException} naming both contexts, completed on {@code target}'s thread (not
+     * on {@code S}, which no longer takes callbacks). And a known limit: {@link #closeNow()} on {@code S}
+     * with the answer queued hands it back as it hands back every post, and the future is left incomplete
+     * (a graceful {@link #close()} runs it).
+     *
+     * @return a future completed on the caller's context with {@code callback}'s value or failure
+     */
+    static <T> CompletableFuture<T> ask(RendererSyncContext target, Callable<T> callback) {
+        return Ask.start(target, callback);
+    }
+
+    /**
+     * The clock this context reads time on ({@link Builder#clock}): where code built on a context (the
+     * coroutine dispatcher's {@code delay}, the Reactor scheduler's delays, a registry's idle expiry) sets
+     * its timers, so a test kit's virtual time moves them too. Contexts this library builds answer their
+     * builder's clock; this default, for other implementations, is {@link ContextClock#system()}.
+     */
+    default ContextClock clock() {
+        return this instanceof SyncContext context ? context.settings.clock : ContextClock.system();
+    }
+
     /** The name given at build time; used in every error message about this context. */
     String name();
 

@@ -33,7 +33,33 @@ final class SystemClock implements ContextClock {
 
     @Override
     public Future<?> schedule(Runnable task, Duration delay) {
-        return Timer.INSTANCE.schedule(task, saturatedNanos(delay), TimeUnit.NANOSECONDS);
+        return Timer.INSTANCE.schedule(new Logged(task), saturatedNanos(delay), TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * A timer task whose failure is logged: the thread pool would keep it in a future no one reads, so a
+     * timer that posts to a context closed meanwhile would be refused without a word. The failure stays in
+     * the future too. A refusal's message names the context.
+     */
+    private static final class Logged implements Runnable {
+
+        private static final System.Logger LOG = System.getLogger(ContextClock.class.getName());
+
+        private final Runnable task;
+
+        Logged(Runnable task) {
+            this.task = task;
+        }
+
+        @Override
+        public void run() {
+            try {
+                task.run();
+            } catch (RuntimeException | Error failure) {
+                LOG.log(System.Logger.Level.ERROR, "A timer task on " + INSTANCE + " failed (" + task + ")", failure);
+                throw failure;
+            }
+        }
     }
 
     @Override

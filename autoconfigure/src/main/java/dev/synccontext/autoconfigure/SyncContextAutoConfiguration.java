@@ -1,5 +1,9 @@
 package dev.synccontext.autoconfigure;
 
+import dev.synccontext.spring.CompositeCallbackDecorator;
+import dev.synccontext.spring.SyncContextBuilderCustomizer;
+import dev.synccontext.spring.SyncContextReleaser;
+
 import dev.synccontext.CallbackDecorator;
 import dev.synccontext.ContextClock;
 import dev.synccontext.RendererSyncContext;

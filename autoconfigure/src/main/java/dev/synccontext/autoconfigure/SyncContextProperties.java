@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
-import dev.synccontext.autoconfigure.websocket.WebSocketSessionContext;
+import dev.synccontext.spring.websocket.WebSocketSessionContext;
 
 /**
  * Configuration properties for {@code RendererSyncContext} beans, their registry, metrics and the

@@ -1,7 +1,7 @@
 package com.example.live;
 
-import dev.synccontext.autoconfigure.live.LiveChannels;
-import dev.synccontext.autoconfigure.scope.ContextScoped;
+import dev.synccontext.spring.live.LiveChannels;
+import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.live.LiveChannel;
 import jakarta.annotation.PreDestroy;
 import org.springframework.stereotype.Component;

@@ -1,8 +1,8 @@
 package com.example.live;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.handler.OnContext;
-import dev.synccontext.autoconfigure.live.LiveSse;
+import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.spring.live.LiveSse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.MediaType;

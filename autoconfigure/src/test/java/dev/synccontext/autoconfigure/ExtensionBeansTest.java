@@ -1,5 +1,7 @@
 package dev.synccontext.autoconfigure;
 
+import dev.synccontext.spring.SyncContextBuilderCustomizer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.CallbackDecorator;

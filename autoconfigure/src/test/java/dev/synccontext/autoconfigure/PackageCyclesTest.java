@@ -3,6 +3,7 @@ package dev.synccontext.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.scope.ContextScoped;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URISyntaxException;
@@ -23,9 +24,9 @@ import java.util.spi.ToolProvider;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packages of {@code synccontext-core} and of this module form no cycle: each part depends on the root
- * wiring and on core, never the other way round. Read from the compiled classes with the JDK's
- * {@code jdeps}, so an import, a field type or a call anywhere counts.
+ * The packages of {@code synccontext-core}, the Spring library and this module form no cycle: each part depends
+ * on the root and on core, never the other way round; and the library never depends on Boot's wiring. Read from
+ * the compiled classes with the JDK's {@code jdeps}, so an import, a field type or a call anywhere counts.
  */
 class PackageCyclesTest {
 
@@ -35,10 +36,20 @@ class PackageCyclesTest {
     void noPackageReachesItselfThroughOthers() throws URISyntaxException {
         Map<String, Set<String>> graph = new TreeMap<>();
         dependencies(location(RendererSyncContext.class), graph);
+        dependencies(location(ContextScoped.class), graph);
         dependencies(location(SyncContextAutoConfiguration.class), graph);
         assertThat(graph).as("jdeps found the packages").containsKeys("dev.synccontext.registry",
-                "dev.synccontext.autoconfigure.session");
+                "dev.synccontext.spring.session", "dev.synccontext.autoconfigure.session");
         assertThat(cycles(graph)).as("package cycles in %s", graph).isEmpty();
+    }
+
+    @Test
+    void theLibraryNeverDependsOnBootsWiring() throws URISyntaxException {
+        Map<String, Set<String>> graph = new TreeMap<>();
+        dependencies(location(ContextScoped.class), graph);
+        assertThat(graph).as("jdeps found the library's packages").containsKey("dev.synccontext.spring.scope");
+        graph.forEach((from, to) -> assertThat(to).as("what %s depends on", from)
+                .noneMatch(target -> target.startsWith("dev.synccontext.autoconfigure")));
     }
 
     @Test

@@ -53,7 +53,7 @@ public class ClusterApp {
     @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
     static class ScopedState {
         @org.springframework.context.annotation.Bean
-        @dev.synccontext.autoconfigure.scope.ContextScoped
+        @dev.synccontext.spring.scope.ContextScoped
         ScopedTally scopedTally() {
             return new ScopedTally();
         }

@@ -3,7 +3,7 @@ package dev.synccontext.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.synccontext.autoconfigure.live.LiveChannels;
+import dev.synccontext.spring.live.LiveChannels;
 import dev.synccontext.live.LiveStatistics;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.synccontext.cluster;
 
 import dev.synccontext.registry.SyncContextRegistry;
-import dev.synccontext.autoconfigure.session.SessionContexts;
+import dev.synccontext.spring.session.SessionContexts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.synccontext.cluster;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.session.WebSessionContexts;
+import dev.synccontext.spring.session.WebSessionContexts;
 import java.util.function.Function;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;

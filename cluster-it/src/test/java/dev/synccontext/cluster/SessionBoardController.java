@@ -1,7 +1,7 @@
 package dev.synccontext.cluster;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.live.LiveSse;
+import dev.synccontext.spring.live.LiveSse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;

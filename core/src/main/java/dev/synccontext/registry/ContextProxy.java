@@ -1,5 +1,6 @@
 package dev.synccontext.registry;
 
+import dev.synccontext.ContextClock;
 import dev.synccontext.RendererSyncContext;
 
 /**
@@ -16,4 +17,10 @@ public interface ContextProxy extends RendererSyncContext {
      *     starter's proxy throws Spring's {@code ScopeNotActiveException})
      */
     RendererSyncContext target();
+
+    /** The clock of the context this proxy resolves to now. */
+    @Override
+    default ContextClock clock() {
+        return target().clock();
+    }
 }

@@ -2,6 +2,7 @@ package dev.synccontext.registry;
 
 import dev.synccontext.ContextClock;
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.SyncContextObserver;
 import dev.synccontext.statistics.SyncContextStatistics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,6 +49,14 @@ import org.jspecify.annotations.Nullable;
  * sessions expire with a hung callback. {@link #close()} does the same for every context, bounded by
  * one {@code shutdownTimeout} for all of them, and does block for that long at most.
  *
+ * <h2>Many contexts at once</h2>
+ * {@link #broadcast(Runnable) broadcast} posts one callback to every context (of a scope, of some keys, or
+ * chosen by a predicate) and never throws for a context that refuses it; {@link #postAfter} posts when a
+ * delay has passed on the registry's clock. A refusal on such a thread, which has no caller to throw to, is
+ * counted ({@link #refusedCallbacks()}) and logged with the context's name. {@link #forKey(String)} creates,
+ * {@link #find(String)} never does, and {@link #forKey(String, Duration)} gives a keyed context an idle
+ * timeout. Asks between contexts, in order: {@link RendererSyncContext#ask}.
+ *
  * <p>Thread-safe.
  */
 public class SyncContextRegistry implements AutoCloseable {
@@ -68,6 +78,7 @@ public class SyncContextRegistry implements AutoCloseable {
     private final AtomicLong forcedCloses = new AtomicLong();
     private final AtomicLong cancelledPosts = new AtomicLong();
     private final LongAdder refusedCreations = new LongAdder();
+    private final RefusalLog refusals;
     private volatile boolean closed;
 
     private final @Nullable ExecutorService ownedExecutor;
@@ -107,6 +118,7 @@ public class SyncContextRegistry implements AutoCloseable {
         this.ownedExecutor = ownedExecutor;
         this.customizers = List.copyOf(customizers);
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.refusals = new RefusalLog(clock);
     }
 
     /** The clock of its contexts, its shutdown timeout and its forced closes. */
@@ -132,27 +144,107 @@ public class SyncContextRegistry implements AutoCloseable {
     }
 
     /**
-     * The context for {@code key}, created on first use (named after the key) and kept until
-     * {@link #remove(String)} or shutdown. A context that was closed directly is replaced by a new one.
+     * The context for {@code key}, <b>created</b> if there is none (named after the key, in scope
+     * {@value #KEYED_SCOPE}) and kept until {@link #remove(String)}, shutdown, or its idle timeout if it was
+     * created with one ({@link #forKey(String, Duration)}). A context that was closed directly is replaced by a
+     * new one. It creates, so a mistyped key makes a new context: to reach a context that should already
+     * exist (a room, a game), use {@link #find(String)}, which never creates. Counts as a use of the context
+     * for its idle timeout.
      */
     public RendererSyncContext forKey(String key) {
+        return forKey(key, null);
+    }
+
+    /**
+     * As {@link #forKey(String)}; a context this call creates is closed after it has been idle for about
+     * {@code idleTimeout}, on the registry's {@linkplain #clock() clock} (so a test kit's virtual time moves
+     * it): when no callback of it finished and no {@code forKey} asked for it for that long, and nothing is
+     * queued on it. It is then released as by {@link #remove(String)} (release hooks run, queued work
+     * finishes). The decision is taken inside the context, so it never cuts a running callback short; it
+     * comes between one and two timeouts after the last use. Code that keeps the context itself and posts
+     * to it without asking {@code forKey} keeps it alive only through its callbacks; once it expired, such a
+     * post is refused like any post to a closed context ({@code forKey} again to get a new one). On a
+     * context that exists already the timeout is not changed; the call counts as a use. Every callback counts
+     * as a use, whatever its origin: a context that a periodic {@link #broadcast} reaches more often than
+     * once per {@code idleTimeout} never expires.
+     *
+     * @param idleTimeout positive
+     */
+    public RendererSyncContext forKey(String key, @Nullable Duration idleTimeout) {
         Objects.requireNonNull(key, "key");
+        if (idleTimeout != null && (idleTimeout.isNegative() || idleTimeout.isZero())) {
+            throw new IllegalArgumentException("idleTimeout must be positive, was " + idleTimeout);
+        }
         checkOpen();
-        return keyed.compute(key, (k, existing) -> {
+        KeyedActivity activity = keyedActivity();
+        IdleExpiry[] created = new IdleExpiry[1];
+        RendererSyncContext context = keyed.compute(key, (k, existing) -> {
             if (existing != null && !existing.isClosed()) {
+                IdleExpiry expiry = activity.expiryOf(existing);
+                if (expiry != null) {
+                    expiry.used(); // under the key's lock, so an expiry deciding now sees it
+                }
                 return existing;
             }
             if (existing != null) {
+                activity.forget(existing);
                 lane(KEYED_SCOPE).untrack(existing);
             }
-            return lane(KEYED_SCOPE).create(k);
+            RendererSyncContext fresh = lane(KEYED_SCOPE).create(k);
+            if (idleTimeout != null) {
+                created[0] = new IdleExpiry(this, k, fresh, idleTimeout);
+                activity.watch(fresh, created[0]);
+            }
+            return fresh;
         });
+        if (created[0] != null) {
+            created[0].arm();
+        }
+        return context;
     }
 
-    /** The open context for {@code key}, if {@link #forKey} made one. */
+    /**
+     * The open context for {@code key}, if {@link #forKey} made one; never creates one, and does not count as
+     * a use for the idle timeout. A context found here may close right after (removed, expired, shutdown):
+     * its refusals then say so.
+     */
     public Optional<RendererSyncContext> find(String key) {
         RendererSyncContext context = keyed.get(key);
         return context == null || context.isClosed() ? Optional.empty() : Optional.of(context);
+    }
+
+    /**
+     * For {@link IdleExpiry}, inside {@code context}: forgets and releases it if it is still {@code key}'s
+     * context and was not used since {@code seenUses}; under the key's lock, so a concurrent {@code forKey}
+     * either counts as a use first or finds no context and creates a new one.
+     */
+    boolean expireIfUnused(String key, RendererSyncContext context, IdleExpiry expiry, long seenUses) {
+        boolean[] expired = new boolean[1];
+        keyed.computeIfPresent(key, (k, existing) -> {
+            if (existing != context || expiry.uses() != seenUses) {
+                return existing;
+            }
+            expired[0] = true;
+            return null;
+        });
+        if (expired[0]) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "Keyed context '" + key + "' was idle for "
+                    + expiry.timeout() + "; released");
+            release(context);
+        }
+        return expired[0];
+    }
+
+    /** For {@link IdleExpiry}: {@code key}'s context was closed directly; stop tracking it. */
+    void forgetClosedKey(String key, RendererSyncContext context) {
+        if (keyed.remove(key, context)) {
+            keyedActivity().forget(context);
+            lane(KEYED_SCOPE).untrack(context);
+        }
+    }
+
+    private KeyedActivity keyedActivity() {
+        return (KeyedActivity) lane(KEYED_SCOPE).observer;
     }
 
     /**
@@ -177,6 +269,127 @@ public class SyncContextRegistry implements AutoCloseable {
         return lane(scope).build(name);
     }
 
+    // ---------------------------------------------------------------- many contexts at once
+
+    /**
+     * Posts {@code callback} to every open context of this registry, of every scope; see
+     * {@link #broadcast(Predicate, Runnable)}.
+     */
+    public Broadcast broadcast(Runnable callback) {
+        return broadcast(context -> true, callback);
+    }
+
+    /** Posts {@code callback} to every open context of {@code scope}; see {@link #broadcast(Predicate, Runnable)}. */
+    public Broadcast broadcast(String scope, Runnable callback) {
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(callback, "callback");
+        Lane lane = lanes.get(scope);
+        return lane == null ? new Broadcast(0, 0) : postToEach(lane.live, context -> true, callback);
+    }
+
+    /**
+     * Posts {@code callback} to every open keyed context ({@link #forKey}) whose key {@code keys} accepts, such
+     * as {@code key -> key.startsWith("room-")}; see {@link #broadcast(Predicate, Runnable)}.
+     */
+    public Broadcast broadcastToKeys(Predicate<String> keys, Runnable callback) {
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(callback, "callback");
+        int delivered = 0;
+        int refused = 0;
+        for (Map.Entry<String, RendererSyncContext> entry : keyed.entrySet()) {
+            if (keys.test(entry.getKey())) {
+                if (postOne(entry.getValue(), callback)) {
+                    delivered++;
+                } else {
+                    refused++;
+                }
+            }
+        }
+        return new Broadcast(delivered, refused);
+    }
+
+    /**
+     * Posts {@code callback} to every open context of this registry that {@code which} accepts; it runs on each
+     * as a posted callback (queued, never on the calling thread; a failure goes to that context's
+     * unhandled-exception handler). Never throws for a context that refuses it (closed meanwhile, full):
+     * each refusal is counted ({@link #refusedCallbacks()}), logged at DEBUG with the context's name, and
+     * summed up at WARNING at most once a minute; the others still get it.
+     *
+     * <p><b>Guarantees.</b> A context that is open for the whole call gets the callback exactly once. A context created or
+     * closed during the call may get it or not (if it refuses, that is counted). The contexts are visited
+     * in no particular order, without copying the registry's sets: a broadcast to 10,000 sessions allocates
+     * little beyond their queue slots. {@code which} runs on the calling thread and must not block.
+     *
+     * @return how many contexts accepted the callback and how many refused it
+     */
+    public Broadcast broadcast(Predicate<? super RendererSyncContext> which, Runnable callback) {
+        Objects.requireNonNull(which, "which");
+        Objects.requireNonNull(callback, "callback");
+        int delivered = 0;
+        int refused = 0;
+        for (Lane lane : lanes.values()) {
+            Broadcast one = postToEach(lane.live, which, callback);
+            delivered += one.delivered();
+            refused += one.refused();
+        }
+        return new Broadcast(delivered, refused);
+    }
+
+    private Broadcast postToEach(Collection<RendererSyncContext> contexts, Predicate<? super RendererSyncContext> which,
+            Runnable callback) {
+        int delivered = 0;
+        int refused = 0;
+        for (RendererSyncContext context : contexts) { // weakly consistent: each one open throughout is seen once
+            if (which.test(context)) {
+                if (postOne(context, callback)) {
+                    delivered++;
+                } else {
+                    refused++;
+                }
+            }
+        }
+        return new Broadcast(delivered, refused);
+    }
+
+    private boolean postOne(RendererSyncContext context, Runnable callback) {
+        return postCounted(context, callback, "A broadcast callback");
+    }
+
+    /** Posts on a thread that has no caller to throw to: a refusal is counted and logged instead. */
+    private boolean postCounted(RendererSyncContext context, Runnable callback, String what) {
+        try {
+            context.post(callback);
+            return true;
+        } catch (RuntimeException refused) { // closed or full; or a decorator that threw: either way, not queued
+            refusals.refused(context, what, refused);
+            return false;
+        }
+    }
+
+    /**
+     * Posts {@code callback} to {@code context} once {@code delay} has passed on the registry's
+     * {@linkplain #clock() clock} (a test kit's virtual time moves it). If the context refuses it then (closed
+     * meanwhile, or full), the refusal is counted ({@link #refusedCallbacks()}) and logged with the context's
+     * name, never thrown on the timer's thread, where no one would see it.
+     *
+     * @return a handle that cancels the post if it has not been made
+     */
+    public Future<?> postAfter(RendererSyncContext context, Duration delay, Runnable callback) {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(delay, "delay");
+        Objects.requireNonNull(callback, "callback");
+        return clock.schedule(() -> postCounted(context, callback, "A delayed callback"), delay);
+    }
+
+    /**
+     * Callbacks that a thread of the registry's own could not hand to a context because it refused them:
+     * those of {@link #broadcast broadcasts} and of {@link #postAfter}. (A callback posted explicitly with
+     * {@code post} still throws to its caller, and is not counted here.)
+     */
+    public long refusedCallbacks() {
+        return refusals.count();
+    }
+
     // ---------------------------------------------------------------- closing
 
     /**
@@ -193,6 +406,10 @@ public class SyncContextRegistry implements AutoCloseable {
             return;
         }
         keyed.remove(context.name(), context);
+        Lane keyedLane = lanes.get(KEYED_SCOPE);
+        if (keyedLane != null) {
+            ((KeyedActivity) keyedLane.observer).forget(context);
+        }
         LastCallback last = postLastCallbacks(context);
         context.close();
         if (terminated(context)) {
@@ -224,6 +441,9 @@ public class SyncContextRegistry implements AutoCloseable {
         List<RendererSyncContext> all = new ArrayList<>(closing);
         for (Lane lane : lanes.values()) {
             for (RendererSyncContext context : lane.live) {
+                if (lane.observer instanceof KeyedActivity activity) {
+                    activity.forget(context);
+                }
                 postLastCallbacks(context);
                 all.add(context);
             }
@@ -561,6 +781,8 @@ public class SyncContextRegistry implements AutoCloseable {
         final Set<RendererSyncContext> live = ConcurrentHashMap.newKeySet();
         final Collection<RendererSyncContext> liveView = Collections.unmodifiableSet(live);
         final SyncContextStatistics statistics;
+        /** The statistics, or for the keyed scope a {@link KeyedActivity} over them. */
+        final SyncContextObserver observer;
         private final RendererSyncContext.Builder builder; // guarded by this
         private long sequence; // guarded by this
 
@@ -570,7 +792,8 @@ public class SyncContextRegistry implements AutoCloseable {
             this.statistics = new SyncContextStatistics(scope, () -> liveView, template.samplingInterval());
             RendererSyncContext.Builder builder = template.newBuilder().clock(clock);
             customizers.forEach(customizer -> customizer.accept(builder));
-            this.builder = builder.observer(statistics).scope(scope);
+            this.observer = KEYED_SCOPE.equals(scope) ? new KeyedActivity(statistics) : statistics;
+            this.builder = builder.observer(observer).scope(scope);
         }
 
         RendererSyncContext create(@Nullable String name) {

@@ -10,7 +10,12 @@ import java.net.URI
 import java.net.http.HttpClient
 import java.net.http.HttpRequest
 import java.net.http.HttpResponse
+import dev.synccontext.ContextClock
+import java.time.Duration
 import java.util.Optional
+import java.util.concurrent.CompletableFuture
+import java.util.concurrent.Future
+import java.util.concurrent.FutureTask
 import java.util.concurrent.Callable
 import java.util.concurrent.CancellationException
 import java.util.concurrent.ConcurrentLinkedQueue
@@ -428,5 +433,43 @@ class ContextDispatcherTest {
             }.await()
         }
         assertThat(order).containsExactly("before yield", "posted", "after yield")
+    }
+
+    /** A clock whose timers fire only when the test says so; its time stands still (contexts on it: no watchdog). */
+    private class HeldClock : ContextClock {
+        val timers = ConcurrentLinkedQueue<Pair<Duration, FutureTask<Unit>>>()
+        override fun nanoTime(): Long = 0
+        override fun schedule(task: Runnable, delay: Duration): Future<*> =
+            FutureTask(task, Unit).also { timers += delay to it }
+        override fun await(done: CompletableFuture<*>, timeoutNanos: Long): Boolean = done.isDone
+        fun fireAll() = generateSequence { timers.poll() }.forEach { it.second.run() }
+    }
+
+    @Test
+    fun aDelayWaitsOnTheContextsClockAndResumesOnTheContext(): Unit = runBlocking {
+        val clock = HeldClock()
+        val ctx = RendererSyncContext.builder().name("held-clock").clock(clock).blockedThreshold(Duration.ZERO).build().also { contexts += it }
+        val resumedOn = scope.async(ctx.asCoroutineDispatcher()) {
+            delay(30_000)
+            RendererSyncContext.current().orElse(null)
+        }
+        while (clock.timers.isEmpty()) yield()
+        assertThat(clock.timers.single().first).describedAs("the delay is a timer on the context's clock")
+            .isEqualTo(Duration.ofSeconds(30))
+        assertThat(resumedOn.isCompleted).describedAs("nothing but the context's clock makes it due").isFalse()
+        clock.fireAll()
+        assertThat(withTimeout(10_000) { resumedOn.await() }).isSameAs(ctx)
+    }
+
+    @Test
+    fun aCancelledDelayCancelsItsTimerOnTheContextsClock(): Unit = runBlocking {
+        val clock = HeldClock()
+        val ctx = RendererSyncContext.builder().name("held-clock-cancel").clock(clock)
+            .blockedThreshold(Duration.ZERO).build().also { contexts += it }
+        val job = scope.launch(ctx.asCoroutineDispatcher()) { delay(30_000) }
+        while (clock.timers.isEmpty()) yield()
+        job.cancel()
+        job.join()
+        assertThat(clock.timers.single().second.isCancelled).isTrue()
     }
 }

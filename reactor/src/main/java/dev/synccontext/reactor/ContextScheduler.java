@@ -1,5 +1,6 @@
 package dev.synccontext.reactor;
 
+import dev.synccontext.ContextClock;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.registry.ContextProxy;
 import java.util.Objects;
@@ -29,9 +30,12 @@ import reactor.core.scheduler.Scheduler;
  *   <li><b>FIFO per worker.</b> A worker's tasks run in the order they were scheduled. The scheduler's
  *       own {@code schedule} queues FIFO on the context too, except that a task scheduled from on the
  *       context runs at once.</li>
- *   <li><b>Delays on a timer, runs on the context.</b> A delayed or periodic task waits on one shared
- *       daemon timer thread ({@code synccontext-reactor-timer}, which only hands tasks over) and is posted
- *       to the context when due (a worker's, in its FIFO order from then on). A periodic task runs at a
+ *   <li><b>Delays on the context's clock, runs on the context.</b> A delayed or periodic task waits on
+ *       the context's {@linkplain RendererSyncContext#clock() clock} and is posted to the context when due
+ *       (a worker's, in its FIFO order from then on). On the system clock it waits on one shared daemon
+ *       timer thread ({@code synccontext-reactor-timer}, which only hands tasks over); on a test kit's
+ *       virtual clock, {@code kit.advanceBy} makes it due, so a {@code delayElements} of minutes takes
+ *       milliseconds of a test. A periodic task runs at a
  *       fixed rate, never overlapping itself; a late run is followed by the next one as soon as it is
  *       due, as with {@code ScheduledExecutorService.scheduleAtFixedRate}.</li>
  *   <li><b>Cancellation.</b> Disposing a task that has not started keeps it from running; disposing a
@@ -127,6 +131,21 @@ public final class ContextScheduler implements Scheduler {
         rejectIfDisposed();
         Rejections.rejectIfClosed(context);
         return PeriodicTask.start(task, this::enqueue, context, null, unit.toNanos(initialDelay), unit.toNanos(period));
+    }
+
+    /**
+     * Reactor's "current time" of this scheduler ({@code elapsed}, {@code timestamp}): the wall clock, as
+     * Reactor's own schedulers, when the context is on the system clock; otherwise the context's clock
+     * ({@link dev.synccontext.ContextClock#nanoTime()}, on its own origin, as Reactor's
+     * {@code VirtualTimeScheduler} does), so durations measured by a pipeline agree with the delays that
+     * a test kit's virtual time makes due.
+     */
+    @Override
+    public long now(TimeUnit unit) {
+        if (context.clock() == ContextClock.system()) {
+            return Scheduler.super.now(unit);
+        }
+        return unit.convert(context.clock().nanoTime(), TimeUnit.NANOSECONDS);
     }
 
     @Override

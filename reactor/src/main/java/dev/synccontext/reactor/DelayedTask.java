@@ -2,8 +2,7 @@ package dev.synccontext.reactor;
 
 import dev.synccontext.RendererSyncContext;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -45,14 +44,14 @@ final class DelayedTask extends AtomicReference<@Nullable Disposable> implements
         if (parent != null && !parent.add(delayed)) {
             throw Rejections.disposed("worker", context);
         }
-        ScheduledFuture<?> wait = ContextTimer.shared().schedule(delayed::due, delayNanos, TimeUnit.NANOSECONDS);
+        Future<?> wait = ContextTimer.schedule(context, delayed::due, delayNanos);
         if (!delayed.compareAndSet(null, () -> wait.cancel(false)) && delayed.get() == DISPOSED) {
             wait.cancel(false); // disposed before the wait was recorded
         }
         return delayed;
     }
 
-    /** On the timer thread. */
+    /** On the timer's thread (the virtual clock's: the thread that moves time). */
     private void due() {
         Disposable waiting = get();
         if (waiting == DISPOSED) {

@@ -2,8 +2,7 @@ package dev.synccontext.reactor;
 
 import dev.synccontext.RendererSyncContext;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -45,13 +44,13 @@ final class PeriodicTask extends AtomicReference<@Nullable Disposable> implement
         if (parent != null && !parent.add(periodic)) {
             throw Rejections.disposed("worker", context);
         }
-        periodic.nextDueNanos = System.nanoTime() + Math.max(0, initialDelayNanos);
+        periodic.nextDueNanos = ContextTimer.nanoTime(context) + Math.max(0, initialDelayNanos);
         periodic.arm(Math.max(0, initialDelayNanos));
         return periodic;
     }
 
     private void arm(long delayNanos) {
-        ScheduledFuture<?> wait = ContextTimer.shared().schedule(this::due, delayNanos, TimeUnit.NANOSECONDS);
+        Future<?> wait = ContextTimer.schedule(context, this::due, delayNanos);
         Disposable cancelWait = () -> wait.cancel(false);
         for (Disposable current = get(); ; current = get()) {
             if (current == DISPOSED) {
@@ -95,7 +94,7 @@ final class PeriodicTask extends AtomicReference<@Nullable Disposable> implement
             dispose(); // a run that throws ends the period, as with scheduleAtFixedRate
             throw failure; // to the context's unhandled-exception handler
         }
-        long now = System.nanoTime();
+        long now = ContextTimer.nanoTime(context);
         nextDueNanos = periodNanos == 0 ? now : nextDueNanos + periodNanos;
         arm(Math.max(0, nextDueNanos - now));
     }

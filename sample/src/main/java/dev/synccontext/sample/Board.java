@@ -9,8 +9,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.live.LiveChannels;
-import dev.synccontext.autoconfigure.scope.ContextScoped;
+import dev.synccontext.spring.live.LiveChannels;
+import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.live.OverflowPolicy;

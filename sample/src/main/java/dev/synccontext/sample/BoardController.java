@@ -3,8 +3,8 @@ package dev.synccontext.sample;
 import java.util.concurrent.CompletableFuture;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.handler.OnContext;
-import dev.synccontext.autoconfigure.live.LiveSse;
+import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.spring.live.LiveSse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;

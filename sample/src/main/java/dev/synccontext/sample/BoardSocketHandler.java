@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.live.LiveWebSocket;
+import dev.synccontext.spring.live.LiveWebSocket;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.live.LiveTransport;
 import jakarta.servlet.http.HttpSession;

@@ -2,7 +2,7 @@ package dev.synccontext.sample;
 
 import java.time.Duration;
 
-import dev.synccontext.autoconfigure.handler.OnContext;
+import dev.synccontext.spring.handler.OnContext;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.http.HttpStatus;

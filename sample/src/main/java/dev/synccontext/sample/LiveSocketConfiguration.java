@@ -1,6 +1,6 @@
 package dev.synccontext.sample;
 
-import dev.synccontext.autoconfigure.live.LiveWebSocket;
+import dev.synccontext.spring.live.LiveWebSocket;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.socket.config.annotation.EnableWebSocket;
 import org.springframework.web.socket.config.annotation.WebSocketConfigurer;

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.session.SessionContexts;
+import dev.synccontext.spring.session.SessionContexts;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.test.SyncContextTestKit;
 import dev.synccontext.test.spring.AutoConfigureSyncContextTest;

@@ -6,8 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.live.LiveChannels;
-import dev.synccontext.autoconfigure.live.LiveProperties;
+import dev.synccontext.spring.live.LiveChannels;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import dev.synccontext.registry.ContextTemplate;
@@ -22,7 +21,7 @@ class BoardOwnershipTest {
             new SyncContextRegistry(ContextTemplate.defaults(ForkJoinPool.commonPool(), "common-pool")),
             new LiveBoards(),
             new SampleProperties(5, 80, Duration.ZERO),
-            new LiveChannels(new LiveProperties(), ForkJoinPool.commonPool()));
+            new LiveChannels(ForkJoinPool.commonPool()));
 
     @AfterEach
     void close() {

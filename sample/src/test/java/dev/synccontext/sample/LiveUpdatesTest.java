@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 
-import dev.synccontext.autoconfigure.live.LiveChannels;
+import dev.synccontext.spring.live.LiveChannels;
 import dev.synccontext.live.LiveStatistics;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;

@@ -1,6 +1,6 @@
 package com.example.board;
 
-import dev.synccontext.autoconfigure.scope.ContextScoped;
+import dev.synccontext.spring.scope.ContextScoped;
 import org.springframework.stereotype.Component;
 
 /** One per session's context. Only that context's callbacks touch it, one at a time: no lock. */

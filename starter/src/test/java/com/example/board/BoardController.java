@@ -1,6 +1,6 @@
 package com.example.board;
 
-import dev.synccontext.autoconfigure.handler.OnContext;
+import dev.synccontext.spring.handler.OnContext;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;

@@ -17,7 +17,7 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import dev.synccontext.autoconfigure.SyncContextProperties;
-import dev.synccontext.autoconfigure.session.SessionContexts;
+import dev.synccontext.spring.session.SessionContexts;
 import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
 

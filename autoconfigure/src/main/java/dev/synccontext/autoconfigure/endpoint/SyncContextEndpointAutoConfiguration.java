@@ -12,7 +12,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 import dev.synccontext.autoconfigure.SyncContextProperties;
-import dev.synccontext.autoconfigure.session.SessionContexts;
+import dev.synccontext.spring.session.SessionContexts;
 import dev.synccontext.registry.SyncContextRegistry;
 
 /**

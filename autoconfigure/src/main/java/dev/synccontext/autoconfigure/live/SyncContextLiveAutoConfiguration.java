@@ -1,5 +1,14 @@
 package dev.synccontext.autoconfigure.live;
 
+import dev.synccontext.spring.live.JsonLiveEncoder;
+import dev.synccontext.spring.live.LiveChannels;
+import dev.synccontext.spring.live.LiveChannelsMetrics;
+import dev.synccontext.spring.live.LiveEncoder;
+import dev.synccontext.spring.live.LiveSse;
+import dev.synccontext.spring.live.LiveStomp;
+import dev.synccontext.spring.live.LiveWebSocket;
+import dev.synccontext.spring.live.StompSessionEvents;
+
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 import dev.synccontext.registry.SyncContextRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -38,7 +47,8 @@ public final class SyncContextLiveAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     LiveChannels liveChannels(LiveProperties properties, SyncContextRegistry registry) {
-        return new LiveChannels(properties, registry.template().executor());
+        return new LiveChannels(registry.template().executor(), builder -> builder.policy(properties.getPolicy())
+                .bufferCapacity(properties.getBufferCapacity()).replayCapacity(properties.getReplayCapacity()));
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -56,7 +66,7 @@ public final class SyncContextLiveAutoConfiguration {
         return encoder.getIfAvailable(() -> {
             throw new IllegalStateException("Live channels need a LiveEncoder bean to write messages: add Jackson 3"
                     + " (tools.jackson.core:jackson-databind, which Spring Boot's web starters bring) or declare a"
-                    + " bean of type dev.synccontext.autoconfigure.live.LiveEncoder.");
+                    + " bean of type dev.synccontext.spring.live.LiveEncoder.");
         });
     }
 

@@ -1,12 +1,6 @@
 /**
- * Live channels over Spring's web stacks: the transports that carry a core
- * {@link dev.synccontext.live.LiveChannel} to its subscribers without blocking a thread on a client that does
- * not read. {@link dev.synccontext.autoconfigure.live.LiveSse} (Server-Sent Events on Servlet non-blocking
- * I/O, with {@code Last-Event-ID} resume), {@link dev.synccontext.autoconfigure.live.LiveWebSocket} (a plain
- * {@code WebSocketSession}, JSR 356 asynchronous sends with a send timeout) and
- * {@link dev.synccontext.autoconfigure.live.LiveStomp} (a user's or a session's STOMP destination through
- * {@code SimpMessagingTemplate}); {@link dev.synccontext.autoconfigure.live.LiveChannels} builds channels with
- * the {@code synccontext.live.*} settings, the application's executor and per-scope counters.
+ * Boot's wiring of live channels (the library's {@code dev.synccontext.spring.live}) with the
+ * {@code synccontext.live.*} settings.
  *
  * <p>Null-marked (JSpecify): nothing here accepts or returns {@code null} unless annotated {@code @Nullable}.
  */

@@ -3,7 +3,7 @@ package dev.synccontext.autoconfigure.metrics;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import dev.synccontext.autoconfigure.session.SessionContexts;
+import dev.synccontext.spring.session.SessionContexts;
 
 /**
  * Meters of this node's session contexts, one series each (never one per session):

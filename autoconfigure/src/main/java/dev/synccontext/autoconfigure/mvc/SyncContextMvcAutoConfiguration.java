@@ -1,5 +1,10 @@
 package dev.synccontext.autoconfigure.mvc;
 
+import dev.synccontext.spring.mvc.CompletedFutureReturnValueHandler;
+import dev.synccontext.spring.mvc.OnContextHandlerAdapter;
+import dev.synccontext.spring.mvc.OnContextMethodsCheck;
+import dev.synccontext.spring.mvc.ShuttingDownExceptionResolver;
+
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 import dev.synccontext.registry.SyncContextRegistry;
 import org.springframework.beans.factory.ListableBeanFactory;

@@ -1,8 +1,6 @@
 /**
- * Spring MVC: {@link dev.synccontext.autoconfigure.handler.OnContext @OnContext} handler methods run on the
- * request's session context ({@link dev.synccontext.autoconfigure.mvc.OnContextHandlerAdapter}, supplied
- * through a {@code WebMvcRegistrations} bean), and a controller's already-completed {@code CompletableFuture}
- * (an inline {@code invokeAsync}) is written at once, without an async dispatch.
+ * Boot's wiring of Spring MVC's part (the library's {@code dev.synccontext.spring.mvc}): the handler adapter
+ * that runs {@code @OnContext} bodies on their context, the return-value handlers, the shutdown answer.
  *
  * <p>Null-marked (JSpecify): nothing here accepts or returns {@code null} unless annotated {@code @Nullable}.
  */

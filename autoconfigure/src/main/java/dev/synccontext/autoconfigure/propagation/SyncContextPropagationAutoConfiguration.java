@@ -1,5 +1,7 @@
 package dev.synccontext.autoconfigure.propagation;
 
+import dev.synccontext.spring.propagation.ContextPropagationDecorator;
+
 import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;

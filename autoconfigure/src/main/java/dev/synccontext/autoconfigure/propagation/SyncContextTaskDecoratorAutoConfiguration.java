@@ -1,5 +1,7 @@
 package dev.synccontext.autoconfigure.propagation;
 
+import dev.synccontext.spring.propagation.TaskDecoratorCallbackDecorator;
+
 import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

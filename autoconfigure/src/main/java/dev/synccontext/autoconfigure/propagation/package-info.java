@@ -1,7 +1,7 @@
 /**
- * Context propagation for queued callbacks: thread-locals of the thread that queued a callback (MDC,
- * observations, security, an application's {@code TaskDecorator}) are restored around it when it runs
- * later on a pool thread.
+ * Boot's wiring of context propagation (the library's {@code dev.synccontext.spring.propagation}): the
+ * decorator that restores the submitter's thread-locals around a queued callback, and an application's
+ * {@code TaskDecorator} applied the same way.
  *
  * <p>Null-marked (JSpecify): nothing here accepts or returns {@code null} unless annotated {@code @Nullable}.
  */

@@ -1,8 +1,12 @@
 package dev.synccontext.autoconfigure.scope;
 
+import dev.synccontext.spring.scope.ContextBeanScope;
+import dev.synccontext.spring.scope.ContextScoped;
+import dev.synccontext.spring.scope.ContextScopedProxyFactoryBean;
+
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
-import dev.synccontext.autoconfigure.websocket.WebSocketSessionContext;
+import dev.synccontext.spring.websocket.WebSocketSessionContext;
 import dev.synccontext.registry.ContextProxy;
 import dev.synccontext.registry.SyncContextRegistry;
 import java.util.ArrayList;

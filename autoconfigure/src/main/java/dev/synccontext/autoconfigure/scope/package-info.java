@@ -1,8 +1,5 @@
 /**
- * Context-scoped beans: {@link dev.synccontext.autoconfigure.scope.ContextScoped @ContextScoped} state lives one
- * instance per context (HTTP session, request, WebSocket/STOMP session, WebSession, registry key), resolves on
- * the request thread and inside any callback of that context, and is destroyed on the context after its last
- * callback when the context is released.
+ * Boot's wiring of the context scope (the library's {@code dev.synccontext.spring.scope}).
  *
  * <p>Null-marked (JSpecify): nothing here accepts or returns {@code null} unless annotated {@code @Nullable}.
  */

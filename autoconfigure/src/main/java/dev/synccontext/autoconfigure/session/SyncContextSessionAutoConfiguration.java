@@ -1,7 +1,12 @@
 package dev.synccontext.autoconfigure.session;
 
+import dev.synccontext.spring.session.CurrentHttpSessionContext;
+import dev.synccontext.spring.session.SessionContextReleasingListener;
+import dev.synccontext.spring.session.SessionContexts;
+import dev.synccontext.spring.session.SessionDestroyedEventReleaser;
+
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.ScopedSyncContext;
+import dev.synccontext.spring.ScopedSyncContext;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 import dev.synccontext.autoconfigure.SyncContextProperties;
 import dev.synccontext.registry.SyncContextRegistry;
@@ -22,7 +27,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.web.context.annotation.RequestScope;
 import org.springframework.web.context.annotation.SessionScope;
 import org.springframework.context.annotation.ScopedProxyMode;
-import dev.synccontext.autoconfigure.websocket.WebSocketSessionContext;
+import dev.synccontext.spring.websocket.WebSocketSessionContext;
 
 /**
  * HTTP-session and {@code WebSession} contexts: one per session per node ({@link SessionContexts}), found

@@ -1,10 +1,7 @@
 /**
- * HTTP sessions and WebFlux {@code WebSession}s: how a session finds its context on this node and how that
- * context is released. The session holds only a small {@code String} handle ({@code SessionHandle}); this
- * node's {@link dev.synccontext.autoconfigure.session.SessionContexts} holds the context under it, created on
- * first use and released when the session ends (the container's listener, Spring Session's destroyed
- * events), when idle on this node ({@code synccontext.session.idle-timeout}), or at shutdown. Also the
- * injected {@code rendererSyncContext} of servlet applications (session or request scope).
+ * Boot's wiring of session contexts (the library's {@code dev.synccontext.spring.session}): the registry of
+ * this node's session contexts, its idle eviction and node id from {@code synccontext.session.*}, the releasing
+ * listeners, and the injected {@code rendererSyncContext}.
  *
  * <p>Null-marked (JSpecify): nothing here accepts or returns {@code null} unless annotated {@code @Nullable}.
  */

@@ -1,6 +1,10 @@
 package dev.synccontext.autoconfigure.webflux;
 
-import dev.synccontext.autoconfigure.session.SessionContexts;
+import dev.synccontext.spring.webflux.OnContextHandlers;
+import dev.synccontext.spring.webflux.ShuttingDownWebExceptionHandler;
+import dev.synccontext.spring.webflux.WebSessionContextArgumentResolver;
+
+import dev.synccontext.spring.session.SessionContexts;
 import dev.synccontext.autoconfigure.session.SyncContextSessionAutoConfiguration;
 import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
@@ -14,7 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.reactive.config.WebFluxConfigurer;
 import org.springframework.web.reactive.result.method.annotation.ArgumentResolverConfigurer;
-import dev.synccontext.autoconfigure.session.WebSessionContexts;
+import dev.synccontext.spring.session.WebSessionContexts;
 
 /**
  * WebFlux: a {@code WebSession}'s context ({@link WebSessionContexts}, the node's {@link SessionContexts}

@@ -1,8 +1,5 @@
 /**
- * Spring WebFlux: the argument resolver that gives an annotated handler method its {@code WebSession}'s
- * context (the session part's {@link dev.synccontext.autoconfigure.session.WebSessionContexts}), and
- * {@link dev.synccontext.autoconfigure.handler.OnContext @OnContext} controllers, whose reactive handler
- * methods' bodies run on that context (a proxy made by {@code OnContextHandlers}).
+ * Boot's wiring of WebFlux's part (the library's {@code dev.synccontext.spring.webflux}).
  *
  * <p>Null-marked (JSpecify): nothing here accepts or returns {@code null} unless annotated {@code @Nullable}.
  */

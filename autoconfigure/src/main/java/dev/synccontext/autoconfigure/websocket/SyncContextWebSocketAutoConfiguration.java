@@ -1,5 +1,13 @@
 package dev.synccontext.autoconfigure.websocket;
 
+import dev.synccontext.spring.websocket.CurrentWebSocketSessionContext;
+import dev.synccontext.spring.websocket.StompFramesOnContext;
+import dev.synccontext.spring.websocket.StompSessionContextArgumentResolver;
+import dev.synccontext.spring.websocket.StompSessionContextEvents;
+import dev.synccontext.spring.websocket.SyncContextWebSocketHandler;
+import dev.synccontext.spring.websocket.WebSocketSessionContext;
+import dev.synccontext.spring.websocket.WebSocketSessionContexts;
+
 import dev.synccontext.RendererSyncContext;
 import java.util.List;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -22,7 +30,7 @@ import org.springframework.messaging.simp.config.ChannelRegistration;
 import org.springframework.messaging.handler.invocation.HandlerMethodArgumentResolver;
 import org.springframework.web.socket.WebSocketHandler;
 import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
-import dev.synccontext.autoconfigure.ScopedSyncContext;
+import dev.synccontext.spring.ScopedSyncContext;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 import dev.synccontext.autoconfigure.session.SyncContextSessionAutoConfiguration;
 import dev.synccontext.registry.SyncContextRegistry;
@@ -40,7 +48,7 @@ import dev.synccontext.registry.SyncContextRegistry;
  *   <li>STOMP ({@code @EnableWebSocketMessageBroker}): each session's context is opened on CONNECT and released
  *       on DISCONNECT or when its connection drops, and a {@code RendererSyncContext} parameter of a
  *       {@code @MessageMapping} method is the sending session's context; the frames for
- *       {@link dev.synccontext.autoconfigure.handler.OnContext @OnContext} methods are handled on it, in the
+ *       {@link dev.synccontext.spring.handler.OnContext @OnContext} methods are handled on it, in the
  *       order the socket received them ({@code StompFramesOnContext}).</li>
  * </ul>
  */

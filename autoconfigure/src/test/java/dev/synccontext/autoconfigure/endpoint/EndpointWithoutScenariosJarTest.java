@@ -17,7 +17,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 
 /**
- * An application on {@code synccontext-spring-boot} without {@code synccontext-scenarios} (which that
+ * An application on {@code synccontext-spring-boot-autoconfigure} without {@code synccontext-scenarios} (which that
  * artifact declares optional) starts, answers GET and has no benchmark POST: no
  * {@link NoClassDefFoundError} anywhere. Unlike a {@code FilteredClassLoader}, which hides classes only
  * from the conditions, this starts a real application in a class loader whose class path lacks the jar,

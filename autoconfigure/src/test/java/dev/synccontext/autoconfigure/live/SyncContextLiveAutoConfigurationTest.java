@@ -1,5 +1,11 @@
 package dev.synccontext.autoconfigure.live;
 
+import dev.synccontext.spring.live.LiveChannels;
+import dev.synccontext.spring.live.LiveEncoder;
+import dev.synccontext.spring.live.LiveSse;
+import dev.synccontext.spring.live.LiveStomp;
+import dev.synccontext.spring.live.LiveWebSocket;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.autoconfigure.AllParts;

@@ -1,5 +1,21 @@
 package dev.synccontext.autoconfigure.propagation;
 
+
+
+
+
+
+
+
+
+
+
+
+import dev.synccontext.spring.propagation.TaskDecoratorCallbackDecoratorTest;
+
+import dev.synccontext.spring.propagation.ContextPropagationDecorator;
+import dev.synccontext.spring.propagation.TaskDecoratorCallbackDecorator;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.CallbackDecorator;

@@ -1,5 +1,8 @@
 package dev.synccontext.autoconfigure.scope;
 
+import dev.synccontext.spring.scope.ContextScoped;
+import dev.synccontext.spring.scope.NoCurrentContextException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 

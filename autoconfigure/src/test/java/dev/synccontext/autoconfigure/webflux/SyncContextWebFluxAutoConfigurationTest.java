@@ -28,8 +28,8 @@ import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerCo
 import dev.synccontext.autoconfigure.endpoint.SyncContextEndpoint;
 import dev.synccontext.autoconfigure.endpoint.SyncContextEndpointAutoConfiguration;
 import dev.synccontext.autoconfigure.metrics.SyncContextMetricsAutoConfiguration;
-import dev.synccontext.autoconfigure.session.SessionContexts;
-import dev.synccontext.autoconfigure.session.WebSessionContexts;
+import dev.synccontext.spring.session.SessionContexts;
+import dev.synccontext.spring.session.WebSessionContexts;
 import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.autoconfigure.mvc.SyncContextMvcAutoConfiguration;

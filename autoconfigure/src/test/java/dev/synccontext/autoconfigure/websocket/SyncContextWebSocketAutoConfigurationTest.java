@@ -1,5 +1,11 @@
 package dev.synccontext.autoconfigure.websocket;
 
+import dev.synccontext.spring.websocket.StompBroker;
+
+import dev.synccontext.spring.websocket.SyncContextWebSocketHandler;
+import dev.synccontext.spring.websocket.WebSocketSessionContext;
+import dev.synccontext.spring.websocket.WebSocketSessionContexts;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;

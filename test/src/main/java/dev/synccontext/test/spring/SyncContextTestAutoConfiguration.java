@@ -3,7 +3,7 @@ package dev.synccontext.test.spring;
 import dev.synccontext.CallbackDecorator;
 import dev.synccontext.ContextClock;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
-import dev.synccontext.autoconfigure.SyncContextBuilderCustomizer;
+import dev.synccontext.spring.SyncContextBuilderCustomizer;
 import dev.synccontext.test.SyncContextTestKit;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
-import dev.synccontext.autoconfigure.session.SessionContexts;
+import dev.synccontext.spring.session.SessionContexts;
 import dev.synccontext.autoconfigure.session.SyncContextSessionAutoConfiguration;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.test.SyncContextTestKit;

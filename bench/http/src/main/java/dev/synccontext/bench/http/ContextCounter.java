@@ -1,6 +1,6 @@
 package dev.synccontext.bench.http;
 
-import dev.synccontext.autoconfigure.scope.ContextScoped;
+import dev.synccontext.spring.scope.ContextScoped;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;

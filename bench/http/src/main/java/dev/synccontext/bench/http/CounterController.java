@@ -1,7 +1,7 @@
 package dev.synccontext.bench.http;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.handler.OnContext;
+import dev.synccontext.spring.handler.OnContext;
 import jakarta.servlet.http.HttpSession;
 import java.util.LinkedHashMap;
 import java.util.Map;

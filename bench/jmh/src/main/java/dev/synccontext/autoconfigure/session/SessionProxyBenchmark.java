@@ -1,5 +1,8 @@
 package dev.synccontext.autoconfigure.session;
 
+import dev.synccontext.spring.session.CurrentHttpSessionContext;
+import dev.synccontext.spring.session.SessionContexts;
+
 import org.jspecify.annotations.NullUnmarked;
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
@@ -24,7 +27,7 @@ import org.springframework.mock.web.MockHttpSession;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 import org.springframework.web.context.request.SessionScope;
-import dev.synccontext.autoconfigure.ScopedSyncContext;
+import dev.synccontext.spring.ScopedSyncContext;
 import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
 

@@ -1,5 +1,7 @@
 package dev.synccontext.autoconfigure.session;
 
+import dev.synccontext.spring.session.SessionContexts;
+
 import org.jspecify.annotations.NullUnmarked;
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;

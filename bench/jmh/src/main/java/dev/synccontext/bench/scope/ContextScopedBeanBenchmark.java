@@ -1,9 +1,9 @@
 package dev.synccontext.bench.scope;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.autoconfigure.ScopedSyncContext;
+import dev.synccontext.spring.ScopedSyncContext;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
-import dev.synccontext.autoconfigure.scope.ContextScoped;
+import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.autoconfigure.scope.SyncContextScopeAutoConfiguration;
 import dev.synccontext.registry.SyncContextRegistry;
 import java.util.concurrent.TimeUnit;

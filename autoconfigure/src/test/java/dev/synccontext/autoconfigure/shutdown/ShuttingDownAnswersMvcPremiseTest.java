@@ -1,0 +1,36 @@
+package dev.synccontext.autoconfigure.shutdown;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.testing.Browser;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+
+/**
+ * The premise of {@link ShuttingDownAnswersMvcTest}: the same app without the starter's MVC part, which
+ * holds the resolver; a request refused because the application is shutting down is then an unhandled
+ * exception, a 500 a balancer does not retry elsewhere.
+ */
+@SpringBootTest(classes = ShuttingDownAnswersMvcTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = "spring.autoconfigure.exclude=dev.synccontext.autoconfigure.mvc.SyncContextMvcAutoConfiguration")
+@DirtiesContext // the registry is drained
+class ShuttingDownAnswersMvcPremiseTest {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    SyncContextRegistry registry;
+
+    @Test
+    void withoutTheResolverTheRefusalIsA500() throws Exception {
+        assertThat(new Browser(port).get("/count").body()).isEqualTo("1");
+        ShuttingDownAnswersMvcTest.drain(registry);
+        assertThat(new Browser(port).get("/count").statusCode()).isEqualTo(500);
+    }
+}

@@ -1,0 +1,236 @@
+package dev.synccontext.spring.live;
+
+
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.live.LiveBoardApp.Board;
+import dev.synccontext.spring.live.LiveBoardApp.Boards;
+import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.testing.Browser;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * Many sessions with stalled and healthy SSE tabs, and resume after a dropped connection, over real Tomcat.
+ * Same settings as {@link SseHeadOfLineTest}, so both share one application.
+ */
+@SpringBootTest(classes = LiveBoardApp.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+        "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32",
+        "synccontext.live.replay-capacity=100", "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
+class SseScaleAndResumeTest {
+
+    private static final Duration GENEROUS = Duration.ofSeconds(10);
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    Boards boards;
+
+    /**
+     * 25 sessions, each with one healthy tab and two stalled ones (50 stalled subscribers); 300 changes of 8 KB
+     * per session, enough to fill every stalled tab's socket buffers. No thread waits for a stalled tab.
+     */
+    @Test
+    void fiftyStalledSubscribersHoldNoThreadAndEveryGapIsACountedDrop() throws Exception {
+        int sessions = 25;
+        List<Browser> tabs = new ArrayList<>();
+        List<Board> sessionBoards = new ArrayList<>();
+        List<SseClient> healthy = new ArrayList<>();
+        List<StalledSocket> stalled = new ArrayList<>();
+        try {
+            for (int i = 0; i < sessions; i++) {
+                Browser tab = new Browser(port);
+                tabs.add(tab);
+                sessionBoards.add(newBoard(tab));
+                healthy.add(new SseClient(tab.httpClient(), tab.uri("/events?tab=healthy"), null, null));
+            }
+            changeEach(tabs, 10);
+            int threadsBefore = serverThreads();
+            for (Browser tab : tabs) {
+                stalled.add(StalledSocket.sse(port, "/events?tab=stalled-a", tab.cookie("JSESSIONID")));
+                stalled.add(StalledSocket.sse(port, "/events?tab=stalled-b", tab.cookie("JSESSIONID")));
+            }
+            for (Board board : sessionBoards) {
+                await().atMost(GENEROUS).until(() -> board.tabs.size() == 3);
+            }
+            for (int round = 0; round < 3; round++) {
+                changeEach(tabs, 100);
+                assertThat(RendererSyncContext.blockedCallbacks()).as("no callback blocked").isEmpty();
+            }
+            int threadsAfter = serverThreads();
+            for (int i = 0; i < sessions; i++) {
+                long last = sessionBoards.get(i).live.lastSequence();
+                SseClient client = healthy.get(i);
+                Board board = sessionBoards.get(i);
+                await().atMost(Duration.ofSeconds(30)).failFast(() -> false).conditionEvaluationListener(condition -> {
+                    if (condition.getRemainingTimeInMS() < 1000) {
+                        board.live.subscribers().forEach(sub -> System.out.printf("late: client %s, server written %d"
+                                + " last %d buffered %d dropped %d%n", client.last().id(), sub.written(), sub.lastWritten(),
+                                sub.buffered(), sub.dropped()));
+                    }
+                }).until(() -> client.last() != null && client.last().sequence() == last);
+            }
+            // Quiet now: 50 stalled subscribers are open with their socket buffers full, and no thread is theirs.
+            assertThat(threadsInWrites()).as("no thread is inside a live drain or a write once the healthy tabs"
+                    + " caught up").isEmpty();
+            long stalledBuffered = 0;
+            long stalledDropped = 0;
+            for (int i = 0; i < sessions; i++) {
+                Board board = sessionBoards.get(i);
+                long last = board.live.lastSequence();
+                // Told apart by the tab name their requests gave, not by how much each took (drop-oldest drops
+                // from the healthy tab too, and a stalled one takes as much until its socket buffers fill).
+                LiveSubscriber fine = board.tabs.get("healthy");
+                List<LiveSubscriber> subscribers = List.of(board.tabs.get("stalled-a"), board.tabs.get("stalled-b"), fine);
+                assertThat(board.live.subscribers()).as("session %d: every tab still subscribed (%s)", i,
+                        describe(board)).containsExactlyInAnyOrderElementsOf(subscribers);
+                List<Long> seen = healthy.get(i).sequences();
+                assertThat(seen).as("session %d's healthy tab: strictly increasing", i).isSorted().doesNotHaveDuplicates();
+                assertThat(last + 1 - seen.size()).as("session %d: the healthy tab's gaps are its counted drops", i)
+                        .isEqualTo(fine.dropped());
+                for (LiveSubscriber subscriber : subscribers) {
+                    // the healthy tab's snapshot was at 0, the stalled tabs' (subscribed after 10 changes) at 10
+                    long snapshotAt = subscriber == fine ? 0 : 10;
+                    assertThat(subscriber.highWater()).isLessThanOrEqualTo(subscriber.capacity());
+                    assertThat(subscriber.written() + subscriber.buffered() + subscriber.dropped())
+                            .as("session %d: everything published reached the transport, waits, or was counted dropped", i)
+                            .isEqualTo(last - snapshotAt + 1);
+                }
+                for (LiveSubscriber subscriber : subscribers.subList(0, 2)) {
+                    assertThat(subscriber.dropped()).as("session %d: a stalled tab's buffer filled up (drop-oldest dropped)", i)
+                            .isPositive();
+                    stalledBuffered += subscriber.buffered();
+                    stalledDropped += subscriber.dropped();
+                }
+            }
+            System.out.printf("scale: %d sessions, %d healthy and %d stalled tabs; server threads (Tomcat's and the"
+                    + " executor's) %d before the stalled tabs, %d after; stalled tabs hold %d buffered messages (bound %d), dropped %d%n", sessions,
+                    healthy.size(), stalled.size(), threadsBefore, threadsAfter, stalledBuffered, stalled.size() * 32,
+                    stalledDropped);
+            // The pools may have grown meanwhile (Tomcat's for 50 handshakes, the elastic executor under a busy
+            // CPU), but idle: what a stalled subscriber could hold is a thread inside its drain, asserted empty above.
+            assertThat(stalledDropped).isPositive();
+        } finally {
+            for (SseClient client : healthy) {
+                client.close();
+            }
+            for (StalledSocket socket : stalled) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void aReconnectWithLastEventIdGetsTheEventsItMissedOnceAndInOrder() throws Exception {
+        Browser tab = new Browser(port);
+        Board board = newBoard(tab);
+        String lastId;
+        try (SseClient first = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
+            change(tab, 10);
+            await().atMost(GENEROUS).until(() -> first.events.size() == 11);
+            lastId = first.last().id();
+            assertThat(first.last().sequence()).isEqualTo(10);
+        }
+        await().atMost(GENEROUS).until(() -> {
+            change(tab, 1); // the server learns that the connection is gone when a write fails
+            return board.live.subscribers().isEmpty();
+        });
+        change(tab, 20);
+        long missedUpTo = board.live.lastSequence();
+        try (SseClient back = new SseClient(tab.httpClient(), tab.uri("/events"), null, lastId)) {
+            change(tab, 5);
+            await().atMost(GENEROUS).until(() -> back.last() != null && back.last().sequence() == missedUpTo + 5);
+            assertThat(back.sequences()).as("every event after %s exactly once, in order", lastId)
+                    .containsExactlyElementsOf(LongStream.rangeClosed(11, missedUpTo + 5).boxed().toList());
+            assertThat(back.events).noneMatch(event -> event.event().equals("snapshot"));
+        }
+    }
+
+    @Test
+    void aReconnectPastTheReplayBufferGetsOneSnapshotAndContinuesFromIt() throws Exception {
+        Browser tab = new Browser(port);
+        Board board = newBoard(tab);
+        String lastId;
+        try (SseClient first = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
+            await().atMost(GENEROUS).until(() -> first.events.size() == 1);
+            lastId = first.last().id();
+        }
+        change(tab, 150); // the replay buffer keeps 100
+        await().atMost(GENEROUS).until(() -> {
+            change(tab, 1);
+            return board.live.subscribers().isEmpty();
+        });
+        long at = board.live.lastSequence();
+        try (SseClient back = new SseClient(tab.httpClient(), tab.uri("/events"), null, lastId)) {
+            await().atMost(GENEROUS).until(() -> back.events.size() == 1);
+            change(tab, 3);
+            await().atMost(GENEROUS).until(() -> back.events.size() == 4);
+            assertThat(back.events.get(0).event()).isEqualTo("snapshot");
+            assertThat(back.events.get(0).data()).contains("\"counter\":" + at);
+            assertThat(back.sequences()).containsExactly(at, at + 1, at + 2, at + 3);
+        }
+    }
+
+    /** Each tab's name, why it ended (null: it is open) and its counts, for a failure's message. */
+    private static String describe(Board board) {
+        StringBuilder out = new StringBuilder();
+        board.tabs.forEach((name, sub) -> out.append(String.format("%s: closed %s, written %d, buffered %d, dropped %d; ",
+                name, sub.closeReason(), sub.written(), sub.buffered(), sub.dropped())));
+        return out.toString();
+    }
+
+    /** The threads that could be held by a subscriber: Tomcat's request threads and the contexts' executor. */
+    private static int serverThreads() {
+        return (int) Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().startsWith("http-nio") || thread.getName().startsWith("synccontext"))
+                .count();
+    }
+
+    /** Threads inside a socket write or a live drain right now (a stalled client would hold them there). */
+    private static List<String> threadsInWrites() {
+        List<String> held = new ArrayList<>();
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            boolean inWrite = java.util.Arrays.stream(stack).anyMatch(frame -> frame.getMethodName().contains("writeBlocking")
+                    || frame.getMethodName().equals("doWrite")
+                    || frame.getClassName().endsWith("LiveSubscriber") || frame.getClassName().endsWith("SseTransport"));
+            if (inWrite) {
+                held.add(thread.getName() + " " + java.util.Arrays.stream(stack).limit(12).map(Object::toString).toList());
+            }
+        });
+        return held;
+    }
+
+    private static void change(Browser tab, int times) {
+        HttpResponse<String> answer = tab.send(tab.request("/change?times=" + times)
+                .POST(HttpRequest.BodyPublishers.noBody()).timeout(GENEROUS));
+        assertThat(answer.statusCode()).isEqualTo(200);
+    }
+
+    private static void changeEach(List<Browser> tabs, int times) {
+        for (Browser tab : tabs) {
+            HttpResponse<String> answer = tab.send(tab.request("/change?size=8000&times=" + times)
+                    .POST(HttpRequest.BodyPublishers.noBody()).timeout(GENEROUS));
+            assertThat(answer.statusCode()).isEqualTo(200);
+        }
+    }
+
+    private Board newBoard(Browser tab) {
+        int before = boards.all.size();
+        assertThat(tab.get("/touch").statusCode()).isEqualTo(200);
+        assertThat(boards.all).hasSize(before + 1);
+        return boards.all.get(before);
+    }
+}

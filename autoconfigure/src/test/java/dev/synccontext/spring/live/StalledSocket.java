@@ -1,0 +1,93 @@
+package dev.synccontext.spring.live;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A tab whose client stopped reading (a phone in a tunnel, a suspended laptop): a raw socket with a 2 KB
+ * receive buffer that sends one request and never reads a byte (a STOMP client: only the handshake's answer),
+ * so the server's writes fill the socket buffers and then cannot go on.
+ */
+final class StalledSocket implements AutoCloseable {
+
+    private final Socket socket = new Socket();
+
+    StalledSocket(int port, String request) throws IOException {
+        socket.setReceiveBufferSize(2048);
+        socket.connect(new InetSocketAddress("localhost", port), 5_000);
+        OutputStream out = socket.getOutputStream();
+        out.write(request.getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+    }
+
+    /** {@code GET path} with the session's cookie, asking for an event stream. */
+    static StalledSocket sse(int port, String path, String sessionCookie) throws IOException {
+        return new StalledSocket(port, "GET " + path + " HTTP/1.1\r\nHost: localhost:" + port
+                + "\r\nAccept: text/event-stream\r\nCookie: JSESSIONID=" + sessionCookie + "\r\n\r\n");
+    }
+
+    /**
+     * A STOMP client over WebSocket that stops reading: completes the handshake (reads the {@code 101} answer, and
+     * nothing after it), sends real masked frames CONNECT, SUBSCRIBE {@code destination} and SEND
+     * {@code subscribeTo} (an empty body), then never reads a byte.
+     */
+    static StalledSocket stomp(int port, String path, String destination, String subscribeTo) throws IOException {
+        StalledSocket stalled = new StalledSocket(port, "GET " + path + " HTTP/1.1\r\nHost: localhost:" + port
+                + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: v12.stomp\r\n\r\n");
+        stalled.awaitUpgrade();
+        stalled.sendText("CONNECT\naccept-version:1.2\nhost:localhost\nheart-beat:0,0\n\n\0");
+        stalled.sendText("SUBSCRIBE\nid:sub-0\ndestination:" + destination + "\n\n\0");
+        stalled.sendText("SEND\ndestination:" + subscribeTo + "\ncontent-length:0\n\n\0");
+        return stalled;
+    }
+
+    /** Reads the handshake's answer up to its blank line, byte by byte (nothing of what follows it). */
+    private void awaitUpgrade() throws IOException {
+        socket.setSoTimeout(10_000);
+        InputStream in = socket.getInputStream();
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("closed during the handshake: " + head.toString(StandardCharsets.ISO_8859_1));
+            }
+            head.write(b);
+        }
+        String answer = head.toString(StandardCharsets.ISO_8859_1);
+        if (!answer.startsWith("HTTP/1.1 101")) {
+            throw new IOException("handshake refused: " + answer);
+        }
+    }
+
+    /** One final, masked WebSocket text frame (as every client frame must be), payload under 126 bytes. */
+    private void sendText(String text) throws IOException {
+        byte[] payload = text.getBytes(StandardCharsets.UTF_8);
+        if (payload.length > 125) {
+            throw new IllegalArgumentException("frame too long for the short form: " + payload.length);
+        }
+        byte[] mask = new byte[4];
+        ThreadLocalRandom.current().nextBytes(mask);
+        byte[] frame = new byte[2 + 4 + payload.length];
+        frame[0] = (byte) 0x81; // FIN, text
+        frame[1] = (byte) (0x80 | payload.length); // masked
+        System.arraycopy(mask, 0, frame, 2, 4);
+        for (int i = 0; i < payload.length; i++) {
+            frame[6 + i] = (byte) (payload[i] ^ mask[i % 4]);
+        }
+        OutputStream out = socket.getOutputStream();
+        out.write(frame);
+        out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

@@ -1,0 +1,81 @@
+package dev.synccontext.spring.session;
+
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.Browser;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import dev.synccontext.registry.ContextTemplate;
+import dev.synccontext.registry.SyncContextRegistry;
+
+/** WebFlux has no session scope: a controller parameter of type RendererSyncContext gets its WebSession's. */
+@SpringBootTest(classes = WebSessionContextsHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = "spring.main.web-application-type=reactive")
+class WebSessionContextsHttpTest {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    WebSessionContexts contexts;
+
+    @Test
+    void aControllerGetsTheContextOfItsWebSession() {
+        Browser alice = new Browser(port);
+        Browser bob = new Browser(port);
+        String aliceContext = alice.get("/context").body();
+        assertThat(aliceContext).startsWith("session-");
+        assertThat(alice.get("/context").body()).isEqualTo(aliceContext);
+        assertThat(bob.get("/context").body()).startsWith("session-").isNotEqualTo(aliceContext);
+        assertThat(alice.get("/inside").body()).isEqualTo(aliceContext + " true");
+    }
+
+    @Test
+    void anInvalidatedWebSessionsContextIsReleasedByTheSweep() {
+        SyncContextRegistry registry = new SyncContextRegistry(
+                ContextTemplate.defaults(java.util.concurrent.ForkJoinPool.commonPool(), "common-pool"));
+        WebSessionContexts perSession = new WebSessionContexts(
+                new SessionContexts(registry, "session", "node-a", java.time.Duration.ofHours(1)), java.time.Duration.ofHours(1));
+        org.springframework.web.server.session.InMemoryWebSessionStore store =
+                new org.springframework.web.server.session.InMemoryWebSessionStore();
+        org.springframework.web.server.WebSession session = store.createWebSession().block();
+        RendererSyncContext context = perSession.contextOf(session);
+        assertThat(perSession.contextOf(session)).isSameAs(context);
+        assertThat(perSession.sweep()).as("a live session keeps its context").isZero();
+        session.invalidate().block();
+        assertThat(perSession.sweep()).isEqualTo(1);
+        assertThat(context.isClosed()).isTrue();
+        assertThat(registry.statistics("session").contexts()).isZero();
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import(ReactiveController.class)
+    static class App {
+    }
+
+    @RestController
+    static class ReactiveController {
+
+        @GetMapping("/context")
+        Mono<String> context(RendererSyncContext context) {
+            return Mono.just(context.name());
+        }
+
+        @GetMapping("/inside")
+        Mono<String> inside(RendererSyncContext context) {
+            return Mono.fromFuture(context.invokeAsync(() -> context.name() + " " + context.checkAccess()));
+        }
+    }
+}

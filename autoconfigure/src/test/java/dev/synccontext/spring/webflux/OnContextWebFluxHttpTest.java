@@ -1,0 +1,191 @@
+package dev.synccontext.spring.webflux;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.autoconfigure.AllParts;
+import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.spring.scope.ContextScoped;
+import dev.synccontext.testing.Browser;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@code @OnContext} WebFlux controllers over real HTTP on Netty: the body runs on the WebSession's context,
+ * one at a time per session, and what it throws reaches the controller's {@code @ExceptionHandler}.
+ */
+@SpringBootTest(classes = OnContextWebFluxHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = "spring.main.web-application-type=reactive")
+class OnContextWebFluxHttpTest {
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void fourHundredConcurrentRequestsOfOneWebSessionRunOneAtATimeAndLoseNothing() {
+        Browser alice = new Browser(port);
+        alice.get("/plain/context");
+        List<CompletableFuture<HttpResponse<String>>> all = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            all.add(alice.httpClient().sendAsync(alice.request("/flux/increment").POST(HttpRequest.BodyPublishers.noBody())
+                    .build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).orTimeout(120, TimeUnit.SECONDS).join();
+        assertThat(all).allSatisfy(reply -> assertThat(reply.join().statusCode()).as(reply.join().body()).isEqualTo(200));
+        assertThat(all.stream().map(reply -> reply.join().body())).as("each request saw its own count").doesNotHaveDuplicates();
+        assertThat(alice.get("/flux/tally").body()).isEqualTo("400 max-inside 1");
+    }
+
+    @Test
+    void theBodyRunsOnItsWebSessionsContext() {
+        Browser bob = new Browser(port);
+        Browser carol = new Browser(port);
+        String bobs = bob.get("/plain/context").body();
+        String carols = carol.get("/plain/context").body();
+        assertThat(bobs).startsWith("session-").isNotEqualTo(carols);
+        assertThat(bob.get("/flux/where").body()).isEqualTo(bobs + " true");
+        assertThat(carol.get("/flux/where").body()).isEqualTo(carols + " true");
+        assertThat(bob.get("/flux/letters").body()).as("a Flux<String> is written as text").isEqualTo(bobs + "ab");
+    }
+
+    @Test
+    void whatTheBodyThrowsReachesTheExceptionHandler() {
+        Browser dave = new Browser(port);
+        dave.get("/plain/context");
+        HttpResponse<String> reply = dave.get("/flux/fail");
+        assertThat(reply.statusCode()).isEqualTo(409);
+        assertThat(reply.body()).isEqualTo("handled: failed on its context true");
+    }
+
+    @Test
+    void aMethodThatCannotWaitForABusyContextIsRefusedAtStartup() {
+        AllParts.reactive().withUserConfiguration(NotReactive.class).run(context -> assertThat(context).getFailure()
+                .rootCause().hasMessageContaining("@OnContext WebFlux handler NotReactiveController#hello returns String")
+                .hasMessageContaining("Return a Mono or Flux"));
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import({ Tally.class, OnFluxController.class, PlainController.class })
+    static class App {
+    }
+
+    /** Per-context state with plain fields and no lock. */
+    @Component
+    @ContextScoped
+    static class Tally {
+
+        private int count;
+        private int inside;
+        private int maxInside;
+
+        int increment() {
+            inside++;
+            maxInside = Math.max(maxInside, inside);
+            int read = count;
+            Thread.yield();
+            count = read + 1;
+            inside--;
+            return count;
+        }
+
+        String report() {
+            return count + " max-inside " + maxInside;
+        }
+    }
+
+    static String where() {
+        return RendererSyncContext.current().map(context -> context.name() + " " + context.checkAccess()).orElse("none");
+    }
+
+    @RestController
+    @OnContext
+    static class OnFluxController {
+
+        private final Tally tally;
+
+        OnFluxController(Tally tally) {
+            this.tally = tally;
+        }
+
+        @PostMapping("/flux/increment")
+        Mono<Integer> increment() {
+            return Mono.just(tally.increment());
+        }
+
+        @GetMapping("/flux/tally")
+        Mono<String> tally() {
+            return Mono.just(tally.report());
+        }
+
+        @GetMapping("/flux/where")
+        Mono<String> where() {
+            return Mono.just(OnContextWebFluxHttpTest.where());
+        }
+
+        @GetMapping("/flux/letters")
+        Flux<String> letters() {
+            return Flux.just(RendererSyncContext.current().map(RendererSyncContext::name).orElse("none"), "a", "b");
+        }
+
+        @GetMapping("/flux/fail")
+        Mono<String> fail() {
+            throw new IllegalStateException("failed on its context " + RendererSyncContext.current().isPresent());
+        }
+
+        @ExceptionHandler(IllegalStateException.class)
+        ResponseEntity<String> conflict(IllegalStateException e) {
+            return ResponseEntity.status(HttpStatus.CONFLICT).body("handled: " + e.getMessage());
+        }
+    }
+
+    @RestController
+    static class PlainController {
+
+        @GetMapping("/plain/context")
+        Mono<String> context(RendererSyncContext context) {
+            return Mono.just(context.name());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class NotReactive {
+
+        @Bean
+        NotReactiveController notReactiveController() {
+            return new NotReactiveController();
+        }
+    }
+
+    @RestController
+    static class NotReactiveController {
+
+        @GetMapping("/hello")
+        @OnContext
+        String hello() {
+            return "hello";
+        }
+    }
+}

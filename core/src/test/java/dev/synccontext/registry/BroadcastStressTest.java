@@ -1,0 +1,108 @@
+package dev.synccontext.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.synccontext.RendererSyncContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A broadcast to 10,000 contexts while another thread closes a third of them (released gracefully, closed
+ * directly, or force-closed with {@code closeNow()}): it never throws, every context open throughout gets
+ * the callback exactly once, and every context is accounted for: delivered (ran, or handed back by a
+ * forced close) or refused (counted by the registry).
+ */
+class BroadcastStressTest {
+
+    private static final int CONTEXTS = 10_000;
+    private static final int ROUNDS = 5;
+
+    @Test
+    void aBroadcastWhileContextsCloseReachesEveryOpenOneOnceAndCountsEachRefusal() throws Exception {
+        long seed = Long.getLong("stress.seed", System.nanoTime());
+        System.out.println("BroadcastStressTest seed " + seed + " (rerun with -Dstress.seed=" + seed + ")");
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int round = 0; round < ROUNDS; round++) {
+            runRound(random.split(), seed, round);
+        }
+    }
+
+    private static void runRound(SplittableRandom random, long seed, int round) throws Exception {
+        SyncContextRegistry registry = new SyncContextRegistry(
+                ContextTemplate.defaults(RendererSyncContext.defaultExecutor(), "default"));
+        try {
+            List<RendererSyncContext> all = new ArrayList<>();
+            for (int i = 0; i < CONTEXTS; i++) {
+                all.add(registry.create("session"));
+            }
+            List<RendererSyncContext> doomed = new ArrayList<>(all);
+            Collections.shuffle(doomed, new java.util.Random(random.nextLong()));
+            doomed = doomed.subList(0, CONTEXTS / 3);
+            Map<RendererSyncContext, AtomicInteger> received = new ConcurrentHashMap<>();
+            Runnable callback = () -> received.computeIfAbsent(RendererSyncContext.current().orElseThrow(),
+                    c -> new AtomicInteger()).incrementAndGet();
+
+            AtomicInteger handedBack = new AtomicInteger();
+            CountDownLatch start = new CountDownLatch(1);
+            List<RendererSyncContext> closing = doomed;
+            AtomicReference<Throwable> closerFailed = new AtomicReference<>();
+            Thread closer = new Thread(() -> {
+                try {
+                    start.await();
+                    int kind = 0;
+                    for (RendererSyncContext context : closing) {
+                        switch (kind++ % 3) {
+                            case 0 -> registry.release(context);
+                            case 1 -> context.close();
+                            default -> handedBack.addAndGet((int) context.closeNow().stream().filter(p -> p == callback).count());
+                        }
+                    }
+                } catch (Throwable t) {
+                    closerFailed.set(t);
+                }
+            }, "closer");
+            closer.start();
+            long refusedBefore = registry.refusedCallbacks();
+            start.countDown();
+            Broadcast result = registry.broadcast(callback);
+            closer.join();
+            assertThat(closerFailed.get()).isNull();
+            for (RendererSyncContext context : all) {
+                if (!context.isClosed()) {
+                    context.close();
+                }
+                assertThat(context.awaitTermination(Duration.ofSeconds(30))).isTrue();
+            }
+
+            String where = "seed " + seed + ", round " + round + ": ";
+            List<RendererSyncContext> survivors = new ArrayList<>(all);
+            survivors.removeAll(doomed);
+            for (RendererSyncContext open : survivors) {
+                AtomicInteger got = received.get(open);
+                assertThat(got).describedAs(where + "open throughout, %s must get it", open.name()).isNotNull();
+                assertThat(got.get()).describedAs(where + "%s got it more than once", open.name()).isEqualTo(1);
+            }
+            int ran = received.values().stream().mapToInt(AtomicInteger::get).sum();
+            assertThat(received.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+            assertThat(ran + handedBack.get()).describedAs(where + "delivered = ran + handed back by closeNow")
+                    .isEqualTo(result.delivered());
+            assertThat(registry.refusedCallbacks() - refusedBefore).describedAs(where + "each refusal counted")
+                    .isEqualTo(result.refused());
+            assertThat(result.attempted()).describedAs(where + "no context visited twice").isLessThanOrEqualTo(CONTEXTS);
+            assertThat(result.delivered()).isGreaterThanOrEqualTo(survivors.size());
+            System.out.printf("round %d: delivered %d (ran %d, handed back %d), refused %d%n", round,
+                    result.delivered(), ran, handedBack.get(), result.refused());
+        } finally {
+            registry.close();
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.synccontext.spring.live;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.live.CloseReason;
+import dev.synccontext.live.LiveChannel;
+import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.live.LiveTransport;
+import dev.synccontext.registry.ShuttingDownException;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * Server-Sent Events for live channels, on Spring MVC (any Servlet 6 container). A handler method that
+ * takes the request and response and returns {@code void} hands the response over:
+ *
+ * <pre>{@code
+ * @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+ * void events(HttpServletRequest request, HttpServletResponse response) {
+ *     sse.subscribe(request, response, context, board::live);   // board: a @ContextScoped bean
+ * }
+ * }</pre>
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>The response is written with Servlet non-blocking I/O: no thread waits for a client that does not
+ *       read (see {@link SseTransport}); the context only appends to the subscriber's bounded buffer.</li>
+ *   <li>Every event has an {@code id} ({@code epoch-sequence}); a browser's {@code EventSource} sends the last
+ *       one back as {@code Last-Event-ID} when it reconnects, and the channel replays what it missed or
+ *       sends a snapshot ({@link LiveChannel#subscribe}).</li>
+ *   <li>The stream ends at {@code synccontext.live.sse-timeout} (the {@code AsyncContext} timeout; the
+ *       browser reconnects and resumes), when the client goes away, or with its subscriber.</li>
+ * </ul>
+ * Used on an HTTP/1.1 or HTTP/2 connection alike; a client behind a buffering proxy needs the proxy's
+ * buffering off for this path (the response says {@code X-Accel-Buffering: no} for nginx).
+ */
+public final class LiveSse {
+
+    private final LiveEncoder encoder;
+    private final Duration timeout;
+
+    public LiveSse(LiveEncoder encoder, Duration timeout) {
+        this.encoder = Objects.requireNonNull(encoder, "encoder");
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
+    }
+
+    /**
+     * Starts the event stream on the request's thread (asynchronous mode, headers, the write listener) and
+     * returns its transport, to be given to {@link LiveChannel#subscribe} inside the channel's context.
+     *
+     * @throws UncheckedIOException the response's output stream could not be opened
+     */
+    public LiveTransport open(HttpServletRequest request, HttpServletResponse response) {
+        response.setStatus(HttpServletResponse.SC_OK);
+        response.setContentType("text/event-stream");
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.setHeader("Cache-Control", "no-cache, no-transform");
+        response.setHeader("X-Accel-Buffering", "no");
+        AsyncContext async = request.isAsyncStarted() ? request.getAsyncContext() : request.startAsync(request, response);
+        async.setTimeout(timeout.toMillis());
+        ServletOutputStream out;
+        try {
+            out = response.getOutputStream();
+        } catch (IOException broken) {
+            async.complete();
+            throw new UncheckedIOException(broken);
+        }
+        SseTransport transport = new SseTransport(async, out, encoder, request.getHeader("Last-Event-ID"));
+        async.addListener(transport);
+        out.setWriteListener(transport);
+        return transport;
+    }
+
+    /**
+     * Opens the stream ({@link #open}) and subscribes it to the channel {@code channel} gives, inside
+     * {@code context} (inline when the context is idle, after its queued work otherwise). When the context
+     * refuses the callback (closed, full) or the channel cannot be reached, the stream is ended and the
+     * returned future says why. When the application is shutting down and there is no context to be had (the
+     * injected proxy's session context was closed by the drain and the registry creates none:
+     * {@link ShuttingDownException}), no stream starts: the request is answered {@code 503 Service Unavailable},
+     * which a load balancer can pass on to another node (nginx: {@code proxy_next_upstream http_503}), and the
+     * returned future fails with that exception.
+     */
+    public CompletableFuture<LiveSubscriber> subscribe(HttpServletRequest request, HttpServletResponse response,
+            RendererSyncContext context, Supplier<LiveChannel> channel) {
+        try {
+            context.isClosed(); // resolves a proxy now, before the response is started: a closed one is handled below
+        } catch (ShuttingDownException shuttingDown) {
+            // A reconnect reaching a draining node: a started stream could only end at once (an EventSource would
+            // come back here), and the exception thrown after startAsync would answer 500.
+            response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+            return CompletableFuture.failedFuture(shuttingDown);
+        }
+        LiveTransport transport = open(request, response);
+        CompletableFuture<LiveSubscriber> subscribed = context.invokeAsync(() -> channel.get().subscribe(transport));
+        subscribed.whenComplete((subscriber, failure) -> {
+            if (failure != null) {
+                transport.close(CloseReason.CHANNEL_CLOSED);
+            }
+        });
+        return subscribed;
+    }
+}

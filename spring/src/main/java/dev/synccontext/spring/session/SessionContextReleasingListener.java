@@ -1,0 +1,31 @@
+package dev.synccontext.spring.session;
+
+import jakarta.servlet.http.HttpSessionEvent;
+import jakarta.servlet.http.HttpSessionListener;
+
+/**
+ * Releases a session's context on this node when the session ends. Servlet containers call it on
+ * invalidation and expiry; Spring Session forwards its {@code SessionDestroyedEvent}s to it on every
+ * node when its repository publishes them (for Redis: {@code spring.session.data.redis.repository-type=indexed}).
+ * Stores that publish no events rely on idle eviction instead (see {@link SessionContexts}).
+ * Idempotent: a session that this node never served is ignored.
+ */
+public final class SessionContextReleasingListener implements HttpSessionListener {
+
+    private final SessionContexts contexts;
+
+    public SessionContextReleasingListener(SessionContexts contexts) {
+        this.contexts = contexts;
+    }
+
+    @Override
+    public void sessionDestroyed(HttpSessionEvent event) {
+        Object handle;
+        try {
+            handle = event.getSession().getAttribute(SessionHandle.ATTRIBUTE);
+        } catch (IllegalStateException alreadyInvalidated) {
+            return; // some containers refuse reads after invalidation; idle eviction releases it
+        }
+        contexts.release(handle);
+    }
+}
