@@ -120,7 +120,7 @@ find_java25() {
 JAVA25_HOME="${JAVA25_HOME:-$(find_java25)}"
 if [[ -n "${JAVA25_HOME}" && -x "${JAVA25_HOME}/bin/java" ]]; then
   begin_stage java25 "fast tier of core, auto-configuration, test kit, starter and reactor on Java 25 (${JAVA25_HOME}); virtual-thread tests run only here"
-  JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" verify -pl core,autoconfigure,test,starter,reactor -am
+  JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" verify -pl core,spring,autoconfigure,test,starter,reactor -am
   end_stage
 elif [[ "${CI:-}" == "true" ]]; then
   echo "FAILED: CI=true requires the Java 25 leg, and no JDK 25 was found (JAVA25_HOME is unset and no" \
