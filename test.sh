@@ -3,10 +3,10 @@
 # It runs every test once on the default JDK (17), in stages that each print their wall time: the whole build
 # with the fast tier, the check that core's jar rebuilds byte for byte, the model checks at their full budget,
 # then the heavy tiers one by one (README, "Test tiers") after installing what they need (Chromium for the
-# sample's browser test, Prometheus for the Grafana dashboard test, redis-server and nginx for cluster-it).
-# Then the fast tier of core, the auto-configuration, the test kit, starter and reactor again on Java 25 (where
-# the virtual-thread tests run, reactor's block() deadlock shapes among them). Last, no JVM of the build may
-# be left running.
+# sample's browser test, Prometheus for the Grafana dashboard test, redis-server and nginx for cluster-it and
+# the Redis state store tests). Then the fast tier of core, the Spring library, the auto-configuration, the
+# test kit, starter and reactor again on Java 25 (where the virtual-thread tests run, reactor's block()
+# deadlock shapes among them). Last, no JVM of the build may be left running.
 set -euo pipefail
 cd "$(dirname "$0")"
 repo="$(pwd -P)"
@@ -89,9 +89,10 @@ fi
 if ! command -v prometheus >/dev/null 2>&1; then
   install_packages "the Grafana dashboard test" --no-install-recommends prometheus
 fi
-# The cluster tests (cluster-it) run two application nodes against redis-server, behind nginx.
+# The cluster tests (cluster-it) run two application nodes against redis-server, behind nginx; the Spring
+# library's Redis state store tests run their own redis-server.
 if [[ ! -x /usr/bin/redis-server || ! -x /usr/sbin/nginx ]]; then
-  install_packages "the cluster tests" --no-install-recommends redis-server nginx
+  install_packages "the cluster and Redis state store tests" --no-install-recommends redis-server nginx
 fi
 end_stage
 
@@ -103,9 +104,9 @@ for tier in "${HEAVY_TIERS[@]}"; do
   end_stage
 done
 
-# The Java 25 leg: the fast tier of core, auto-configuration, test kit, starter and reactor again on JDK 25
-# (the virtual-thread executor tests run only there). JAVA25_HOME wins; otherwise the first JDK 25 under
-# /usr/lib/jvm. Required under CI=true; elsewhere a missing JDK 25 skips the leg and says so.
+# The Java 25 leg: the fast tier of core, the Spring library, auto-configuration, test kit, starter and reactor
+# again on JDK 25 (the virtual-thread executor tests run only there). JAVA25_HOME wins; otherwise the first
+# JDK 25 under /usr/lib/jvm. Required under CI=true; elsewhere a missing JDK 25 skips the leg and says so.
 find_java25() {
   local candidate version
   for candidate in /usr/lib/jvm/*; do
@@ -119,7 +120,7 @@ find_java25() {
 }
 JAVA25_HOME="${JAVA25_HOME:-$(find_java25)}"
 if [[ -n "${JAVA25_HOME}" && -x "${JAVA25_HOME}/bin/java" ]]; then
-  begin_stage java25 "fast tier of core, auto-configuration, test kit, starter and reactor on Java 25 (${JAVA25_HOME}); virtual-thread tests run only here"
+  begin_stage java25 "fast tier of core, the Spring library, auto-configuration, test kit, starter and reactor on Java 25 (${JAVA25_HOME}); virtual-thread tests run only here"
   JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" verify -pl core,spring,autoconfigure,test,starter,reactor -am
   end_stage
 elif [[ "${CI:-}" == "true" ]]; then
