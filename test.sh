@@ -142,7 +142,13 @@ for pid in $(pgrep -x java || true); do
   cmd="$(tr '\0' ' ' <"/proc/${pid}/cmdline" 2>/dev/null || true)"
   if [[ "${cwd}" == "${repo}" || "${cwd}" == "${repo}/"* || "${cmd}" == *"${repo}/"* ]] \
     || [[ "${cmd}" == *KotlinCompileDaemon* && "${daemons_before}" != *" ${pid} "* ]]; then
-    left+=("${pid} (in ${cwd:-?}): ${cmd:0:200}")
+    # A forked JVM's command line ends with what runs (main class or jar, arguments); its start is JVM flags.
+    if [[ "${cmd}" == *KotlinCompileDaemon* ]]; then
+      cmd="a Kotlin compile daemon (is kotlin.compiler.daemon=false in the root POM?)"
+    elif ((${#cmd} > 200)); then
+      cmd="...${cmd: -200}"
+    fi
+    left+=("${pid} (in ${cwd:-?}): ${cmd}")
   fi
 done
 if ((${#left[@]} > 0)); then
