@@ -22,7 +22,8 @@ import java.util.concurrent.locks.LockSupport;
  *       after a look that found stuck workers the next comes {@value #FAST_TICK_DIVISOR} times sooner,
  *       so work queued behind several blocked drains gets threads within a few milliseconds.</li>
  *   <li><b>One thread, started lazily.</b> Started by the first {@link #wake}, a daemon named
- *       {@code <prefix>monitor-N}; it never ends (it parks while the queue stays empty).</li>
+ *       {@code <prefix>monitor-N} that inherits nothing from the thread that made it
+ *       ({@link LibraryThreads}); it never ends (it parks while the queue stays empty).</li>
  * </ul>
  * It does not count a worker twice: the mark is a CAS on the worker ({@link PoolWorker#markBlocked}).
  * A CPU-bound task longer than a tick looks the same as a blocked one and is compensated too.
@@ -48,8 +49,7 @@ final class BlockedWorkerMonitor {
     BlockedWorkerMonitor(WorkerPool pool, String namePrefix, long tickNanos) {
         this.pool = pool;
         this.tickNanos = tickNanos;
-        thread = new Thread(this::loop, namePrefix + "monitor-" + MONITOR_IDS.incrementAndGet());
-        thread.setDaemon(true);
+        thread = LibraryThreads.daemon(namePrefix + "monitor-" + MONITOR_IDS.incrementAndGet(), this::loop);
     }
 
     /** Starts the monitor on the first call; afterwards unparks it if it is parked. */

@@ -86,6 +86,13 @@ final class CallbackFrame {
         diagnosedSeq = seq;
     }
 
+    /** The callback submitted at {@code site} returned: let go of its stack (it holds the submitter's classes). */
+    void forgetSubmitted(Throwable site) {
+        if (submitSite == site) {
+            submitSite = null;
+        }
+    }
+
     /** Whether the callback now starting should be timed, for a sampling mask (-1 = never). */
     boolean sampleNext(int samplingMask) {
         return samplingMask >= 0 && (sampleTick++ & samplingMask) == 0;

@@ -28,6 +28,11 @@ final class ContextBuilder implements RendererSyncContext.Builder {
     private @Nullable String scope;
     private int submitSiteSampling;
     private ContextClock clock = ContextClock.system();
+    /**
+     * The application this builder belongs to, as its creator's thread sees it: the context class
+     * loader its contexts' queued callbacks run with (see {@link RendererSyncContext}, "Class loader").
+     */
+    private final @Nullable ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
     /** Reused by consecutive builds until a setting other than the name changes. */
     private @Nullable ContextSettings settings;
 
@@ -133,7 +138,7 @@ final class ContextBuilder implements RendererSyncContext.Builder {
             CallbackDecorator queued = submitSiteSampling == 0 ? decorator
                     : new SubmitSites(decorator, submitSiteSampling - 1);
             settings = new ContextSettings(executor, maxBatch, maxQueueDepth, thresholdNanos, handler,
-                    observer, queued, scope, clock);
+                    observer, queued, scope, clock, classLoader);
             if (thresholdNanos > 0) {
                 Watchdog.noteThreshold(clock, thresholdNanos);
             }

@@ -35,10 +35,16 @@ final class ContextSettings {
     /** Read by the watchdog and by awaitTermination only, never on the callback path. */
     final ContextClock clock;
 
+    /**
+     * The context class loader a drain runs its callbacks with: the one of the thread that made the
+     * builder. Read once per drain, never per callback.
+     */
+    final @Nullable ClassLoader classLoader;
+
     ContextSettings(Executor executor, int maxBatch, int maxQueueDepth, long blockedThresholdNanos,
             @Nullable BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler,
             @Nullable SyncContextObserver observer, @Nullable CallbackDecorator decorator, @Nullable String scope,
-            ContextClock clock) {
+            ContextClock clock, @Nullable ClassLoader classLoader) {
         this.executor = executor;
         this.drainPool = executor instanceof DrainPool pool ? pool : null;
         this.maxBatch = maxBatch;
@@ -55,5 +61,6 @@ final class ContextSettings {
         this.decorator = decorator;
         this.scope = scope;
         this.clock = clock;
+        this.classLoader = classLoader;
     }
 }

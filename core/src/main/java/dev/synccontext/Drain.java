@@ -7,6 +7,7 @@ import static dev.synccontext.SyncContext.TAILING_RUN;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.RejectedExecutionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The owner's loop over a context's queue: the drain the executor runs, and the one a caller thread
@@ -57,6 +58,10 @@ final class Drain {
      * no other task waits): then the next batch begins in place, still without a look at the state, and
      * what it finished is given back every {@value #CARRY_LIMIT} callbacks, or as it leaves.
      *
+     * <p>It runs the callbacks with the context's class loader as the thread's context class loader
+     * ({@link ContextSettings#classLoader}, set once per drain, not per callback, and only when the
+     * thread's differs) and puts the thread's own back as it leaves.
+     *
      * <p>The loop's state stays in locals (not an object, not fields: an object per drain would allocate
      * on the post paths); each step that moves the state word is a method of its own.
      */
@@ -74,6 +79,12 @@ final class Drain {
         int counted = 0; // callbacks counted in the last state read and not yet taken
         boolean ran = false; // whether the last one taken was claimed here (not aborted by closeNow())
         int sinceStepBack = TAILING_RUN; // callbacks taken since this drain last stepped back
+        // The context's application, not whichever one made this thread; and back as the drain ends, so
+        // that an idle thread keeps no application's loader (nor one a callback set).
+        ClassLoader threadLoader = self.getContextClassLoader();
+        if (threadLoader != settings.classLoader) {
+            setContextClassLoader(self, settings.classLoader);
+        }
         try {
             for (;;) {
                 // A written slot was reserved before it was written, so the count already holds it: take it
@@ -150,6 +161,21 @@ final class Drain {
             }
         } finally {
             frame.leave(outer);
+            if (self.getContextClassLoader() != threadLoader) {
+                setContextClassLoader(self, threadLoader);
+            }
+        }
+    }
+
+    /**
+     * Sets {@code thread}'s context class loader, unless the thread refuses (a JDK innocuous thread, as
+     * the common pool's are under a security manager): then it keeps its own, and the drain still runs.
+     */
+    private static void setContextClassLoader(Thread thread, @Nullable ClassLoader loader) {
+        try {
+            thread.setContextClassLoader(loader);
+        } catch (SecurityException refused) {
+            // The callbacks run with the thread's own loader, as they did before contexts set one.
         }
     }
 

@@ -26,6 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       gets threads within a few milliseconds, not for as long as the callbacks block.</li>
  *   <li><b>No thread it does not need.</b> Threads are created on demand and retire after
  *       {@code keepAlive} idle (default 60 s); all are daemons named {@code synccontext-N}.</li>
+ *   <li><b>No application pinned.</b> A thread inherits nothing from the thread that made it (context
+ *       class loader, inheritable thread-locals, access-control context: {@link LibraryThreads}); a drain
+ *       runs with its context's class loader and puts the library's back as it ends, so an idle
+ *       worker holds no application's loader.</li>
  * </ul>
  *
  * <h2>Why not the common pool, or a virtual thread per drain</h2>

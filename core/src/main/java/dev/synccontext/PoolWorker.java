@@ -53,10 +53,10 @@ final class PoolWorker extends Thread {
     /** A drain this worker resubmitted from inside itself; runs next. Worker-owned. */
     @Nullable Runnable next;
 
+    /** Made through {@link LibraryThreads#create} only: a daemon that inherits nothing from its creator. */
     PoolWorker(WorkerPool pool, String name) {
-        super(name);
+        super(null, null, name, 0, false);
         this.pool = pool;
-        setDaemon(true);
     }
 
     @Override

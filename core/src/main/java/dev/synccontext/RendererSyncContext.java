@@ -34,6 +34,16 @@ import java.util.function.BiConsumer;
  *       the context when that call's turn comes while it waits (for a few microseconds it offers to),
  *       and then runs that call itself, as it would have inline: no pool thread is woken for it, and
  *       a timed {@code get} so handed runs the call to its end.</li>
+ *   <li><b>Class loader.</b> A queued callback runs with the thread context class loader of the thread
+ *       that made the context's {@linkplain #builder() builder} (for {@link #create()}: the caller's),
+ *       whichever executor thread runs it; the drain sets it once per run of callbacks and puts the
+ *       thread's own back as it ends. An inline, nested or {@code send} callback runs on its caller's
+ *       thread with that thread's loader. The builder's creator rather than each submitter: a context
+ *       belongs to one application, and carrying a loader per call would cost every queued call a
+ *       field (a post has no node to hold it). Not the pool thread's own: the
+ *       {@linkplain #defaultExecutor() default executor} is shared by every application in the JVM
+ *       and its threads outlive them, so between drains they hold the library's own loader and nothing
+ *       of the application that first used them.</li>
  *   <li><b>Nothing is lost.</b> Every accepted callback either runs, or its future (or the caller of
  *       {@link #send}, or the {@linkplain Builder#unhandledExceptionHandler handler} for a post)
  *       learns why not: closed, full, cancelled, or the executor refused the drain.</li>
@@ -96,7 +106,10 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
         return builder().executor(executor).build();
     }
 
-    /** A builder for a context with custom settings. */
+    /**
+     * A builder for a context with custom settings. It records the calling thread's context class
+     * loader: the one its contexts' queued callbacks run with (see "Class loader" above).
+     */
     static Builder builder() {
         return new ContextBuilder();
     }

@@ -13,7 +13,9 @@ import org.jspecify.annotations.Nullable;
  * stack and the time, and wraps the callback so that, as it starts, its thread's {@link CallbackFrame}
  * knows both (the watchdog's report shows them). The others pass through as the user's decorator (if
  * any) made them. It wraps outside the user's decorator, so what that one captured is in place while
- * the callback runs.
+ * the callback runs. The frame lets go of the stack as the callback returns: a backtrace holds the
+ * classes of its frames, and a pool thread that kept it while idle would keep the submitting
+ * application's class loader.
  */
 final class SubmitSites implements CallbackDecorator {
 
@@ -42,8 +44,13 @@ final class SubmitSites implements CallbackDecorator {
         Throwable stack = stack();
         int at = SampleClock.now();
         return () -> {
-            CallbackFrame.get().noteSubmitted(stack, SampleClock.nanosSince(at));
-            decorated.run();
+            CallbackFrame frame = CallbackFrame.get();
+            frame.noteSubmitted(stack, SampleClock.nanosSince(at));
+            try {
+                decorated.run();
+            } finally {
+                frame.forgetSubmitted(stack);
+            }
         };
     }
 
@@ -56,8 +63,13 @@ final class SubmitSites implements CallbackDecorator {
         Throwable stack = stack();
         int at = SampleClock.now();
         return () -> {
-            CallbackFrame.get().noteSubmitted(stack, SampleClock.nanosSince(at));
-            return decorated.call();
+            CallbackFrame frame = CallbackFrame.get();
+            frame.noteSubmitted(stack, SampleClock.nanosSince(at));
+            try {
+                return decorated.call();
+            } finally {
+                frame.forgetSubmitted(stack);
+            }
         };
     }
 

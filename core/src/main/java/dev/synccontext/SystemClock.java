@@ -10,7 +10,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * {@link ContextClock#system()}: {@link System#nanoTime()}, and timers on one daemon thread for the
- * JVM ({@code synccontext-timer}), started on first use and gone after a minute with nothing scheduled.
+ * JVM ({@code synccontext-timer}), started on first use and gone after a minute with nothing scheduled;
+ * it inherits nothing from the thread that started it ({@link LibraryThreads}).
  *
  * <p>One thread is enough for what runs here: forced closes are {@code closeNow()}, which never waits
  * for a callback that is still running, and idle eviction releases contexts without blocking. So a
@@ -93,11 +94,8 @@ final class SystemClock implements ContextClock {
         static final ScheduledThreadPoolExecutor INSTANCE = create();
 
         private static ScheduledThreadPoolExecutor create() {
-            ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
-                Thread thread = new Thread(task, "synccontext-timer");
-                thread.setDaemon(true);
-                return thread;
-            });
+            ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
+                    task -> LibraryThreads.daemon("synccontext-timer", task));
             timer.setKeepAliveTime(1, TimeUnit.MINUTES);
             timer.allowCoreThreadTimeOut(true);
             timer.setRemoveOnCancelPolicy(true);

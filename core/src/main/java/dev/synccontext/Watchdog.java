@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * and at most one tick late); a callback is watched by the scans of its context's clock:
  * <ul>
  *   <li><b>{@link ContextClock#system()}</b>: one daemon thread for the whole JVM
- *       ({@code synccontext-watchdog}), started when the first thread enters a callback. It wakes at
+ *       ({@code synccontext-watchdog}), started when the first thread enters a callback; it inherits
+ *       nothing from that thread ({@link LibraryThreads}), so it pins no application. It wakes at
  *       the next tick or at the earliest report deadline, whichever is first. The tick adapts to the
  *       smallest threshold in use on this clock (a quarter of it, between 5 ms and 250 ms), so the
  *       default 2 s threshold costs four wake-ups a second.</li>
@@ -103,8 +104,7 @@ final class Watchdog {
 
     private static synchronized void startOnce() {
         if (thread == null) {
-            Thread t = new Thread(Watchdog::loop, "synccontext-watchdog");
-            t.setDaemon(true);
+            Thread t = LibraryThreads.daemon("synccontext-watchdog", Watchdog::loop);
             t.start();
             thread = t;
         }
@@ -131,6 +131,7 @@ final class Watchdog {
                     continue;
                 }
                 dueAt = SYSTEM.scan(FRAMES);
+                FlightEvents.registerOffCaller();
             } catch (Throwable unexpected) {
                 dueAt = SYSTEM.nextTickAfter(now);
                 LOG.log(System.Logger.Level.ERROR, "synccontext watchdog failed one scan; it keeps running",

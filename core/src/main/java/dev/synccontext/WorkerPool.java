@@ -105,7 +105,8 @@ final class WorkerPool {
         for (int n; (n = threads.get()) < maxThreads;) {
             if (threads.compareAndSet(n, n + 1)) {
                 awake.incrementAndGet();
-                PoolWorker started = new PoolWorker(this, namePrefix + threadIds.incrementAndGet());
+                String name = namePrefix + threadIds.incrementAndGet();
+                PoolWorker started = LibraryThreads.create(() -> new PoolWorker(this, name));
                 workers.add(started);
                 started.start();
                 monitor.wake();

@@ -73,6 +73,13 @@ public class SyncContextRegistry implements AutoCloseable {
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
     private final Map<String, RendererSyncContext> keyed = new ConcurrentHashMap<>();
     private final Set<RendererSyncContext> closing = ConcurrentHashMap.newKeySet();
+    /**
+     * The forced closes set on the clock by {@link #release}, until they run or are cancelled: {@link #close}
+     * cancels what is left, so that the clock's timer (a thread that outlives the application) does not
+     * keep a released context, and through it this registry and the application, for a shutdown timeout
+     * after the application closed.
+     */
+    private final Map<RendererSyncContext, Future<?>> pendingForcedCloses = new ConcurrentHashMap<>();
     private final List<Consumer<SyncContextStatistics>> laneListeners = new CopyOnWriteArrayList<>();
     private final List<Function<RendererSyncContext, @Nullable Runnable>> releaseHooks = new CopyOnWriteArrayList<>();
     private final AtomicLong forcedCloses = new AtomicLong();
@@ -418,13 +425,21 @@ public class SyncContextRegistry implements AutoCloseable {
         closing.add(context);
         // On the clock's timer (one daemon thread for the system clock): a forced close is closeNow(),
         // which never waits for a running callback, so it never parks that thread.
-        Future<?> forcedClose = clock.schedule(() -> forceIfRunning(context), template.shutdownTimeout());
+        Future<?> forcedClose = clock.schedule(() -> {
+            pendingForcedCloses.remove(context);
+            forceIfRunning(context);
+        }, template.shutdownTimeout());
+        pendingForcedCloses.put(context, forcedClose);
+        if (forcedClose.isDone()) {
+            pendingForcedCloses.remove(context); // it ran before it was put
+        }
         if (last != null) {
             // Nothing of the context runs after its last callback: once that has run, neither the closing
             // set nor the timer's pending forced close may keep the released context reachable for the
             // rest of the shutdown timeout (a session's context and what it holds, per ended session).
             last.afterward(() -> {
                 closing.remove(context);
+                pendingForcedCloses.remove(context);
                 forcedClose.cancel(false);
             });
         }
@@ -468,6 +483,9 @@ public class SyncContextRegistry implements AutoCloseable {
             }
         }
         closing.clear();
+        // Each was forced above if it had to be; what is left on the timer would only hold them.
+        pendingForcedCloses.values().forEach(pending -> pending.cancel(false));
+        pendingForcedCloses.clear();
         if (ownedExecutor != null) {
             ownedExecutor.shutdown();
         }

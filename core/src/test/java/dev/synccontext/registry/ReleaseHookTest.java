@@ -3,6 +3,7 @@ package dev.synccontext.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.synccontext.ContextClock;
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -168,5 +170,49 @@ class ReleaseHookTest {
             assertThat(lastRan).isTrue();
         }
         assertThat(after).as("callbacks that ran after their context's last callback").hasValue(0);
+    }
+
+    @Test
+    void closingTheRegistryCancelsTheForcedCloseLeftOnTheTimerByAReleaseWithoutHooks() throws Exception {
+        // Without a hook there is no last callback to cancel it: before, the clock's timer (a thread that
+        // outlives the application) kept the context, the registry and the application for the whole
+        // shutdown timeout after the application closed.
+        List<Future<?>> forcedCloses = new CopyOnWriteArrayList<>();
+        ContextClock system = ContextClock.system();
+        ContextClock recording = new ContextClock() {
+            @Override
+            public long nanoTime() {
+                return system.nanoTime();
+            }
+
+            @Override
+            public Future<?> schedule(Runnable task, Duration delay) {
+                Future<?> pending = system.schedule(task, delay);
+                forcedCloses.add(pending);
+                return pending;
+            }
+
+            @Override
+            public Future<?> scheduleBackground(Runnable task, Duration delay) {
+                return system.scheduleBackground(task, delay); // the watchdog's scans
+            }
+
+            @Override
+            public boolean await(CompletableFuture<?> done, long timeoutNanos) throws InterruptedException {
+                return system.await(done, timeoutNanos);
+            }
+        };
+        SyncContextRegistry registry = new SyncContextRegistry(new ContextTemplate(executor, "test", 64, 0,
+                Duration.ofSeconds(2), Duration.ofMinutes(10), null), null, List.of(), recording);
+        RendererSyncContext board = registry.forKey("board");
+        board.post(() -> pass(gate));
+        registry.release(board);
+        assertThat(forcedCloses).as("the forced close set by the release").hasSize(1);
+        gate.countDown();
+        assertThat(board.awaitTermination(Duration.ofSeconds(10))).isTrue();
+
+        registry.close();
+        assertThat(forcedCloses.get(0).isCancelled()).as("the forced close, cancelled by the registry's close")
+                .isTrue();
     }
 }

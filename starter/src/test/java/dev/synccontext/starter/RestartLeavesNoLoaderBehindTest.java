@@ -1,0 +1,61 @@
+package dev.synccontext.starter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * After a restart (a DevTools restart, a redeploy next to a shared library), nothing of the library holds
+ * the first application: {@link RestartProbe} starts an application twice in one fresh JVM, each time
+ * from its own class loader, with queued work on the registry's contexts; then no live thread has the
+ * first application's loader as its context class loader, and that loader is collected.
+ *
+ * <p>A fresh child JVM, because the library's threads are made once per JVM: in this test's own JVM
+ * earlier tests would have made them, and the case that pinned a loader (threads made while the
+ * application's code is on the stack and its loader is the context class loader) would not happen. The
+ * child runs with {@code -XX:SoftRefLRUPolicyMSPerMB=0}, so that Spring's soft caches (reflection,
+ * annotations, factories per class loader) are cleared at each collection instead of only before an
+ * {@link OutOfMemoryError}, and without Spring Boot's background pre-initializer thread, which inherits
+ * the loader and may still be running; what is left is what really holds the loader.
+ */
+class RestartLeavesNoLoaderBehindTest {
+
+    @Test
+    void noThreadKeepsTheFirstApplicationsLoaderAndTheLoaderIsCollectedAfterARestart() throws Exception {
+        List<String> lines = run("-XX:SoftRefLRUPolicyMSPerMB=0", "-Dspring.backgroundpreinitializer.ignore=true",
+                RestartProbe.class.getName());
+
+        assertThat(lines).as("child output").anyMatch(l -> l.startsWith("RAN 1 "))
+                .anyMatch(l -> l.startsWith("RAN 2 "));
+        assertThat(lines).as("threads whose context class loader is the first application's")
+                .noneMatch(l -> l.startsWith("THREAD_WITH_FIRST_LOADER"));
+        assertThat(lines).as("the first application's loader, after a bounded number of System.gc() calls")
+                .anyMatch(l -> l.startsWith("FIRST_LOADER_COLLECTED"));
+    }
+
+    private static List<String> run(String... args) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-cp",
+                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"))));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader out = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = out.readLine()) != null;) {
+                lines.add(line);
+            }
+        }
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("child exited").isTrue();
+        System.out.println(String.join(System.lineSeparator(), lines));
+        assertThat(lines).as("child output").contains("EXIT");
+        return lines;
+    }
+}
