@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * {@link OutOfMemoryError}, and without Spring Boot's background pre-initializer thread, which inherits
  * the loader and may still be running; what is left is what really holds the loader.
  */
+@Tag("process")
 class RestartLeavesNoLoaderBehindTest {
 
     @Test
