@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code closeNow()} that dropped work loaded and registered the event classes, and much of
  * {@code jdk.jfr} with them, on the caller's thread (140-820 ms, every later call 0.1 ms).
  */
-@Tag("process")
 class FlightRecorderFirstUseTest {
 
     private static final long LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(10);

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +25,6 @@ import org.junit.jupiter.api.Test;
  * {@link OutOfMemoryError}, and without Spring Boot's background pre-initializer thread, which inherits
  * the loader and may still be running; what is left is what really holds the loader.
  */
-@Tag("process")
 class RestartLeavesNoLoaderBehindTest {
 
     @Test
