@@ -1,69 +1,54 @@
 #!/usr/bin/env bash
 # The project's one test command (README: "Run the tests"). CI's .ci/run calls exactly this.
-# It installs what the tests need on a fresh machine (Chromium for the sample's browser test, Prometheus for
-# the Grafana dashboard test, redis-server and nginx for cluster-it), runs the whole build on the default JDK
-# (17), checks that core's jar rebuilds byte for byte, then core, autoconfigure, the test kit, starter and reactor again
-# on Java 25 (where the virtual-thread tests run, reactor's block() deadlock shapes among them).
+# It runs every test once on the default JDK (17), in stages that each print their wall time: the whole build
+# with the fast tier, the check that core's jar rebuilds byte for byte, the model checks at their full budget,
+# then the heavy tiers one by one (README, "Test tiers") after installing what they need (Chromium for the
+# sample's browser test, Prometheus for the Grafana dashboard test, redis-server and nginx for cluster-it and
+# the Redis state store tests). Then the fast tier of core, the Spring library, the auto-configuration, the
+# test kit, starter and reactor again on Java 25 (where the virtual-thread tests run, reactor's block()
+# deadlock shapes among them). Last, no JVM of the build may be left running.
 set -euo pipefail
 cd "$(dirname "$0")"
+repo="$(pwd -P)"
 
-MVN=(mvn -B -ntp)
+# Kotlin's incremental compilation leaves the Kotlin classes untouched when their sources did not change:
+# without it every stage after the first recompiles the Kotlin module, and its fresh class files make
+# every module downstream of it compile again.
+MVN=(mvn -B -ntp -Dkotlin.compiler.incremental=true)
+HEAVY_TIERS=(process scale system cluster)
+# The fast stage leaves out the model checks too: they run once, at the full budget, in their own stage.
+FAST_STAGE_EXCLUDES="$(IFS=,; echo "${HEAVY_TIERS[*]}"),modelcheck"
 
-# The sample's browser test drives Debian's headless Chromium through Debian's chromedriver (local
-# binaries only; nothing is downloaded at test time). Install them once; a no-op when present.
-if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
-  if [[ "$(id -u)" -eq 0 ]]; then
-    echo "== installing chromium and chromium-driver (the sample's browser test needs them)"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq chromium chromium-driver >/dev/null
-  else
-    echo "WARNING: /usr/bin/chromium or /usr/bin/chromedriver is missing and this is not root:" \
-      "the sample's browser test will fail. Install them: sudo apt-get install -y chromium chromium-driver" >&2
-  fi
-fi
+# A stage prints its wall time when it ends, and when it fails (from the EXIT trap).
+stage_name=""
+stage_start=0
+stage_report=()
+begin_stage() {
+  stage_name="$1"
+  stage_start=${SECONDS}
+  echo "== stage ${stage_name}: $2"
+}
+end_stage() {
+  local took=$((SECONDS - stage_start))
+  echo "== stage ${stage_name}: ${took} s"
+  stage_report+=("${stage_name}: ${took} s")
+  stage_name=""
+}
+trap 'if [[ -n "${stage_name}" ]]; then echo "== stage ${stage_name}: $((SECONDS - stage_start)) s (FAILED)" >&2; fi' EXIT
 
-# The Grafana dashboard test (sample's GrafanaDashboardTest) runs a real Prometheus: Debian's package.
-# The test starts its own prometheus process (own config, storage and free port on 127.0.0.1), so a
-# system service that the package may start on install does not matter to it.
-if ! command -v prometheus >/dev/null 2>&1; then
-  if [[ "$(id -u)" -eq 0 ]]; then
-    echo "== installing prometheus (the Grafana dashboard test needs it)"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends prometheus >/dev/null
-  else
-    echo "WARNING: prometheus is missing and this is not root: the Grafana dashboard test will fail." \
-      "Install it: sudo apt-get install -y --no-install-recommends prometheus" >&2
-  fi
-fi
+# Kotlin compile daemons running before the build are not the build's (another build may share the machine).
+daemons_before=" $(pgrep -f KotlinCompileDaemon | tr '\n' ' ' || true) "
 
-# The cluster tests (cluster-it) run two application nodes against Debian's redis-server, behind Debian's
-# nginx. Each test starts its own redis-server and nginx (own config, temp directory, free port on
-# 127.0.0.1) and stops them; services the packages may start on install do not matter to them.
-if [[ ! -x /usr/bin/redis-server || ! -x /usr/sbin/nginx ]]; then
-  if [[ "$(id -u)" -eq 0 ]]; then
-    echo "== installing redis-server and nginx (the cluster tests need them)"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends redis-server nginx >/dev/null
-  else
-    echo "WARNING: /usr/bin/redis-server or /usr/sbin/nginx is missing and this is not root: the cluster" \
-      "tests will fail. Install them: sudo apt-get install -y --no-install-recommends redis-server nginx" >&2
-  fi
-fi
-
-# The model checks (core's dev.synccontext.lincheck) run their full budget here; a bare `mvn verify`
-# runs them light, for the inner loop (ModelChecker says what each budget explores).
-echo "== mvn verify (default JDK: $(java -version 2>&1 | head -1)), full model checks"
-"${MVN[@]}" verify -Dsynccontext.modelcheck=full
+begin_stage fast "the whole build on the default JDK ($(java -version 2>&1 | head -1)), fast tier"
+"${MVN[@]}" verify -DexcludedGroups="${FAST_STAGE_EXCLUDES}"
+end_stage
 
 # Reproducible build: the core jar built again from the same sources must be byte-identical
 # (project.build.outputTimestamp in the root POM fixes every entry's time).
+begin_stage reproducible "core's jar rebuilt and compared byte for byte"
 core_jar="$(ls core/target/synccontext-core-*.jar | grep -v -e '-sources\.jar$' -e '-javadoc\.jar$' -e '-tests\.jar$')"
 first_build="$(mktemp -d)"
 cp "${core_jar}" "${first_build}/"
-echo "== reproducible build: rebuilding ${core_jar} and comparing it byte for byte"
 "${MVN[@]}" -q -pl core clean package -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true
 if ! cmp "${first_build}/$(basename "${core_jar}")" "${core_jar}"; then
   echo "FAILED: two builds of ${core_jar} differ (is project.build.outputTimestamp set?)" >&2
@@ -71,10 +56,57 @@ if ! cmp "${first_build}/$(basename "${core_jar}")" "${core_jar}"; then
 fi
 rm -rf "${first_build}"
 echo "reproducible: two builds of ${core_jar} are byte-identical"
+end_stage
 
-# The Java 25 leg: core, auto-configuration, test kit, starter and reactor again on JDK 25 (the virtual-thread executor
-# tests run only there). JAVA25_HOME wins; otherwise the first JDK 25 under /usr/lib/jvm. Required
-# under CI=true; elsewhere a missing JDK 25 skips the leg and says so.
+# The model checks (core's dev.synccontext.lincheck) run their full budget here; a bare `mvn verify` runs
+# them light in the fast tier, for the inner loop (ModelChecker says what each budget explores).
+begin_stage modelcheck "core's model checks, full budget"
+"${MVN[@]}" test -pl core -Dsynccontext.tier=modelcheck -Dsynccontext.modelcheck=full
+end_stage
+
+# The heavy tiers drive local binaries only; nothing is downloaded at test time. Each test starts its own
+# process (own config, temp directory, free port on 127.0.0.1) and stops it, so services the packages may
+# start on install do not matter to them. Installed once; a no-op when present.
+install_packages() { # what-needs-them apt-get-install-arguments...
+  local needed_by="$1"
+  shift
+  if [[ "$(id -u)" -eq 0 ]]; then
+    echo "installing $* (${needed_by} needs them)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "$@" >/dev/null
+  else
+    echo "WARNING: this is not root and a package is missing: ${needed_by} will fail." \
+      "Install it: sudo apt-get install -y $*" >&2
+  fi
+}
+begin_stage install "what the heavy tiers run: Chromium, Prometheus, redis-server, nginx"
+# The sample's browser test drives Debian's headless Chromium through Debian's chromedriver.
+if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
+  install_packages "the sample's browser test" chromium chromium-driver
+fi
+# The Grafana dashboard test (sample's GrafanaDashboardTest) runs a real Prometheus.
+if ! command -v prometheus >/dev/null 2>&1; then
+  install_packages "the Grafana dashboard test" --no-install-recommends prometheus
+fi
+# The cluster tests (cluster-it) run two application nodes against redis-server, behind nginx; the Spring
+# library's Redis state store tests run their own redis-server.
+if [[ ! -x /usr/bin/redis-server || ! -x /usr/sbin/nginx ]]; then
+  install_packages "the cluster and Redis state store tests" --no-install-recommends redis-server nginx
+fi
+end_stage
+
+# Each heavy tier once, over the whole build (a module without tests of the tier passes). `test`, not
+# `verify`: the fast stage already packaged and checked everything else.
+for tier in "${HEAVY_TIERS[@]}"; do
+  begin_stage "${tier}" "the ${tier} tier"
+  "${MVN[@]}" test -Dsynccontext.tier="${tier}"
+  end_stage
+done
+
+# The Java 25 leg: the fast tier of core, the Spring library, auto-configuration, test kit, starter and reactor
+# again on JDK 25 (the virtual-thread executor tests run only there). JAVA25_HOME wins; otherwise the first
+# JDK 25 under /usr/lib/jvm. Required under CI=true; elsewhere a missing JDK 25 skips the leg and says so.
 find_java25() {
   local candidate version
   for candidate in /usr/lib/jvm/*; do
@@ -88,13 +120,44 @@ find_java25() {
 }
 JAVA25_HOME="${JAVA25_HOME:-$(find_java25)}"
 if [[ -n "${JAVA25_HOME}" && -x "${JAVA25_HOME}/bin/java" ]]; then
-  echo "== core, auto-configuration, test kit, starter and reactor tests on Java 25 (${JAVA25_HOME}); virtual-thread tests run only here"
-  JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" verify -pl core,autoconfigure,test,starter,reactor -am
+  begin_stage java25 "fast tier of core, the Spring library, auto-configuration, test kit, starter and reactor on Java 25 (${JAVA25_HOME}); virtual-thread tests run only here"
+  JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" verify -pl core,spring,autoconfigure,test,starter,reactor -am
+  end_stage
 elif [[ "${CI:-}" == "true" ]]; then
   echo "FAILED: CI=true requires the Java 25 leg, and no JDK 25 was found (JAVA25_HOME is unset and no" \
     "/usr/lib/jvm/*/bin/java reports version 25). Install one or set JAVA25_HOME." >&2
   exit 1
 else
-  echo "SKIPPED: the Java 25 leg (core, autoconfigure, test kit and starter tests on JDK 25, including every" \
-    "virtual-thread executor test): no JDK 25 found. Set JAVA25_HOME or install one under /usr/lib/jvm." >&2
+  echo "SKIPPED: the Java 25 leg (the fast tier of core, auto-configuration, test kit, starter and reactor on" \
+    "JDK 25, including every virtual-thread executor test): no JDK 25 found. Set JAVA25_HOME or install one" \
+    "under /usr/lib/jvm." >&2
 fi
+
+# No JVM of the build outlives it: a forked test JVM or a child JVM a test started (they run inside this
+# repository, or name it on their command line), or a Kotlin compile daemon (root POM: kotlin.compiler.daemon).
+begin_stage leftovers "no JVM of the build is left running"
+left=()
+for pid in $(pgrep -x java || true); do
+  cwd="$(readlink "/proc/${pid}/cwd" 2>/dev/null || true)"
+  cmd="$(tr '\0' ' ' <"/proc/${pid}/cmdline" 2>/dev/null || true)"
+  if [[ "${cwd}" == "${repo}" || "${cwd}" == "${repo}/"* || "${cmd}" == *"${repo}/"* ]] \
+    || [[ "${cmd}" == *KotlinCompileDaemon* && "${daemons_before}" != *" ${pid} "* ]]; then
+    # A forked JVM's command line ends with what runs (main class or jar, arguments); its start is JVM flags.
+    if [[ "${cmd}" == *KotlinCompileDaemon* ]]; then
+      cmd="a Kotlin compile daemon (is kotlin.compiler.daemon=false in the root POM?)"
+    elif ((${#cmd} > 200)); then
+      cmd="...${cmd: -200}"
+    fi
+    left+=("${pid} (in ${cwd:-?}): ${cmd}")
+  fi
+done
+if ((${#left[@]} > 0)); then
+  echo "FAILED: ${#left[@]} JVM(s) of this build are still running:" >&2
+  printf '  %s\n' "${left[@]}" >&2
+  exit 1
+fi
+end_stage
+
+echo "== all stages passed:"
+printf '  %s\n' "${stage_report[@]}"
+echo "  total: ${SECONDS} s"

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * only ever on a context later in a fixed order than every context they hold (so no cycle can exist),
  * runs 10^6 operations without one {@link ContextDeadlockException}, while the graph records many waits.
  */
+@Tag("system")
 class DeadlockDetectionStressTest {
 
     private static final int CONTEXTS = 12;

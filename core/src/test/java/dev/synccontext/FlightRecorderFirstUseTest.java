@@ -19,6 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * binary and class path), because only the first use in a JVM shows the cost: before, the first
  * {@code closeNow()} that dropped work loaded and registered the event classes, and much of
  * {@code jdk.jfr} with them, on the caller's thread (140-820 ms, every later call 0.1 ms).
+ *
+ * <p>In the fast tier although it starts JVMs (about 6 s): what it guards differs by JDK (the register
+ * deadlock is Java 17's), so it runs on Java 17 and again on Java 25.
  */
 class FlightRecorderFirstUseTest {
 

@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * the whole JVM for 3 s in the middle of it; the watchdog does not report it. The control: the same
  * callback running 2.5 s unsuspended is reported.
  */
+@Tag("process")
 class WatchdogUnderDebuggerTest {
 
     private static final Pattern LISTENING = Pattern.compile("Listening for transport dt_socket at address: (\\d+)");

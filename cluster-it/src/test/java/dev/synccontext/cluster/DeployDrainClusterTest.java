@@ -22,6 +22,7 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -59,6 +60,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
  * </ul>
  */
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("cluster")
 class DeployDrainClusterTest {
 
     static final int TABS = 300;

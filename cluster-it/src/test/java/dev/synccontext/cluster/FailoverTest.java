@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * increment acknowledged before the kill is still counted: that state lived in the session (Redis),
  * not in the context.
  */
+@Tag("cluster")
 class FailoverTest {
 
     static final int SESSIONS = 6;

@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.TestInstance;
  * (idle eviction, or Spring Session's destroyed events on every node) and add their own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("cluster")
 abstract class TwoNodeClusterTest {
 
     static final String HANDLE_FIELD = "sessionAttr:dev.synccontext.session";

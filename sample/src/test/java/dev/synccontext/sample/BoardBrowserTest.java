@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.logging.Level;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -38,6 +39,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * <p>Without the browser this test fails (it never skips) and says how to install it.
  */
 @SampleServerTest
+@Tag("system")
 class BoardBrowserTest {
 
     static final Path CHROMIUM = Path.of(System.getProperty("sample.chromium", "/usr/bin/chromium"));

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -50,6 +51,7 @@ import dev.synccontext.sample.BoardClient.Reply;
  * {@code -Dfuzz.api-inputs=N} (default 2000).
  */
 @ReliabilityServerTest
+@Tag("system")
 class EndpointFuzzTest {
 
     static final long SEED = Long.getLong("fuzz.seed", System.nanoTime());

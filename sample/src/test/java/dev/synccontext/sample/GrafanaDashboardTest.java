@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -49,6 +50,7 @@ import dev.synccontext.sample.GrafanaDashboard.Query;
         "synccontext.blocked-threshold=200ms",
         "synccontext.metrics.sampling-interval=1",
 })
+@Tag("process")
 class GrafanaDashboardTest {
 
     private static final String APPLICATION = "synccontext-sample";

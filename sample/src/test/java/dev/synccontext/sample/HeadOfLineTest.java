@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 
 import dev.synccontext.live.LiveSubscriber;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -20,6 +21,7 @@ import dev.synccontext.sample.BoardClient.Reply;
  * the stalled tab holds only the latest board.
  */
 @SampleServerTest
+@Tag("scale")
 class HeadOfLineTest {
 
     /** Far more than the socket buffers hold (about 1 KB per board; Linux lets them grow to a few MB). */

@@ -36,6 +36,7 @@ import org.HdrHistogram.Histogram;
 import org.apache.catalina.Context;
 import org.apache.catalina.Manager;
 import org.apache.catalina.session.ManagerBase;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -58,6 +59,7 @@ import org.springframework.boot.web.server.servlet.context.ServletWebServerAppli
  * hand: {@code mvn -B -ntp verify -pl sample -Dtest=SoakTest -Dsoak.seconds=600}.
  */
 @ReliabilityServerTest
+@Tag("system")
 class SoakTest {
 
     static final int DEFAULT_SESSIONS = 1_000;

@@ -17,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.simp.stomp.StompCommand;
@@ -43,6 +44,7 @@ import org.springframework.web.socket.messaging.WebSocketStompClient;
  *   <li>readiness went to {@code REFUSING_TRAFFIC} before the drain's report; no child process is left.</li>
  * </ul>
  */
+@Tag("process")
 class ShutdownDrainProcessTest {
 
     static final int SSE = 2000;

@@ -17,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -30,6 +31,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @SpringBootTest(classes = LiveBoardApp.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
         "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=100",
         "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
+@Tag("scale")
 class SseHeadOfLineTest {
 
     private static final int CAPACITY = 32;

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -29,6 +30,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @SpringBootTest(classes = LiveBoardApp.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
         "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32",
         "synccontext.live.replay-capacity=100", "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
+@Tag("scale")
 class SseScaleAndResumeTest {
 
     private static final Duration GENEROUS = Duration.ofSeconds(10);

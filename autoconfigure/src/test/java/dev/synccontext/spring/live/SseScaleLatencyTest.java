@@ -33,6 +33,7 @@ import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -89,6 +90,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @SpringBootTest(classes = LiveBoardApp.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
         "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=100",
         "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
+@Tag("scale")
 class SseScaleLatencyTest {
 
     static final int SESSIONS = 1_000;

@@ -3,6 +3,7 @@ package dev.synccontext.bench.footprint;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.bench.footprint.SessionFootprintReport.Result;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.Test;
  * bench/README.md): sessions cost heap in both apps, the starter's part is positive and holds the session's
  * context, and it stays within the bound the README states.
  */
+@Tag("scale")
 class SessionFootprintReportTest {
 
     @Test

@@ -12,6 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -20,6 +21,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * of sessions owned, measured with {@code INFO commandstats} and the server's byte counters for 10 and 10,000
  * sessions (request bytes from {@code INFO stats}). The figures are printed; the assertion is on commands, which do not vary with the machine.
  */
+@Tag("process")
 class NodeLeaseTrafficTest {
 
     private static final int RENEWALS = 100;

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -29,6 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
  * and Redis's: atomic fencing (with its premise: a raw write overwrites), Redis's own expiry, the idle timeout
  * on the keys, a lost token sequence, the key prefix, foreign bytes on the hand-off channel.
  */
+@Tag("process")
 class RedisStateStoreTest extends StateStoreContract {
 
     private static RedisServerProcess redis;
