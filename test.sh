@@ -104,6 +104,14 @@ for tier in "${HEAVY_TIERS[@]}"; do
   end_stage
 done
 
+# The Spring library, the auto-configuration, the test kit and the starter against the other Boot line we support
+# (README, "Compatibility"): their fast tier built and run on Boot 4.1.2's BOM. The root POM's Boot 4.0.x pins
+# (Netty, Reactor Netty) stay out of this build (profile boot-line-given). -Dspring-boot.version on the command
+# line is what switches the BOM; -am brings core and the scenarios along (their fast tier runs again, cheap).
+begin_stage boot41 "fast tier of the Spring library, auto-configuration, test kit and starter on Spring Boot 4.1.2"
+"${MVN[@]}" verify -Dspring-boot.version=4.1.2 -pl spring,autoconfigure,test,starter -am -Dmaven.javadoc.skip=true
+end_stage
+
 # The Java 25 leg: the fast tier of core, the Spring library, auto-configuration, test kit, starter and reactor
 # again on JDK 25 (the virtual-thread executor tests run only there). JAVA25_HOME wins; otherwise the first
 # JDK 25 under /usr/lib/jvm. Required under CI=true; elsewhere a missing JDK 25 skips the leg and says so.

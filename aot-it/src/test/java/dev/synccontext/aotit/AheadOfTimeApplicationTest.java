@@ -26,6 +26,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * source. Run with {@code mvn -pl aot-it -am verify} (or {@code test}): process-aot must have run in the same
  * build.
  */
+@Tag("process") // builds nothing itself, but starts the AOT-processed application in a child JVM
 class AheadOfTimeApplicationTest {
 
     private static final Pattern PORT = Pattern.compile("started on port (\\d+)");
