@@ -1,0 +1,11 @@
+/**
+ * Using the library without Spring Boot: {@link dev.synccontext.spring.config.EnableSyncContext @EnableSyncContext}
+ * declares the registry, the context scope and the releaser. It sits in a package of its own because it wires
+ * the other parts: the root package never depends on them (the parts depend on the root).
+ *
+ * <p>Null-marked (JSpecify): nothing here accepts or returns {@code null} unless annotated {@code @Nullable}.
+ */
+@NullMarked
+package dev.synccontext.spring.config;
+
+import org.jspecify.annotations.NullMarked;
