@@ -4,9 +4,9 @@
 # with the fast tier, the check that core's jar rebuilds byte for byte, the model checks at their full budget,
 # then the heavy tiers one by one (README, "Test tiers") after installing what they need (Chromium for the
 # sample's browser test, Prometheus for the Grafana dashboard test, redis-server and nginx for cluster-it and
-# the Redis state store tests). Then the fast tier of core, the Spring library, the auto-configuration, the
-# test kit, starter and reactor again on Java 25 (where the virtual-thread tests run, reactor's block()
-# deadlock shapes among them). Last, no JVM of the build may be left running.
+# the Redis state store tests), the Spring modules' fast tier on Boot 4.1. Then what differs by JDK again on
+# Java 25 (core, reactor, the test kit, the auto-configuration's context-runner tests, where the virtual-thread
+# tests run). Last, no JVM of the build may be left running.
 set -euo pipefail
 cd "$(dirname "$0")"
 repo="$(pwd -P)"
@@ -39,9 +39,19 @@ trap 'if [[ -n "${stage_name}" ]]; then echo "== stage ${stage_name}: $((SECONDS
 # Kotlin compile daemons running before the build are not the build's (another build may share the machine).
 daemons_before=" $(pgrep -f KotlinCompileDaemon | tr '\n' ' ' || true) "
 
-begin_stage fast "the whole build on the default JDK ($(java -version 2>&1 | head -1)), fast tier"
-"${MVN[@]}" verify -DexcludedGroups="${FAST_STAGE_EXCLUDES}"
+# `install`, not `verify`: the later stages build only the modules they test (-pl without -am) and take the
+# others from the local Maven repository, as built here from these sources. Walking the whole build again per
+# stage would re-run every module's plugins (aot-it's ahead-of-time processing starts its application) for
+# modules with nothing to test.
+begin_stage fast "the whole build on the default JDK ($(java -version 2>&1 | head -1)), fast tier, installed"
+"${MVN[@]}" install -DexcludedGroups="${FAST_STAGE_EXCLUDES}"
 end_stage
+
+# The modules with tests of one tier (a test class carries @Tag("<tier>")), comma-separated for -pl.
+modules_of_tier() {
+  grep -rlE "@Tag\(\"$1\"\)" --include='*.java' --include='*.kt' . 2>/dev/null \
+    | grep '/src/test/' | sed -e 's|^\./||' -e 's|/src/test/.*||' | sort -u | paste -sd, -
+}
 
 # Reproducible build: the core jar built again from the same sources must be byte-identical
 # (project.build.outputTimestamp in the root POM fixes every entry's time).
@@ -96,28 +106,33 @@ if [[ ! -x /usr/bin/redis-server || ! -x /usr/sbin/nginx ]]; then
 fi
 end_stage
 
-# Each heavy tier once, over the whole build (a module without tests of the tier passes). `test`, not
-# `verify`: the fast stage already packaged and checked everything else.
+# Each heavy tier once, in the modules that have tests of it. `test`, not `verify`: the fast stage already
+# packaged and checked everything else.
 for tier in "${HEAVY_TIERS[@]}"; do
-  begin_stage "${tier}" "the ${tier} tier"
-  "${MVN[@]}" test -Dsynccontext.tier="${tier}"
+  modules="$(modules_of_tier "${tier}")"
+  begin_stage "${tier}" "the ${tier} tier (${modules:-no module has tests of it})"
+  if [[ -n "${modules}" ]]; then
+    "${MVN[@]}" test -pl "${modules}" -Dsynccontext.tier="${tier}"
+  fi
   end_stage
 done
 
 # The Spring library, the auto-configuration, the test kit and the starter against the other Boot line we support
 # (README, "Compatibility"): their fast tier built and run on Boot 4.1.2's BOM. The root POM's Boot 4.0.x pins
 # (Netty, Reactor Netty) stay out of this build (profile boot-line-given). -Dspring-boot.version on the command
-# line is what switches the BOM; -am brings core and the scenarios along (their fast tier runs again, cheap).
+# line is what switches the BOM; core and the scenarios, which use no Spring, come from the fast stage's install.
 # Netty stays at 4.2.18 here: Boot 4.1.2's 4.2.19 needs native QUIC classifier jars (netty-codec-native-quic
 # linux-x86_64 and others, pulled in through Reactor Netty) that Maven Central did not serve to this machine
 # ("Could not find artifact"); an application on 4.1.x that resolves them keeps Boot's 4.2.19.
 begin_stage boot41 "fast tier of the Spring library, auto-configuration, test kit and starter on Spring Boot 4.1.2"
-"${MVN[@]}" verify -Dspring-boot.version=4.1.2 -Dnetty-pin.version=4.2.18.Final -pl spring,autoconfigure,test,starter -am \
+"${MVN[@]}" verify -Dspring-boot.version=4.1.2 -Dnetty-pin.version=4.2.18.Final -pl spring,autoconfigure,test,starter \
   -Dmaven.javadoc.skip=true
 end_stage
 
-# The Java 25 leg: the fast tier of core, the Spring library, auto-configuration, test kit, starter and reactor
-# again on JDK 25 (the virtual-thread executor tests run only there). JAVA25_HOME wins; otherwise the first
+# The Java 25 leg: what differs by JDK, again on JDK 25 — the fast tier of core, reactor and the test kit, the
+# auto-configuration's context-runner tests (the virtual-thread executor tests run only there; they are the
+# *AutoConfiguration*Test classes) and the starter's class-loader test. The rest of the Spring modules is plain
+# Spring on top of those and runs on 17 and on Boot 4.1. JAVA25_HOME wins; otherwise the first
 # JDK 25 under /usr/lib/jvm. Required under CI=true; elsewhere a missing JDK 25 skips the leg and says so.
 find_java25() {
   local candidate version
@@ -132,15 +147,17 @@ find_java25() {
 }
 JAVA25_HOME="${JAVA25_HOME:-$(find_java25)}"
 if [[ -n "${JAVA25_HOME}" && -x "${JAVA25_HOME}/bin/java" ]]; then
-  begin_stage java25 "fast tier of core, the Spring library, auto-configuration, test kit, starter and reactor on Java 25 (${JAVA25_HOME}); virtual-thread tests run only here"
-  JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" verify -pl core,spring,autoconfigure,test,starter,reactor -am
+  begin_stage java25 "what differs on Java 25 (${JAVA25_HOME}): the fast tier of core, reactor and the test kit, and the auto-configuration's context-runner tests (virtual-thread executors run only here)"
+  JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" verify -pl core,reactor,test -Dmaven.javadoc.skip=true
+  JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" test -pl autoconfigure,starter -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dtest='**/*AutoConfiguration*Test,**/*ConditionsTest,RestartLeavesNoLoaderBehindTest'
   end_stage
 elif [[ "${CI:-}" == "true" ]]; then
   echo "FAILED: CI=true requires the Java 25 leg, and no JDK 25 was found (JAVA25_HOME is unset and no" \
     "/usr/lib/jvm/*/bin/java reports version 25). Install one or set JAVA25_HOME." >&2
   exit 1
 else
-  echo "SKIPPED: the Java 25 leg (the fast tier of core, auto-configuration, test kit, starter and reactor on" \
+  echo "SKIPPED: the Java 25 leg (the fast tier of core, reactor, the test kit, the auto-configuration runner tests on" \
     "JDK 25, including every virtual-thread executor test): no JDK 25 found. Set JAVA25_HOME or install one" \
     "under /usr/lib/jvm." >&2
 fi
