@@ -7,7 +7,7 @@ import io.vertx.core.internal.VertxInternal;
 
 /**
  * {@code vertx-worker}: one Vert.x worker context per context (vertx-core 5.0.7, running on Spring
- * Boot's Netty, see bench/README.md, "Peers"), all from one shared {@code Vertx} with daemon threads
+ * Boot's Netty, see docs/2026-12-02-bench-figures.md, "Peers"), all from one shared {@code Vertx} with daemon threads
  * and the default worker pool (20 threads). {@code runOnContext} on a worker context puts the handler
  * in the context's ordered task queue, which runs one task at a time on the worker pool. Every call is
  * a hand-off, even on an idle context. Worker contexts are made with {@code VertxInternal.createWorkerContext()},

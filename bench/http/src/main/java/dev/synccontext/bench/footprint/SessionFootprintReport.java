@@ -29,7 +29,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * grew most with the starter on.
  *
  * <p>{@code java -cp bench/http/target/synccontext-bench-http.jar -Dloader.main=dev.synccontext.bench.footprint.SessionFootprintReport org.springframework.boot.loader.launch.PropertiesLauncher [sessions]}
- * (bench/README.md, "Heap per idle HTTP session").
+ * (docs/2026-12-02-bench-figures.md, "Heap per idle HTTP session").
  */
 public final class SessionFootprintReport {
 
