@@ -221,7 +221,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
             return CallbackRunner.invoke(this, callback, how, CallbackPath.INLINE);
         } finally {
             OWNER.setOpaque(this, null);
-            releaseFromCaller();
+            giveUpFromCaller();
         }
     }
 
@@ -346,7 +346,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         if ((state & ABORTED) != 0) {
             // closeNow() came between the hand-off and this thread waking up: it returned, so
             // nothing may start now. This thread owns the context; it only gives it back.
-            releaseFromCaller();
+            giveUpFromCaller();
             CallbackRunner.observe(this, CallbackPath.SEND, CallbackOutcome.CANCELLED);
             throw Refusals.closedNowAtTurn(name);
         }
@@ -378,7 +378,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
             failure = CallbackRunner.runOnCaller(this, callback, CallbackPath.SEND);
         } finally {
             OWNER.setOpaque(this, null);
-            releaseFromCaller();
+            giveUpFromCaller();
         }
         CallbackRunner.rethrow(failure);
     }
@@ -388,9 +388,9 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     /**
      * Gives up the ownership a caller thread held for its own callback. Never runs anyone else's
      * callback here: if work queued up meanwhile, it goes to the thread waiting for the next call, when one
-     * offers to run it ({@link #handToWaiter}), otherwise to a drain on the executor.
+     * offers to run it ({@link #giveHeadCallToWaiter}), otherwise to a drain on the executor.
      */
-    private void releaseFromCaller() {
+    private void giveUpFromCaller() {
         if (STATE.compareAndSet(this, (long) (1 + RUNNING), 0L)) {
             return; // the common case: open, and nothing queued up meanwhile
         }
@@ -398,14 +398,14 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
             long s = state;
             long count = s & COUNT_MASK;
             if ((s & ABORTED) != 0) {
-                leaveAborted(1); // closeNow() aborts what is queued; never touch the queue now
+                giveUpAborted(1); // closeNow() aborts what is queued; never touch the queue now
                 return;
             } else if (count == 1) {
                 // A sender handed the context by a drain may find the queue empty but with its chunk.
                 if (giveUpEmpty(s, 1)) {
                     return;
                 }
-            } else if (handToWaiter()) {
+            } else if (giveHeadCallToWaiter()) {
                 return;
             } else if (STATE.compareAndSet(this, s, s - 1 - RUNNING + SCHEDULED)) {
                 scheduleDrain();
@@ -422,29 +422,29 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * Called with the token cleared. False (nothing changed) if the next call is not written yet, is not a
      * call, or nobody spins for it.
      */
-    private boolean handToWaiter() {
+    private boolean giveHeadCallToWaiter() {
         if (!(peekWritten() instanceof QueuedFuture<?> call) || !call.reserveTurn()) {
             return false;
         }
         STATE.getAndAdd(this, -1L);
-        call.handTurn(false);
+        call.giveTurn(false);
         return true;
     }
 
     /**
      * A drain took {@code call} and its caller spins in a wait for it: gives back the {@code done} callbacks,
-     * then the context to that caller, who runs the call ({@link #runHandedTurn}). The token is cleared
-     * before the hand-off, as in {@link #handOffToSender}.
+     * then the context to that caller, who runs the call ({@link #runGivenTurn}). The token is cleared
+     * before the hand-off, as in {@link #giveToSender}.
      *
      * @return true if the caller owns the context now; false if nobody spins for it (nothing changed: the
      *     drain runs it)
      */
-    boolean handOffToWaiter(QueuedFuture<?> call, int done, Thread self) {
+    boolean giveTakenCallToWaiter(QueuedFuture<?> call, int done) {
         if (!call.reserveTurn()) {
             return false;
         }
-        leaveForHandOff(done);
-        call.handTurn(true);
+        giveBackBeforeGiving(done);
+        call.giveTurn(true);
         return true;
     }
 
@@ -453,7 +453,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * token and the progress and gives back the {@code done} callbacks, keeping {@code RUNNING} and the
      * handed callback's count for the thread it goes to.
      */
-    private void leaveForHandOff(int done) {
+    private void giveBackBeforeGiving(int done) {
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
         if (done > 0) {
@@ -464,41 +464,41 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     /**
      * A caller spinning in a wait for {@code call} (QueuedFuture, "A waiting caller runs its own turn") finds
      * a drain handed to the executor and not started yet ({@code SCHEDULED}) with its call next in the queue:
-     * it takes that drain's ownership over, as the drain task would ({@link #takeOverScheduled}), and then
-     * runs its call as a waiter handed the context does ({@link #runHandedTurn}, not taken). The executor's
+     * it takes that drain's ownership over, as the drain task would ({@link #takeScheduled}), and then
+     * runs its call as a waiter handed the context does ({@link #runGivenTurn}, not taken). The executor's
      * task finds {@code SCHEDULED} gone and returns, as after a closeNow(). The queue's head is read off the
      * owner's thread here, so it is only believed if the state did not move meanwhile: the CAS from the state
      * read before it.
      *
      * @return true if this thread owns the context now; false if nothing changed
      */
-    boolean takeOverScheduledFor(QueuedFuture<?> call) {
+    boolean takeScheduledFor(QueuedFuture<?> call) {
         long s = state;
         return (s & (SCHEDULED | ABORTED)) == SCHEDULED && peekWritten() == call
                 && STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING);
     }
 
     /**
-     * The waiting caller of {@code call} was handed the context ({@link #handToWaiter} and
-     * {@link #takeOverScheduledFor}: {@code taken} false, the call at the queue's head;
-     * {@link #handOffToWaiter}: taken): runs the call on this thread as the owner, then releases as an
+     * The waiting caller of {@code call} was handed the context ({@link #giveHeadCallToWaiter} and
+     * {@link #takeScheduledFor}: {@code taken} false, the call at the queue's head;
+     * {@link #giveTakenCallToWaiter}: taken): runs the call on this thread as the owner, then releases as an
      * inline caller does. If {@code closeNow()} came meanwhile, nothing
      * starts: a call it claimed is its to fail; one taken already fails here, as a send handed its turn does.
      */
-    void runHandedTurn(QueuedFuture<?> call, boolean taken) {
+    void runGivenTurn(QueuedFuture<?> call, boolean taken) {
         if ((state & ABORTED) != 0) {
             if (taken) {
                 CallbackRunner.abortQueued(call, Refusals.callClosedNowAtTurn(name));
                 CallbackRunner.observe(this, CallbackPath.QUEUED, CallbackOutcome.CANCELLED);
-                leaveAborted(1);
+                giveUpAborted(1);
             } else {
-                leaveAborted(0); // closeNow()'s walk claims the call and counts it off
+                giveUpAborted(0); // closeNow()'s walk claims the call and counts it off
             }
             return;
         }
         Object item = taken ? call : takeNext();
         if (item == QueueChunk.TAKEN) {
-            leaveAborted(0); // closeNow() claimed it between the hand-off and this take, and counted it off
+            giveUpAborted(0); // closeNow() claimed it between the hand-off and this take, and counted it off
             return;
         }
         Thread self = Thread.currentThread();
@@ -510,7 +510,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         } finally {
             OWNER.setOpaque(this, null);
             frame.leave(outer);
-            releaseFromCaller();
+            giveUpFromCaller();
         }
     }
 
@@ -518,14 +518,14 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         try {
             settings.executor.execute(this);
         } catch (Throwable refused) {
-            drainRefused(refused);
+            takeRefusedDrain(refused);
         }
     }
 
     /** The drain task. Only ever given to the executor, with {@code SCHEDULED} set. */
     @Override
     public void run() {
-        if (takeOverScheduled()) {
+        if (takeScheduled()) {
             Drain.run(this);
         } // else closeNow() took the queue over before this drain started
     }
@@ -534,7 +534,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * Takes the drain over from {@code SCHEDULED}: the ownership it was handed with becomes this
      * thread's ({@code RUNNING}). False if closeNow() took the queue over first; nothing to do then.
      */
-    private boolean takeOverScheduled() {
+    private boolean takeScheduled() {
         long s;
         do {
             s = state;
@@ -554,11 +554,11 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * @return true if ownership is gone; false if the state moved meanwhile (a producer reserved or
      *     linked a node) and the owner must look again, token restored
      */
-    boolean abortOrRelease(long s, int done, Thread self) {
+    boolean giveUp(long s, int done, Thread self) {
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
         if ((s & ABORTED) != 0) {
-            leaveAborted(done);
+            giveUpAborted(done);
             return true;
         }
         if (giveUpEmpty(s, done)) {
@@ -572,12 +572,12 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     /**
      * Fairness, once the drain has taken {@code maxBatch} nodes: gives back the {@code done} callbacks
      * and the ownership, with {@code SCHEDULED} set, so that the rest of the work queues behind others'
-     * on the executor ({@link #resubmitOrReclaim} hands it over). The token is cleared before the CAS.
+     * on the executor ({@link #resubmitOrTakeBack} hands it over). The token is cleared before the CAS.
      *
      * @return true if given up; false if the state moved meanwhile and the owner must look again, token
      *     and progress restored
      */
-    boolean yieldAfterBatch(long s, int done, Thread self) {
+    boolean giveToExecutor(long s, int done, Thread self) {
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
         if (STATE.compareAndSet(this, s, s - done - RUNNING + SCHEDULED)) {
@@ -592,7 +592,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * A drain that goes on in place after its batches ({@link Drain#CARRY_LIMIT}) gives back all but one
      * of the {@code done} callbacks it finished: the one kept holds the count above zero while it owns
      * the context, so no submitter takes the context for idle meanwhile. The progress is set first, as in
-     * {@link #handOffToSender}, so {@link #queueDepth()} may read too many for a moment, never too few.
+     * {@link #giveToSender}, so {@link #queueDepth()} may read too many for a moment, never too few.
      *
      * @return the finished callbacks still counted: 1
      */
@@ -602,15 +602,21 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         return 1;
     }
 
-    /** After a full batch: true if the executor took the next drain (or closeNow() the queue). */
-    boolean resubmitOrReclaim() {
+    /**
+     * After {@link #giveToExecutor}: resubmits the drain. True if the executor took it (or closeNow() the
+     * queue); false if the executor refused and this thread took the drain back, token restored: we are
+     * already on an executor thread, so it drains on here rather than fail the work.
+     */
+    boolean resubmitOrTakeBack(Thread self) {
         try {
             settings.executor.execute(this);
             return true;
         } catch (Throwable refused) {
-            // We are already on an executor thread, so keep draining here rather than fail the work;
-            // unless closeNow() took the queue over in the meantime.
-            return !takeOverScheduled();
+            if (!takeScheduled()) {
+                return true; // closeNow() took the queue over meanwhile
+            }
+            OWNER.setOpaque(this, self);
+            return false;
         }
     }
 
@@ -621,8 +627,8 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * @return true if the sender owns the context now; false if it withdrew (interrupted) and this
      *     drain owns the context still, token restored and nothing left to give back
      */
-    boolean handOffToSender(QueuedSend send, int done, Thread self) {
-        leaveForHandOff(done);
+    boolean giveToSender(QueuedSend send, int done, Thread self) {
+        giveBackBeforeGiving(done);
         if (send.handOff()) {
             return true;
         }
@@ -635,8 +641,8 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * The executor refused a drain that a caller thread tried to schedule: unless closeNow() took the
      * queue over, this thread takes the drain's ownership and fails the queue ({@link Drain#failQueued}).
      */
-    private void drainRefused(Throwable cause) {
-        if (takeOverScheduled()) {
+    private void takeRefusedDrain(Throwable cause) {
+        if (takeScheduled()) {
             Drain.failQueued(this, cause);
         }
     }
@@ -694,7 +700,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * The owner's exit from a force-closed context: gives back the {@code finished} callbacks still
      * counted and its ownership, without touching the queue (closeNow() aborts that).
      */
-    private void leaveAborted(int finished) {
+    private void giveUpAborted(int finished) {
         long delta = -(long) finished - RUNNING;
         terminateIfDone((long) STATE.getAndAdd(this, delta) + delta);
     }
@@ -761,12 +767,25 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
 
     // ---------------------------------------------------------------- queries
 
+    /**
+     * A thread that took the context (a drain, a caller refused a drain) sets its token: from now on
+     * {@link #checkAccess()} is true on it. Cleared again by the step that gives the context away.
+     */
+    void takeToken(Thread self) {
+        OWNER.setOpaque(this, self);
+    }
+
+    /** The owner publishes the callbacks it finished and still counts, so {@link #queueDepth()} stays right. */
+    void setProgress(int finished) {
+        PROGRESS.setOpaque(this, finished);
+    }
+
     /** The owner token, read volatile: for {@link WaitGraph}, which follows owners across contexts. */
     @Nullable Thread ownerVolatile() {
         return (Thread) OWNER.getVolatile(this);
     }
 
-    /** The state word, read volatile: for the owner's loop ({@link Drain}), which never writes it. */
+    /** The state word, read volatile: for the owner's loop ({@link Drain}), which moves it only through the methods here. */
     long stateVolatile() {
         return state;
     }
