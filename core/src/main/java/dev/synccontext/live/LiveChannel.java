@@ -1,5 +1,6 @@
 package dev.synccontext.live;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.synccontext.RendererSyncContext;
 import java.security.SecureRandom;
 import java.util.List;
@@ -50,9 +51,11 @@ public final class LiveChannel implements AutoCloseable {
     private final CopyOnWriteArrayList<LiveSubscriber> subscribers = new CopyOnWriteArrayList<>();
     private final @Nullable LiveChannelGroup group;
 
-    // ---- guarded by this ----
+    @GuardedBy("this")
     private final ReplayBuffer replay;
+    @GuardedBy("this")
     private long sequence;
+    @GuardedBy("this")
     private boolean closed;
 
     private LiveChannel(Builder builder, Supplier<?> snapshot) {
