@@ -232,6 +232,7 @@ public final class LiveChannel implements AutoCloseable {
     }
 
     /** The messages after the id's sequence when they can be replayed; {@code null} when a snapshot is due. */
+    @GuardedBy("this")
     private @Nullable List<LiveMessage> missedSince(@Nullable String lastEventId) {
         if (lastEventId == null) {
             return null;

@@ -279,7 +279,8 @@ public final class LiveSubscriber {
         }
     }
 
-    /** Discards the oldest buffered message, counted as dropped (under this subscriber's monitor). */
+    /** Discards the oldest buffered message, counted as dropped. */
+    @GuardedBy("this")
     private void dropOldest() {
         Iterator<LiveMessage> oldest = buffer.values().iterator();
         oldest.next();

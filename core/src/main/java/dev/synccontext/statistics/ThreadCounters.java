@@ -81,6 +81,7 @@ final class ThreadCounters {
         return row;
     }
 
+    @GuardedBy("this")
     private void foldEnded() {
         for (Iterator<Row> it = all.iterator(); it.hasNext();) {
             Row row = it.next();
