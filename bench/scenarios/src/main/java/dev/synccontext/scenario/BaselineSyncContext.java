@@ -266,7 +266,8 @@ public final class BaselineSyncContext implements RendererSyncContext {
         return executor;
     }
 
-    /** Chains {@code item} onto the tail: its own hop through the executor. Holds {@link #lock}. */
+    /** Chains {@code item} onto the tail: its own hop through the executor. */
+    @GuardedBy("lock")
     private void enqueueLocked(BaselineItem item) {
         pending.addLast(item);
         tail = tail.handleAsync(item, executor);
@@ -320,7 +321,8 @@ public final class BaselineSyncContext implements RendererSyncContext {
         }
     }
 
-    /** Why new work is refused now, or null. Holds {@link #lock}. */
+    /** Why new work is refused now, or null. */
+    @GuardedBy("lock")
     private @Nullable String refusal() {
         if (closed) {
             return "Context '" + name + "' is closed and accepts no new callbacks";
