@@ -174,9 +174,9 @@ abstract class CallbackQueue extends OwnerSidePadding {
     /**
      * A look at the owner's next index without claiming it: what is written there (a callback, or
      * {@link QueueChunk#TAKEN} if {@code closeNow()} claimed it), or null if nothing is written yet or the
-     * next chunk is not linked yet. For {@link SyncContext#handToWaiter}, which may only hand the context on
+     * next chunk is not linked yet. For {@link SyncContext#giveHeadCallToWaiter}, which may only hand the context on
      * to the call it sees there and must leave anything else in the queue, and for
-     * {@link SyncContext#takeOverScheduledFor}, which reads it while nobody owns the context (a drain scheduled,
+     * {@link SyncContext#takeScheduledFor}, which reads it while nobody owns the context (a drain scheduled,
      * not started) and believes it only if the state did not move meanwhile; a drain that started in between
      * may be moving the head, so a pair of head fields that do not match gives null rather than a slot.
      */

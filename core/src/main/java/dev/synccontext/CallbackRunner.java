@@ -256,4 +256,14 @@ final class CallbackRunner {
                     + "' threw; the queue goes on. The original failure was: " + failure, handlerFailure);
         }
     }
+
+    /** What a post puts into its slot: the runnable itself (decorated, if so set); a node only for a post chosen for timing. */
+    static Object queuedPost(ContextSettings settings, Runnable callback) {
+        CallbackDecorator decorator = settings.decorator;
+        Object item = decorator == null ? callback : decorator.decorate(callback);
+        if (settings.samplingMask >= 0) {
+            item = sampledPost(settings.samplingMask, (Runnable) item);
+        }
+        return item;
+    }
 }

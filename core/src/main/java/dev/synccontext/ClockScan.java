@@ -1,5 +1,6 @@
 package dev.synccontext;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,12 +46,16 @@ final class ClockScan {
     final ContextClock clock;
     private volatile long tickNanos = Watchdog.MAX_TICK_NANOS;
 
-    /** What this clock's scans saw of each thread in a callback of one of its contexts; guarded by this. */
+    /** What this clock's scans saw of each thread in a callback of one of its contexts. */
+    @GuardedBy("this")
     private final Map<CallbackFrame, Sighting> seen = new WeakHashMap<>();
 
-    // The pending scan, when this clock's scans are set on the clock itself; guarded by this.
+    // The pending scan, when this clock's scans are set on the clock itself.
+    @GuardedBy("this")
     private @Nullable Future<?> pending;
+    @GuardedBy("this")
     private long pendingAt = Long.MAX_VALUE;
+    @GuardedBy("this")
     private boolean failed;
 
     ClockScan(ContextClock clock) {

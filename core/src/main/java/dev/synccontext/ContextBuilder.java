@@ -28,6 +28,7 @@ final class ContextBuilder implements RendererSyncContext.Builder {
     private @Nullable String scope;
     private int submitSiteSampling;
     private ContextClock clock = ContextClock.system();
+    private int turnSpins = QueuedFuture.TURN_SPINS;
     /**
      * The application this builder belongs to, as its creator's thread sees it: the context class
      * loader its contexts' queued callbacks run with (see {@link RendererSyncContext}, "Class loader").
@@ -129,6 +130,17 @@ final class ContextBuilder implements RendererSyncContext.Builder {
         return this;
     }
 
+    /**
+     * How long a blocked waiter offers to run its own call ({@link QueuedFuture#TURN_SPINS} by default). For
+     * this package's tests: {@code Integer.MAX_VALUE} holds a waiter in its offer until it is given its turn,
+     * 0 takes the offer away.
+     */
+    ContextBuilder turnSpins(int turnSpins) {
+        settings = null;
+        this.turnSpins = turnSpins;
+        return this;
+    }
+
     @Override
     public RendererSyncContext build() {
         if (settings == null) {
@@ -138,7 +150,7 @@ final class ContextBuilder implements RendererSyncContext.Builder {
             CallbackDecorator queued = submitSiteSampling == 0 ? decorator
                     : new SubmitSites(decorator, submitSiteSampling - 1);
             settings = new ContextSettings(executor, maxBatch, maxQueueDepth, thresholdNanos, handler,
-                    observer, queued, scope, clock, classLoader);
+                    observer, queued, scope, clock, classLoader, turnSpins);
             if (thresholdNanos > 0) {
                 Watchdog.noteThreshold(clock, thresholdNanos);
             }

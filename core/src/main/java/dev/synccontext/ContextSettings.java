@@ -41,10 +41,13 @@ final class ContextSettings {
      */
     final @Nullable ClassLoader classLoader;
 
+    /** How many looks a blocked waiter offers to run its own call for ({@link QueuedFuture#TURN_SPINS}). */
+    final int turnSpins;
+
     ContextSettings(Executor executor, int maxBatch, int maxQueueDepth, long blockedThresholdNanos,
             @Nullable BiConsumer<RendererSyncContext, Throwable> unhandledExceptionHandler,
             @Nullable SyncContextObserver observer, @Nullable CallbackDecorator decorator, @Nullable String scope,
-            ContextClock clock, @Nullable ClassLoader classLoader) {
+            ContextClock clock, @Nullable ClassLoader classLoader, int turnSpins) {
         this.executor = executor;
         this.drainPool = executor instanceof DrainPool pool ? pool : null;
         this.maxBatch = maxBatch;
@@ -62,5 +65,6 @@ final class ContextSettings {
         this.scope = scope;
         this.clock = clock;
         this.classLoader = classLoader;
+        this.turnSpins = turnSpins;
     }
 }

@@ -4,8 +4,6 @@ import static dev.synccontext.SyncContext.ABORTED;
 import static dev.synccontext.SyncContext.COUNT_MASK;
 import static dev.synccontext.SyncContext.TAILING_RUN;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 
@@ -26,18 +24,8 @@ final class Drain {
      */
     static final int CARRY_LIMIT = 1 << 20;
 
-    private static final VarHandle OWNER;
-    private static final VarHandle PROGRESS;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            OWNER = lookup.findVarHandle(OwnerSide.class, "owner", Thread.class);
-            PROGRESS = lookup.findVarHandle(OwnerSide.class, "progress", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    /** {@link #runOrGive}'s answer when another thread owns the context now. */
+    private static final int GIVEN = -1;
 
     private Drain() {
     }
@@ -51,120 +39,114 @@ final class Drain {
      * does not read the state between them. Nor does it read the settings field per callback: it shares
      * the line every post writes, so the observer and {@code maxBatch} are read once per drain (see
      * {@link CallbackRunner#runQueued}). Whether closeNow() began needs no look per callback: each slot is
-     * claimed, and closeNow() claims every slot it may return. Right behind a producer it steps back
-     * ({@link SyncContext}, "Stepping back from a producer") before it reads the state again. At the end
-     * of a batch it yields (gives the context up with {@code SCHEDULED} and resubmits itself), unless its
-     * pool would run the resubmitted drain next on this thread anyway ({@link DrainPool#continueAfterBatch}:
-     * no other task waits): then the next batch begins in place, still without a look at the state, and
-     * what it finished is given back every {@value #CARRY_LIMIT} callbacks, or as it leaves.
+     * claimed, and closeNow() claims every slot it may return.
+     *
+     * <p>Each look at the state has one of four outcomes: <em>leave</em> (nothing waits, or closeNow()
+     * began), <em>yield</em> after a full batch (give the context up with {@code SCHEDULED} and resubmit
+     * the drain), <em>step back</em> from a producer right ahead ({@link SyncContext}, "Stepping back from a
+     * producer"), or <em>run a counted batch</em>. A batch ends where its budget does, unless the pool would
+     * run the resubmitted drain next on this thread anyway ({@link DrainPool#continueAfterBatch}: no other
+     * task waits): then the next batch begins in place, still without a look at the state, and what it
+     * finished is given back every {@value #CARRY_LIMIT} callbacks, or as it leaves.
      *
      * <p>It runs the callbacks with the context's class loader as the thread's context class loader
      * ({@link ContextSettings#classLoader}, set once per drain, not per callback, and only when the
-     * thread's differs) and puts the thread's own back as it leaves.
-     *
-     * <p>The loop's state stays in locals (not an object, not fields: an object per drain would allocate
-     * on the post paths); each step that moves the state word is a method of its own.
+     * thread's differs) and puts the thread's own back as it leaves: an idle thread keeps no application's
+     * loader.
      */
     static void run(SyncContext ctx) {
         Thread self = Thread.currentThread();
         CallbackFrame frame = CallbackFrame.get();
         SyncContext outer = frame.enterDrain(ctx);
-        OWNER.setOpaque(ctx, self);
-        ContextSettings settings = ctx.settings;
-        SyncContextObserver observer = settings.observer;
-        DrainPool pool = settings.drainPool;
-        int maxBatch = settings.maxBatch;
-        int budget = maxBatch; // callbacks this batch may still take
-        int done = 0; // callbacks finished here and still in the count
-        int counted = 0; // callbacks counted in the last state read and not yet taken
-        boolean ran = false; // whether the last one taken was claimed here (not aborted by closeNow())
-        int sinceStepBack = TAILING_RUN; // callbacks taken since this drain last stepped back
-        // The context's application, not whichever one made this thread; and back as the drain ends, so
-        // that an idle thread keeps no application's loader (nor one a callback set).
+        ctx.takeToken(self);
         ClassLoader threadLoader = self.getContextClassLoader();
-        if (threadLoader != settings.classLoader) {
-            setContextClassLoader(self, settings.classLoader);
+        ClassLoader contextLoader = ctx.settings.classLoader;
+        if (threadLoader != contextLoader) {
+            setContextClassLoader(self, contextLoader);
         }
         try {
-            for (;;) {
-                // A written slot was reserved before it was written, so the count already holds it: take it
-                // without a look at the state word, which producers keep writing. The run grows by one,
-                // still within maxBatch; at the end of a batch, on a pool that would run this drain next
-                // anyway (nothing else waits), a new batch begins in place instead of a yield.
-                Object item = null;
-                if (counted == 0 && ran) {
-                    if (budget == 0 && pool != null && pool.continueAfterBatch(ctx)) {
-                        budget = maxBatch;
-                        if (done >= CARRY_LIMIT) {
-                            done = ctx.giveBackFinished(done);
-                        }
-                    }
-                    if (budget > 0) {
-                        item = ctx.takeIfWritten();
-                    }
-                }
-                if (item == null) {
-                    if (counted == 0) {
-                        long s = ctx.stateVolatile();
-                        if ((s & ABORTED) != 0 || (s & COUNT_MASK) == done) {
-                            if (ctx.abortOrRelease(s, done, self)) {
-                                return;
-                            }
-                            continue; // the state moved meanwhile
-                        }
-                        if (budget == 0) {
-                            if (!ctx.yieldAfterBatch(s, done, self)) {
-                                continue; // the state moved meanwhile
-                            }
-                            if (ctx.resubmitOrReclaim()) {
-                                return;
-                            }
-                            OWNER.setOpaque(ctx, self); // the executor refused: a fresh batch, on this thread
-                            done = 0;
-                            budget = maxBatch;
-                            continue;
-                        }
-                        // The count is what this drain finished plus what is queued: callbacks it may take now.
-                        int waiting = (int) (s & COUNT_MASK) - done;
-                        if (rightBehindProducer(waiting, ran, sinceStepBack) && stepBack(ctx)) {
-                            // It got ahead meanwhile, so look again (the next run is a batch, taken by
-                            // following written slots, or after one more read of the state).
-                            sinceStepBack = 0;
-                            continue;
-                        }
-                        counted = Math.min(waiting, budget);
-                    }
-                    item = ctx.takeNext();
-                    counted--;
-                }
-                sinceStepBack++;
-                budget--;
-                if (item == QueueChunk.TAKEN) {
-                    ran = false;
-                    counted = 0; // closeNow() claimed it: the next check leaves
-                    continue;
-                }
-                ran = true;
-                if (item instanceof QueuedSend send) {
-                    counted = 0;
-                    if (ctx.handOffToSender(send, done, self)) {
-                        return; // the sender owns the context now, its own callback still counted
-                    }
-                    done = 0; // given back before the offer; the withdrawn send counts as done below
-                } else if (item instanceof QueuedFuture<?> call && ctx.handOffToWaiter(call, done, self)) {
-                    return; // its caller was spinning in a wait for it: it runs the call, then releases
-                } else {
-                    CallbackRunner.runQueued(ctx, item, frame, observer);
-                }
-                done++;
-                PROGRESS.setOpaque(ctx, done);
-            }
+            drain(ctx, self, frame);
         } finally {
             frame.leave(outer);
             if (self.getContextClassLoader() != threadLoader) {
                 setContextClassLoader(self, threadLoader);
             }
         }
+    }
+
+    /**
+     * The loop of {@link #run}. Its state stays in locals (an object per drain would allocate on the post
+     * paths); each step that moves the state word or the owner's fields is a {@link SyncContext} method.
+     */
+    private static void drain(SyncContext ctx, Thread self, CallbackFrame frame) {
+        ContextSettings settings = ctx.settings;
+        SyncContextObserver observer = settings.observer;
+        DrainPool pool = settings.drainPool;
+        int maxBatch = settings.maxBatch;
+        int budget = maxBatch; // callbacks this batch may still take
+        int done = 0; // callbacks finished here and still in the count
+        int sinceStepBack = TAILING_RUN - 1; // callbacks taken since the last step back: one more allows it
+        for (;;) {
+            long s = ctx.stateVolatile();
+            int waiting = (int) (s & COUNT_MASK) - done;
+            if ((s & ABORTED) != 0 || waiting == 0) { // leave
+                if (ctx.giveUp(s, done, self)) {
+                    return;
+                }
+            } else if (budget == 0) { // yield
+                if (ctx.giveToExecutor(s, done, self)) {
+                    if (ctx.resubmitOrTakeBack(self)) {
+                        return;
+                    }
+                    done = 0;
+                    budget = maxBatch;
+                }
+            } else if (stepsBack(pool, waiting, sinceStepBack)) {
+                sinceStepBack = 0;
+            } else { // run a counted batch, then the slots written behind it
+                int counted = Math.min(waiting, budget) - 1; // counted slots left after the first
+                Object item = ctx.takeNext();
+                while (item != QueueChunk.TAKEN) { // TAKEN: closeNow() claimed it; the next look leaves
+                    budget--;
+                    sinceStepBack++;
+                    done = runOrGive(ctx, item, done, frame, observer);
+                    if (done == GIVEN) {
+                        return;
+                    }
+                    ctx.setProgress(done);
+                    if (counted > 0) {
+                        counted--;
+                        item = ctx.takeNext();
+                    } else {
+                        if (budget == 0 && pool != null && pool.continueAfterBatch(ctx)) {
+                            budget = maxBatch; // a new batch, in place
+                            done = done >= CARRY_LIMIT ? ctx.giveBackFinished(done) : done;
+                        }
+                        if (budget == 0 || (item = ctx.takeIfWritten()) == null) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Runs a callback the drain claimed, unless another thread takes the context for it: a sender, or a
+     * caller spinning in a wait for its call. Returns the finished callbacks still counted after it, or
+     * {@link #GIVEN} if the context is that thread's now (its callback still counted).
+     */
+    private static int runOrGive(SyncContext ctx, Object item, int done, CallbackFrame frame,
+            @Nullable SyncContextObserver observer) {
+        if (item instanceof QueuedSend send) {
+            // Withdrawn: the callbacks before it were given back first, and the send counts as finished.
+            return ctx.giveToSender(send, done, Thread.currentThread()) ? GIVEN : 1;
+        }
+        if (item instanceof QueuedFuture<?> call && ctx.giveTakenCallToWaiter(call, done)) {
+            return GIVEN;
+        }
+        CallbackRunner.runQueued(ctx, item, frame, observer);
+        return done + 1;
     }
 
     /**
@@ -180,18 +162,12 @@ final class Drain {
     }
 
     /**
-     * Whether the drain caught up with a producer ({@link SyncContext}, "Stepping back from a
-     * producer"): few callbacks waiting, the last node it took ran here, and it has run
-     * {@value SyncContext#TAILING_RUN} since it last stepped back.
+     * Whether the drain caught up with a producer and stepped back ({@link SyncContext}, "Stepping back from
+     * a producer"): few callbacks waiting, {@value SyncContext#TAILING_RUN} run since it last stepped back,
+     * and a pool that spins (only the default executor's does).
      */
-    private static boolean rightBehindProducer(int waiting, boolean ran, int sinceStepBack) {
-        return waiting < TAILING_RUN && ran && sinceStepBack >= TAILING_RUN;
-    }
-
-    /** See {@link SyncContext}, "Stepping back from a producer": only the default executor's pool spins. */
-    private static boolean stepBack(SyncContext ctx) {
-        DrainPool pool = ctx.settings.drainPool;
-        return pool != null && pool.stepBack();
+    private static boolean stepsBack(@Nullable DrainPool pool, int waiting, int sinceStepBack) {
+        return waiting < TAILING_RUN && sinceStepBack >= TAILING_RUN && pool != null && pool.stepBack();
     }
 
     /**
@@ -207,24 +183,23 @@ final class Drain {
         Thread self = Thread.currentThread();
         CallbackFrame frame = CallbackFrame.get();
         SyncContext outer = frame.enterDrain(ctx);
-        OWNER.setOpaque(ctx, self);
+        ctx.takeToken(self);
         int failed = 0;
         try {
             for (;;) {
                 long s = ctx.stateVolatile();
                 if ((s & ABORTED) != 0 || (s & COUNT_MASK) == failed) {
-                    if (ctx.abortOrRelease(s, failed, self)) {
+                    if (ctx.giveUp(s, failed, self)) {
                         return;
                     }
-                    continue; // the state moved meanwhile
+                } else {
+                    Object item = ctx.takeNext();
+                    if (item != QueueChunk.TAKEN) { // TAKEN: closeNow() aborted it; the next look leaves
+                        CallbackRunner.rejectQueued(ctx, item, Refusals.drainRefused(ctx.name, cause));
+                        failed++;
+                        ctx.setProgress(failed); // so that closeNow() from the handler counts what is left
+                    }
                 }
-                Object item = ctx.takeNext();
-                if (item == QueueChunk.TAKEN) {
-                    continue; // closeNow() aborted it: the next check leaves
-                }
-                CallbackRunner.rejectQueued(ctx, item, Refusals.drainRefused(ctx.name, cause));
-                failed++;
-                PROGRESS.setOpaque(ctx, failed); // so that closeNow() from the handler counts what is left
             }
         } finally {
             frame.leave(outer);

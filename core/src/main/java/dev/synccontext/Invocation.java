@@ -101,11 +101,6 @@ enum Invocation {
         return future.isCancelled() ? CallbackOutcome.CANCELLED : CallbackOutcome.FAILURE;
     }
 
-    /**
-     * The future for a stage returned by a synchronous part that ran on the caller's thread. A
-     * {@code CompletableFuture} is returned as it is, as Blazor returns the callback's own task when it
-     * ran inline: no copy, no extra completion stage.
-     */
     /** Completes {@code future} as the stage it is given to completes: the mirror of a returned stage. */
     static <T> BiConsumer<T, @Nullable Throwable> completing(CompletableFuture<T> future) {
         return (value, failure) -> {
@@ -122,6 +117,11 @@ enum Invocation {
         return new NullPointerException("invokeAsyncStage callback returned null instead of a CompletionStage");
     }
 
+    /**
+     * The future for a stage returned by a synchronous part that ran on the caller's thread. A
+     * {@code CompletableFuture} is returned as it is, as Blazor returns the callback's own task when it
+     * ran inline: no copy, no extra completion stage.
+     */
     private static <T> CompletableFuture<T> mirror(@Nullable CompletionStage<T> stage) {
         if (stage == null) {
             return CompletableFuture.failedFuture(nullStage());

@@ -24,15 +24,15 @@ import org.jspecify.annotations.Nullable;
  * A thread that blocks in {@code join()} or {@code get()} on this future first offers to run the call
  * itself: for a short, bounded spin ({@link #TURN_SPINS} looks) its {@link #turn} says {@code SPINNING}.
  * While it spins, a drain handed to the executor and not started yet, with this call next in the queue,
- * is taken over by the waiter ({@link SyncContext#takeOverScheduledFor}: the release that scheduled it came
+ * is taken over by the waiter ({@link SyncContext#takeScheduledFor}: the release that scheduled it came
  * a moment before the waiter began to spin). An owner that reaches this call while it spins (an inline
  * caller releasing the context with this call next in the queue, or a drain that took it:
- * {@link SyncContext#handToWaiter}, {@link SyncContext#handOffToWaiter}) hands it the context instead of
+ * {@link SyncContext#giveHeadCallToWaiter}, {@link SyncContext#giveTakenCallToWaiter}) hands it the context instead of
  * running the call or scheduling a drain for it: it reserves the turn ({@code SPINNING} → {@code RESERVED}, one CAS that the waiter's
  * giving up races), gives back its own finished callbacks, then publishes {@code HANDED} (the call still in
  * the queue, the waiter takes it) or {@code HANDED_TAKEN} (the drain took it). The waiter then runs the
  * call on its own thread as the context's owner and releases the context as an inline caller does (what
- * queued up behind goes to a drain on the executor; {@link SyncContext#runHandedTurn}). So two threads
+ * queued up behind goes to a drain on the executor; {@link SyncContext#runGivenTurn}). So two threads
  * that take turns on one context ({@code Contended}) pass it between them as a lock would, with no
  * executor thread woken and no park, where each call used to cost a park and an unpark behind a drain that
  * kept the context (docs/2026-12-01-contended-slow-mode.md). Order, the count and {@code closeNow()} are
@@ -67,13 +67,6 @@ abstract sealed class QueuedFuture<T> extends QueuedCallback<T> implements Await
      */
     static final int TURN_SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 256 : 0;
 
-    /**
-     * The spin a wait offers ({@link #TURN_SPINS}); read once per blocking wait, when the call is not done.
-     * Tests set it (this package only) to hold a waiter in its offer until it is handed its turn, or to 0
-     * for the premise that without the offer a drain runs the call.
-     */
-    static volatile int turnSpins = TURN_SPINS;
-
     private static final VarHandle TURN;
 
     static {
@@ -99,7 +92,7 @@ abstract sealed class QueuedFuture<T> extends QueuedCallback<T> implements Await
     }
 
     /** After {@link #reserveTurn}: gives the context to the waiter ({@code taken}: the call is out of the queue). */
-    final void handTurn(boolean taken) {
+    final void giveTurn(boolean taken) {
         turn = taken ? HANDED_TAKEN : HANDED;
     }
 
@@ -111,12 +104,12 @@ abstract sealed class QueuedFuture<T> extends QueuedCallback<T> implements Await
      * the turn (a stage not yet complete), or null.
      */
     private WaitGraph.@Nullable Wait offerToRun(WaitGraph.@Nullable Wait wait) {
-        int spins = turnSpins;
+        int spins = context.settings.turnSpins; // read once per blocking wait, when the call is not done
         if (spins == 0 || !TURN.compareAndSet(this, NOT_WAITING, SPINNING)) {
             return wait; // another thread offers already, or one did and was handed the turn
         }
         for (int i = 0; i < spins && turn == SPINNING && !isDone(); i++) {
-            if (context.takeOverScheduledFor(this)) {
+            if (context.takeScheduledFor(this)) {
                 turn = HANDED; // this thread owns the context now, the call still at the queue's head
                 break;
             }
@@ -130,7 +123,7 @@ abstract sealed class QueuedFuture<T> extends QueuedCallback<T> implements Await
             Thread.onSpinWait(); // the owner is between its reservation and the hand-off: a few instructions
         }
         WaitGraph.leave(wait);
-        context.runHandedTurn(this, t == HANDED_TAKEN);
+        context.runGivenTurn(this, t == HANDED_TAKEN);
         // A stage's future completes later, with its stage: the rest of that wait is a wait like any other.
         return isDone() ? null : WaitGraph.enterOrThrow(this);
     }

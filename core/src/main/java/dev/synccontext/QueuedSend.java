@@ -130,4 +130,22 @@ final class QueuedSend extends QueuedCallback<Void> implements Awaited {
                         + " waiting for its turn; the callback did not run");
         }
     }
+
+    /**
+     * Parks the sender until its turn, unless that turn could never come (a deadlock, {@link WaitGraph}):
+     * then it withdraws and throws, and the drain counts the send as finished. Returns owning the context,
+     * or throws why the callback will not run ({@link #awaitHandOff}).
+     */
+    void awaitOwnTurn(String contextName) {
+        WaitGraph.Wait wait = WaitGraph.enter(this);
+        try {
+            ContextDeadlockException deadlock = wait == null ? null : WaitGraph.deadlock(wait);
+            if (deadlock != null && withdraw()) {
+                throw deadlock;
+            }
+            awaitHandOff(contextName);
+        } finally {
+            WaitGraph.leave(wait);
+        }
+    }
 }

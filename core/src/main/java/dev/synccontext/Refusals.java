@@ -57,4 +57,11 @@ final class Refusals {
         return new RejectedExecutionException("The executor of context '" + context
                 + "' refused to run its drain, so this queued callback cannot run: " + cause, cause);
     }
+
+    /** What {@code assertAccess()} throws off the context's callbacks. */
+    static IllegalStateException noAccess(String context) {
+        return new IllegalStateException("The current thread '" + Thread.currentThread().getName()
+                + "' is not running a callback of context '" + context + "'. State owned by the context"
+                + " may only be touched from inside it: use invokeAsync(...) (or post/send) to get there.");
+    }
 }

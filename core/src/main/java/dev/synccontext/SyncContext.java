@@ -12,87 +12,65 @@ import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The one implementation of {@link RendererSyncContext}.
+ * The one implementation of {@link RendererSyncContext}. docs/DESIGN.md, "The state machine", has every
+ * transition with the method here that makes it.
  *
  * <h2>How it works</h2>
- * One {@code long} word, {@link #state}, carries everything that decides who may run what: the
- * <em>count</em> of callbacks accepted and not yet finished (low 28 bits), four flags, whether the queue
- * has a chunk ({@code CHUNKED}) and the queue's <em>sequence</em> (top 31 bits: the next index to hand
- * out). Whoever moves the count from 0 to 1 <em>owns</em> the context and answers for every callback
- * until the count is back to 0. Ownership is always in exactly one of two places, told by the flags:
- * <ul>
- *   <li>{@code RUNNING}: a thread holds it: an inline caller, a {@code send}er, or a drain.</li>
- *   <li>{@code SCHEDULED}: a drain was handed to the executor and has not started yet.</li>
- * </ul>
- * {@code CLOSED} makes every later reservation fail; {@code ABORTED} (with {@code CLOSED}) asks the
- * owner to abort what is queued instead of running it.
+ * One {@code long} word, {@link #state}, decides who may run what: the <em>count</em> of callbacks
+ * accepted and not yet finished (low 28 bits), four flags, {@code CHUNKED} and the queue's
+ * <em>sequence</em> (top 31 bits: the next index to hand out). Whoever moves the count from 0 to 1
+ * <em>owns</em> the context until the count is back to 0. Ownership is in exactly one of two places:
+ * {@code RUNNING} (a thread holds it: an inline caller, a sender, a drain, a waiter given its turn) or
+ * {@code SCHEDULED} (a drain was handed to the executor and has not started). {@code CLOSED} makes every
+ * later reservation fail; {@code ABORTED} (with {@code CLOSED}) asks the owner to abort what is queued.
  *
- * <p>Idle {@code invokeAsync}: one CAS (state 0 → count 1, {@code RUNNING}), run the callback on the
- * caller's thread, one CAS back to 0. No allocation on success. If callbacks queued up meanwhile, the
- * release CAS swaps {@code RUNNING} for {@code SCHEDULED} and hands a drain to the executor: the caller
- * never runs other callers' work. A queued submission is one CAS too: count + 1 and sequence + 1 at once
- * ({@link #reserved}), which gives it its index; it then writes its callback into that index's slot of
- * the chunked array queue this class inherits ({@link CallbackQueue}), with no further atomic. A
- * {@code post}'s slot holds the posted runnable itself, so a queued post allocates nothing but its share
- * of an array (about 4 bytes); an {@code invokeAsync*}'s holds the returned future, so a queued call
- * allocates one object, as in Blazor's 2023 rework of {@code RendererSynchronizationContext}
- * (dotnet/aspnetcore, "Reduce allocations in RendererSynchronizationContext"): inline when idle, the
- * returned task doubling as the queue entry.
- *
- * <p>Because reservations happen before writing, the owner knows how many slots are written (or are
- * about to be): a drain takes {@code count} of them, waiting a few spins for a producer that reserved but
- * has not written yet. It subtracts what it finished in one CAS when it runs dry or yields after a batch
- * (or, going on in place after its batches, every {@link Drain#CARRY_LIMIT} callbacks:
- * {@link #giveBackFinished}), rather than per callback, and publishes that progress in
- * {@link OwnerSide#progress} so {@link #queueDepth()} stays right. The CAS that gives the context up
- * with nothing left queued drops the chunks, clears {@code CHUNKED} and restarts the sequence at 0
- * ({@link #giveUpEmpty}): an idle, open context is the state 0 and holds no array, and the first
- * reservation after creates a small one.
+ * <p>Idle {@code invokeAsync}: one CAS to claim, the callback on the caller's thread, one CAS back to 0;
+ * no allocation on success. A caller never runs other callers' work: what queued up meanwhile goes to a
+ * drain on the executor, or to a thread that waits for its own call. A queued submission is one CAS too
+ * (count + 1 and sequence + 1: {@link #reserved}), then a plain write of its slot in the chunked queue
+ * this class inherits ({@link CallbackQueue}). A post's slot holds the runnable itself; an
+ * {@code invokeAsync*}'s holds the returned future, as in Blazor's 2023 rework of
+ * {@code RendererSynchronizationContext} ("Reduce allocations in RendererSynchronizationContext").
+ * The owner gives back what it finished in one CAS when it runs dry or yields, not per callback, and
+ * publishes that progress ({@link #setProgress}) so {@link #queueDepth()} stays right. The CAS that gives
+ * the context up empty drops the chunks and restarts the sequence ({@link #giveUpEmpty}): an idle, open
+ * context is the state 0 and holds no array.
  *
  * <h2>Stepping back from a producer</h2>
- * A drain that catches up with a producer (it finds fewer than {@value #TAILING_RUN} callbacks waiting
- * and the next slot was not written yet when it looked: the producer is between its reservation and its
- * write) would otherwise follow right behind it, taking each slot as it is written, and the context's
- * state word and the slots' cache line would move between the two CPUs with every post. On the
- * default executor it steps back instead ({@link ElasticExecutor#stepBack}: a bounded spin that writes
- * nothing shared, skipped while other tasks are queued), so that its next run is a batch. That is the
- * same as one callback having taken a little longer: ownership, order and the count do not change.
- * It happens again only after the drain has run {@value #TAILING_RUN} more callbacks, so a producer
- * that is merely slow costs at most one step back per drain.
+ * A drain that catches up with a producer (fewer than {@value #TAILING_RUN} callbacks waiting, the next
+ * slot not written yet) would follow right behind it, and the state word's and the slots' cache lines
+ * would move between two CPUs with every post. On the default executor it steps back instead
+ * ({@link ElasticExecutor#stepBack}: a bounded spin that writes nothing shared, skipped while other tasks
+ * are queued), so that its next run is a batch. No transition changes. It steps back again only after
+ * {@value #TAILING_RUN} more callbacks, so a slow producer costs at most one step back per drain.
  *
  * <h2>Force-close without waiting</h2>
- * {@link #closeNow()} never waits for the owner. Every slot is claimed exactly once, by one atomic
- * exchange on it ({@link QueueChunk#claim}): by the owner to run its callback, by closeNow() to abort
- * it. closeNow() marks the context {@code ABORTED} with one atomic or, which also reads the sequence:
- * every reservation before it has an index below that sequence, and every one after fails (the context
- * is closed). It then walks the queue from the owner's head chunk up to that index without owning the
- * context ({@link CallbackQueue#visitQueued}, waiting for a slot reserved but not yet written), and
- * subtracts what it aborted from the count. So once closeNow() has returned, the owner finds every slot
- * claimed, and nothing starts but the callback it had already claimed. When the owner next looks at the
- * state it gives back what it finished and leaves the queue alone. Whoever brings the count to zero
- * completes the termination.
+ * {@link #closeNow()} never waits for the owner. Every slot is claimed once, by an atomic exchange
+ * ({@link QueueChunk#claim}): by the owner to run it, or by closeNow() to abort it. closeNow() sets
+ * {@code ABORTED} with one atomic or that also reads the sequence, claims every slot below it
+ * ({@link CallbackQueue#visitQueued}) and counts them off. After it returns, nothing starts but the
+ * callback the owner had already claimed; whoever brings the count to zero completes the termination.
  *
  * <h2>Ownership token</h2>
- * {@link OwnerSide#owner} holds the thread that runs a callback of this context (for a drain, for its whole
- * batch). It is cleared <em>before</em> the CAS that gives ownership away, never after, so it can
- * never erase the next owner's token. A thread can only ever see its own reference in it while it
- * owns the context, which is what makes {@link #checkAccess()} exact without a thread-local.
+ * {@link OwnerSide#owner} holds the thread that runs a callback of this context (a drain: for its whole
+ * batch). It is cleared <em>before</em> the CAS that gives ownership away, never after, so it never erases
+ * the next owner's token; a thread sees its own reference there only while it owns the context, which
+ * makes {@link #checkAccess()} exact without a thread-local. Every write of the token and of the progress
+ * is a method of this class.
  *
  * <h2>Known limits</h2>
- * A {@link StackOverflowError} that strikes inside this class itself, between a successful claim or
- * reservation and the matching release or link (the caller already at the very edge of its stack),
- * leaves the count one too high and wedges the context; a callback that overflows is handled like
- * any other failure. An executor that accepts a drain and silently drops it (a discard policy) strands
+ * A {@link StackOverflowError} inside this class itself, between a claim or reservation and its release or
+ * link, leaves the count one too high and wedges the context (a callback that overflows is handled like
+ * any other failure). An executor that accepts a drain and silently drops it (a discard policy) strands
  * the queue until {@link #closeNow()}, which takes it over.
  *
  * <h2>What lives beside this class</h2>
- * Every change of the state word (a CAS, or an atomic add or or) is made here, with the token cleared
- * before each one that gives ownership away. The owner's loop over the queue is {@link Drain}'s: it
- * reads the state and calls the steps here that change it. Running a callback once it may run, and
- * telling the observer, is {@link CallbackRunner}'s; each {@code invokeAsync*} kind's own code is its
- * {@link Invocation} constant's; a sender's wait for its turn is {@link QueuedSend}'s; waiting for the
- * termination and closeNow()'s walk are {@link Termination}'s; what a refused caller is told,
- * {@link Refusals}'.
+ * Every change of the state word is made here: owners <em>give</em> the context (up, back, to the
+ * executor, to a thread), threads <em>take</em> it. The owner's loop is {@link Drain}'s; running a
+ * callback and telling the observer, {@link CallbackRunner}'s; each {@code invokeAsync*} kind's code, its
+ * {@link Invocation} constant's; a sender's wait, {@link QueuedSend}'s; a waiter's offer to run its own
+ * call, {@link QueuedFuture}'s; the termination and closeNow()'s walk, {@link Termination}'s; what a
+ * refused caller is told, {@link Refusals}'.
  */
 final class SyncContext extends CallbackQueue implements RendererSyncContext, Runnable {
 
@@ -221,7 +199,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
             return CallbackRunner.invoke(this, callback, how, CallbackPath.INLINE);
         } finally {
             OWNER.setOpaque(this, null);
-            releaseFromCaller();
+            giveUpFromCaller();
         }
     }
 
@@ -230,7 +208,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     @Override
     public void post(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
-        Object item = queuedItem(callback);
+        Object item = CallbackRunner.queuedPost(settings, callback);
         for (;;) {
             long s = state;
             RejectedExecutionException refusal = refusal(s);
@@ -249,17 +227,6 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         }
     }
 
-    /** What a post puts into its slot: the runnable itself; a node only for a post chosen for timing. */
-    private Object queuedItem(Runnable callback) {
-        ContextSettings settings = this.settings;
-        CallbackDecorator decorator = settings.decorator;
-        Object item = decorator == null ? callback : decorator.decorate(callback);
-        if (settings.samplingMask >= 0) {
-            item = CallbackRunner.sampledPost(settings.samplingMask, (Runnable) item);
-        }
-        return item;
-    }
-
     @Override
     public void execute(Runnable callback) {
         post(callback);
@@ -275,7 +242,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     public void closeAfter(Runnable last) {
         Objects.requireNonNull(last, "last");
         Termination.of(this); // as in close(): it exists before the state says closed
-        Object item = queuedItem(last);
+        Object item = CallbackRunner.queuedPost(settings, last);
         for (;;) {
             long s = state;
             if ((s & CLOSED) != 0) {
@@ -342,32 +309,15 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
                 break;
             }
         }
-        awaitTurn(node); // returns owning the context, or throws why the callback will not run
+        node.awaitOwnTurn(name); // returns owning the context, or throws why the callback will not run
         if ((state & ABORTED) != 0) {
             // closeNow() came between the hand-off and this thread waking up: it returned, so
             // nothing may start now. This thread owns the context; it only gives it back.
-            releaseFromCaller();
+            giveUpFromCaller();
             CallbackRunner.observe(this, CallbackPath.SEND, CallbackOutcome.CANCELLED);
             throw Refusals.closedNowAtTurn(name);
         }
         runSendAsOwner(callback, caller);
-    }
-
-    /**
-     * Parks a queued sender until its turn, unless that turn could never come (a deadlock,
-     * {@link WaitGraph}): then it withdraws and throws, and the drain counts the send as finished.
-     */
-    private void awaitTurn(QueuedSend node) {
-        WaitGraph.Wait wait = WaitGraph.enter(node);
-        try {
-            ContextDeadlockException deadlock = wait == null ? null : WaitGraph.deadlock(wait);
-            if (deadlock != null && node.withdraw()) {
-                throw deadlock;
-            }
-            node.awaitHandOff(name);
-        } finally {
-            WaitGraph.leave(wait);
-        }
     }
 
     /** The sender owns the context (claimed it idle, or was handed it): run, then release. */
@@ -378,7 +328,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
             failure = CallbackRunner.runOnCaller(this, callback, CallbackPath.SEND);
         } finally {
             OWNER.setOpaque(this, null);
-            releaseFromCaller();
+            giveUpFromCaller();
         }
         CallbackRunner.rethrow(failure);
     }
@@ -388,9 +338,9 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     /**
      * Gives up the ownership a caller thread held for its own callback. Never runs anyone else's
      * callback here: if work queued up meanwhile, it goes to the thread waiting for the next call, when one
-     * offers to run it ({@link #handToWaiter}), otherwise to a drain on the executor.
+     * offers to run it ({@link #giveHeadCallToWaiter}), otherwise to a drain on the executor.
      */
-    private void releaseFromCaller() {
+    private void giveUpFromCaller() {
         if (STATE.compareAndSet(this, (long) (1 + RUNNING), 0L)) {
             return; // the common case: open, and nothing queued up meanwhile
         }
@@ -398,14 +348,14 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
             long s = state;
             long count = s & COUNT_MASK;
             if ((s & ABORTED) != 0) {
-                leaveAborted(1); // closeNow() aborts what is queued; never touch the queue now
+                giveUpAborted(1); // closeNow() aborts what is queued; never touch the queue now
                 return;
             } else if (count == 1) {
                 // A sender handed the context by a drain may find the queue empty but with its chunk.
                 if (giveUpEmpty(s, 1)) {
                     return;
                 }
-            } else if (handToWaiter()) {
+            } else if (giveHeadCallToWaiter()) {
                 return;
             } else if (STATE.compareAndSet(this, s, s - 1 - RUNNING + SCHEDULED)) {
                 scheduleDrain();
@@ -422,29 +372,29 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * Called with the token cleared. False (nothing changed) if the next call is not written yet, is not a
      * call, or nobody spins for it.
      */
-    private boolean handToWaiter() {
+    private boolean giveHeadCallToWaiter() {
         if (!(peekWritten() instanceof QueuedFuture<?> call) || !call.reserveTurn()) {
             return false;
         }
         STATE.getAndAdd(this, -1L);
-        call.handTurn(false);
+        call.giveTurn(false);
         return true;
     }
 
     /**
      * A drain took {@code call} and its caller spins in a wait for it: gives back the {@code done} callbacks,
-     * then the context to that caller, who runs the call ({@link #runHandedTurn}). The token is cleared
-     * before the hand-off, as in {@link #handOffToSender}.
+     * then the context to that caller, who runs the call ({@link #runGivenTurn}). The token is cleared
+     * before the hand-off, as in {@link #giveToSender}.
      *
      * @return true if the caller owns the context now; false if nobody spins for it (nothing changed: the
      *     drain runs it)
      */
-    boolean handOffToWaiter(QueuedFuture<?> call, int done, Thread self) {
+    boolean giveTakenCallToWaiter(QueuedFuture<?> call, int done) {
         if (!call.reserveTurn()) {
             return false;
         }
-        leaveForHandOff(done);
-        call.handTurn(true);
+        giveBackBeforeGiving(done);
+        call.giveTurn(true);
         return true;
     }
 
@@ -453,7 +403,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * token and the progress and gives back the {@code done} callbacks, keeping {@code RUNNING} and the
      * handed callback's count for the thread it goes to.
      */
-    private void leaveForHandOff(int done) {
+    private void giveBackBeforeGiving(int done) {
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
         if (done > 0) {
@@ -464,41 +414,41 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     /**
      * A caller spinning in a wait for {@code call} (QueuedFuture, "A waiting caller runs its own turn") finds
      * a drain handed to the executor and not started yet ({@code SCHEDULED}) with its call next in the queue:
-     * it takes that drain's ownership over, as the drain task would ({@link #takeOverScheduled}), and then
-     * runs its call as a waiter handed the context does ({@link #runHandedTurn}, not taken). The executor's
+     * it takes that drain's ownership over, as the drain task would ({@link #takeScheduled}), and then
+     * runs its call as a waiter handed the context does ({@link #runGivenTurn}, not taken). The executor's
      * task finds {@code SCHEDULED} gone and returns, as after a closeNow(). The queue's head is read off the
      * owner's thread here, so it is only believed if the state did not move meanwhile: the CAS from the state
      * read before it.
      *
      * @return true if this thread owns the context now; false if nothing changed
      */
-    boolean takeOverScheduledFor(QueuedFuture<?> call) {
+    boolean takeScheduledFor(QueuedFuture<?> call) {
         long s = state;
         return (s & (SCHEDULED | ABORTED)) == SCHEDULED && peekWritten() == call
                 && STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING);
     }
 
     /**
-     * The waiting caller of {@code call} was handed the context ({@link #handToWaiter} and
-     * {@link #takeOverScheduledFor}: {@code taken} false, the call at the queue's head;
-     * {@link #handOffToWaiter}: taken): runs the call on this thread as the owner, then releases as an
+     * The waiting caller of {@code call} was handed the context ({@link #giveHeadCallToWaiter} and
+     * {@link #takeScheduledFor}: {@code taken} false, the call at the queue's head;
+     * {@link #giveTakenCallToWaiter}: taken): runs the call on this thread as the owner, then releases as an
      * inline caller does. If {@code closeNow()} came meanwhile, nothing
      * starts: a call it claimed is its to fail; one taken already fails here, as a send handed its turn does.
      */
-    void runHandedTurn(QueuedFuture<?> call, boolean taken) {
+    void runGivenTurn(QueuedFuture<?> call, boolean taken) {
         if ((state & ABORTED) != 0) {
             if (taken) {
                 CallbackRunner.abortQueued(call, Refusals.callClosedNowAtTurn(name));
                 CallbackRunner.observe(this, CallbackPath.QUEUED, CallbackOutcome.CANCELLED);
-                leaveAborted(1);
+                giveUpAborted(1);
             } else {
-                leaveAborted(0); // closeNow()'s walk claims the call and counts it off
+                giveUpAborted(0); // closeNow()'s walk claims the call and counts it off
             }
             return;
         }
         Object item = taken ? call : takeNext();
         if (item == QueueChunk.TAKEN) {
-            leaveAborted(0); // closeNow() claimed it between the hand-off and this take, and counted it off
+            giveUpAborted(0); // closeNow() claimed it between the hand-off and this take, and counted it off
             return;
         }
         Thread self = Thread.currentThread();
@@ -510,7 +460,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         } finally {
             OWNER.setOpaque(this, null);
             frame.leave(outer);
-            releaseFromCaller();
+            giveUpFromCaller();
         }
     }
 
@@ -518,14 +468,14 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         try {
             settings.executor.execute(this);
         } catch (Throwable refused) {
-            drainRefused(refused);
+            takeRefusedDrain(refused);
         }
     }
 
     /** The drain task. Only ever given to the executor, with {@code SCHEDULED} set. */
     @Override
     public void run() {
-        if (takeOverScheduled()) {
+        if (takeScheduled()) {
             Drain.run(this);
         } // else closeNow() took the queue over before this drain started
     }
@@ -534,7 +484,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * Takes the drain over from {@code SCHEDULED}: the ownership it was handed with becomes this
      * thread's ({@code RUNNING}). False if closeNow() took the queue over first; nothing to do then.
      */
-    private boolean takeOverScheduled() {
+    private boolean takeScheduled() {
         long s;
         do {
             s = state;
@@ -554,11 +504,11 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * @return true if ownership is gone; false if the state moved meanwhile (a producer reserved or
      *     linked a node) and the owner must look again, token restored
      */
-    boolean abortOrRelease(long s, int done, Thread self) {
+    boolean giveUp(long s, int done, Thread self) {
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
         if ((s & ABORTED) != 0) {
-            leaveAborted(done);
+            giveUpAborted(done);
             return true;
         }
         if (giveUpEmpty(s, done)) {
@@ -572,12 +522,12 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     /**
      * Fairness, once the drain has taken {@code maxBatch} nodes: gives back the {@code done} callbacks
      * and the ownership, with {@code SCHEDULED} set, so that the rest of the work queues behind others'
-     * on the executor ({@link #resubmitOrReclaim} hands it over). The token is cleared before the CAS.
+     * on the executor ({@link #resubmitOrTakeBack} hands it over). The token is cleared before the CAS.
      *
      * @return true if given up; false if the state moved meanwhile and the owner must look again, token
      *     and progress restored
      */
-    boolean yieldAfterBatch(long s, int done, Thread self) {
+    boolean giveToExecutor(long s, int done, Thread self) {
         OWNER.setOpaque(this, null);
         PROGRESS.setOpaque(this, 0);
         if (STATE.compareAndSet(this, s, s - done - RUNNING + SCHEDULED)) {
@@ -592,7 +542,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * A drain that goes on in place after its batches ({@link Drain#CARRY_LIMIT}) gives back all but one
      * of the {@code done} callbacks it finished: the one kept holds the count above zero while it owns
      * the context, so no submitter takes the context for idle meanwhile. The progress is set first, as in
-     * {@link #handOffToSender}, so {@link #queueDepth()} may read too many for a moment, never too few.
+     * {@link #giveToSender}, so {@link #queueDepth()} may read too many for a moment, never too few.
      *
      * @return the finished callbacks still counted: 1
      */
@@ -602,15 +552,21 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         return 1;
     }
 
-    /** After a full batch: true if the executor took the next drain (or closeNow() the queue). */
-    boolean resubmitOrReclaim() {
+    /**
+     * After {@link #giveToExecutor}: resubmits the drain. True if the executor took it (or closeNow() the
+     * queue); false if the executor refused and this thread took the drain back, token restored: we are
+     * already on an executor thread, so it drains on here rather than fail the work.
+     */
+    boolean resubmitOrTakeBack(Thread self) {
         try {
             settings.executor.execute(this);
             return true;
         } catch (Throwable refused) {
-            // We are already on an executor thread, so keep draining here rather than fail the work;
-            // unless closeNow() took the queue over in the meantime.
-            return !takeOverScheduled();
+            if (!takeScheduled()) {
+                return true; // closeNow() took the queue over meanwhile
+            }
+            OWNER.setOpaque(this, self);
+            return false;
         }
     }
 
@@ -621,8 +577,8 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * @return true if the sender owns the context now; false if it withdrew (interrupted) and this
      *     drain owns the context still, token restored and nothing left to give back
      */
-    boolean handOffToSender(QueuedSend send, int done, Thread self) {
-        leaveForHandOff(done);
+    boolean giveToSender(QueuedSend send, int done, Thread self) {
+        giveBackBeforeGiving(done);
         if (send.handOff()) {
             return true;
         }
@@ -635,8 +591,8 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * The executor refused a drain that a caller thread tried to schedule: unless closeNow() took the
      * queue over, this thread takes the drain's ownership and fails the queue ({@link Drain#failQueued}).
      */
-    private void drainRefused(Throwable cause) {
-        if (takeOverScheduled()) {
+    private void takeRefusedDrain(Throwable cause) {
+        if (takeScheduled()) {
             Drain.failQueued(this, cause);
         }
     }
@@ -694,7 +650,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * The owner's exit from a force-closed context: gives back the {@code finished} callbacks still
      * counted and its ownership, without touching the queue (closeNow() aborts that).
      */
-    private void leaveAborted(int finished) {
+    private void giveUpAborted(int finished) {
         long delta = -(long) finished - RUNNING;
         terminateIfDone((long) STATE.getAndAdd(this, delta) + delta);
     }
@@ -761,12 +717,25 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
 
     // ---------------------------------------------------------------- queries
 
+    /**
+     * A thread that took the context (a drain, a caller refused a drain) sets its token: from now on
+     * {@link #checkAccess()} is true on it. Cleared again by the step that gives the context away.
+     */
+    void takeToken(Thread self) {
+        OWNER.setOpaque(this, self);
+    }
+
+    /** The owner publishes the callbacks it finished and still counts, so {@link #queueDepth()} stays right. */
+    void setProgress(int finished) {
+        PROGRESS.setOpaque(this, finished);
+    }
+
     /** The owner token, read volatile: for {@link WaitGraph}, which follows owners across contexts. */
     @Nullable Thread ownerVolatile() {
         return (Thread) OWNER.getVolatile(this);
     }
 
-    /** The state word, read volatile: for the owner's loop ({@link Drain}), which never writes it. */
+    /** The state word, read volatile: for the owner's loop ({@link Drain}), which moves it only through the methods here. */
     long stateVolatile() {
         return state;
     }
@@ -784,9 +753,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     @Override
     public void assertAccess() {
         if (!checkAccess()) {
-            throw new IllegalStateException("The current thread '" + Thread.currentThread().getName()
-                    + "' is not running a callback of context '" + name + "'. State owned by the context"
-                    + " may only be touched from inside it: use invokeAsync(...) (or post/send) to get there.");
+            throw Refusals.noAccess(name);
         }
     }
 

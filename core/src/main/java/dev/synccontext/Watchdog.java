@@ -1,5 +1,6 @@
 package dev.synccontext;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,8 +61,9 @@ final class Watchdog {
     private static final ClockScan SYSTEM = new ClockScan(ContextClock.system());
     /**
      * The scans of the other clocks, weakly both ways: a clock's pending scan (a timer on it) holds its
-     * scans, so both go when the clock goes. Guarded by the class.
+     * scans, so both go when the clock goes.
      */
+    @GuardedBy("Watchdog.class")
     private static final Map<ContextClock, WeakReference<ClockScan>> OTHERS = new WeakHashMap<>();
     private static @Nullable Thread thread;
 

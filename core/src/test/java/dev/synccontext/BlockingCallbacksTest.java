@@ -15,8 +15,11 @@ import org.junit.jupiter.api.Test;
  * Rule: with default settings, a callback that blocks never delays the queued work of another
  * context. The issue's scenario, on the default executor of {@link RendererSyncContext#create()}: 100
  * contexts, 10 of them with a callback blocked for up to 5 s; 1,000 posts spread over the other 90
- * all run, and the 99th percentile from {@code post} to the callback's start is under 100 ms. On
- * {@code ForkJoinPool.commonPool()} (one worker on 2 CPUs) the posts wait for the blocked callbacks.
+ * all run, and their 99th percentile from {@code post} to the callback's start stays near what the same
+ * posts take with nothing blocked, measured right before and right after on the same contexts: under
+ * 100 ms, or {@value #LOAD_RATIO} times that baseline on a machine so loaded that the baseline alone is
+ * slow. On {@code ForkJoinPool.commonPool()} (one worker on 2 CPUs) the posts wait for the blocked
+ * callbacks: seconds, whatever the load.
  *
  * <p>The blocked callbacks wait on a latch for at most 5 s; the test releases them as soon as the
  * posts have been measured, so it takes well under a second when the rule holds.
@@ -28,27 +31,53 @@ class BlockingCallbacksTest {
     static final int POSTS = 1_000;
     static final Duration BLOCK_FOR = Duration.ofSeconds(5);
 
+    /**
+     * How many times the baseline's p99 the posts may take while callbacks block, once that exceeds the
+     * fixed bound: a machine's load slows both runs alike, a stalled executor only the blocked one.
+     */
+    static final int LOAD_RATIO = 5;
+
     @Test
     void blockedCallbacksDoNotDelayOtherContextsOnTheDefaultExecutor() throws Exception {
         List<RendererSyncContext> contexts = new ArrayList<>();
         for (int i = 0; i < CONTEXTS; i++) {
             contexts.add(RendererSyncContext.create());
         }
-        Result result = measure(contexts);
+        Comparison result = compare(contexts);
         System.out.println("BlockingCallbacksTest on the default executor: " + result);
-        assertThat(result.ran).as("posts that ran while %d callbacks were blocked", BLOCKED).isEqualTo(POSTS);
-        assertThat(result.p99Millis()).as("p99 post-to-run latency in ms (%s)", result).isLessThan(100.0);
+        assertThat(result.blocked().ran()).as("posts that ran while %d callbacks were blocked", BLOCKED)
+                .isEqualTo(POSTS);
+        assertThat(result.blocked().p99Millis()).as("p99 post-to-run latency in ms (%s)", result)
+                .isLessThan(result.boundMillis());
     }
 
-    /** Blocks {@link #BLOCKED} contexts, then posts {@link #POSTS} callbacks over the others and times them. */
-    static Result measure(List<RendererSyncContext> contexts) throws InterruptedException {
+    /**
+     * The scenario with {@link #BLOCKED} contexts blocked, between two runs of the same posts with none
+     * blocked (the baseline: what the machine's load costs now); closes the contexts afterwards.
+     */
+    static Comparison compare(List<RendererSyncContext> contexts) throws InterruptedException {
+        try {
+            Result before = measure(contexts, 0);
+            Result blocked = measure(contexts, BLOCKED);
+            return new Comparison(before, blocked, measure(contexts, 0));
+        } finally {
+            closeAll(contexts);
+        }
+    }
+
+    /**
+     * Blocks {@code blocked} of the first {@link #BLOCKED} contexts (0: the baseline, none blocked), then
+     * posts {@link #POSTS} callbacks over the contexts after those and times them; releases the blocked
+     * callbacks before it returns.
+     */
+    static Result measure(List<RendererSyncContext> contexts, int blocked) throws InterruptedException {
         // A running application: the executor has started and every context has drained once.
         CountDownLatch warm = new CountDownLatch(contexts.size());
         contexts.forEach(ctx -> ctx.post(warm::countDown));
         assertThat(warm.await(10, TimeUnit.SECONDS)).as("warm-up posts ran").isTrue();
         CountDownLatch release = new CountDownLatch(1);
         try {
-            for (int i = 0; i < BLOCKED; i++) {
+            for (int i = 0; i < blocked; i++) {
                 contexts.get(i).post(() -> {
                     try {
                         release.await(BLOCK_FOR.toMillis(), TimeUnit.MILLISECONDS); // a slow JDBC or HTTP call
@@ -81,12 +110,35 @@ class BlockingCallbacksTest {
             return new Result(n, Arrays.copyOf(done, n));
         } finally {
             release.countDown();
-            for (RendererSyncContext ctx : contexts) {
-                ctx.close();
-            }
-            for (RendererSyncContext ctx : contexts) {
-                assertThat(ctx.awaitTermination(BLOCK_FOR.plusSeconds(5))).as("%s terminates", ctx).isTrue();
-            }
+        }
+    }
+
+    private static void closeAll(List<RendererSyncContext> contexts) throws InterruptedException {
+        for (RendererSyncContext ctx : contexts) {
+            ctx.close();
+        }
+        for (RendererSyncContext ctx : contexts) {
+            assertThat(ctx.awaitTermination(BLOCK_FOR.plusSeconds(5))).as("%s terminates", ctx).isTrue();
+        }
+    }
+
+    /** A blocked run and the baseline runs around it. */
+    record Comparison(Result before, Result blocked, Result after) {
+
+        /** The slower baseline's p99. */
+        double baselineP99Millis() {
+            return Math.max(before.p99Millis(), after.p99Millis());
+        }
+
+        /** 100 ms, or {@value BlockingCallbacksTest#LOAD_RATIO} times the baseline's p99 on a machine where that is more. */
+        double boundMillis() {
+            return Math.max(100.0, LOAD_RATIO * baselineP99Millis());
+        }
+
+        @Override
+        public String toString() {
+            return blocked + "; nothing blocked: before " + before + ", after " + after + "; bound " + boundMillis()
+                    + " ms (max of 100 ms and " + LOAD_RATIO + " x the baseline's p99)";
         }
     }
 

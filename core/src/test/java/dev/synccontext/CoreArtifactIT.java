@@ -19,7 +19,8 @@ import org.w3c.dom.NodeList;
 /**
  * What every user of {@code synccontext-core} ships, checked on the packaged jar (failsafe runs this
  * after {@code package}): only the runtime and its Micrometer binder, no benchmark scenario, and no
- * dependency a user's build would pull in besides the JDK (Micrometer is optional, JSpecify provided).
+ * dependency a user's build would pull in besides the JDK (Micrometer is optional; JSpecify and Error
+ * Prone's annotations are provided).
  */
 class CoreArtifactIT {
 

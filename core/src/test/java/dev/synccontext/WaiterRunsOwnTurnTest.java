@@ -13,8 +13,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -23,7 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * reaches that call while it spins (QueuedFuture, "A waiting caller runs its own turn"): it runs the call
  * on its own thread, nothing else, and no drain is scheduled for it. Each rule with a {@link ManualExecutor}
  * (so a drain handed to the executor is visible and runs only when the test says) and a waiter whose spin
- * is made long enough ({@link QueuedFuture#turnSpins}) to be reached deterministically.
+ * is made long enough ({@link ContextBuilder#turnSpins}) to be reached deterministically.
  */
 class WaiterRunsOwnTurnTest {
 
@@ -31,16 +29,11 @@ class WaiterRunsOwnTurnTest {
     final NoThreadLeftStuck guard = new NoThreadLeftStuck();
 
     private final ManualExecutor executor = new ManualExecutor();
-    private final RendererSyncContext ctx = RendererSyncContext.builder().name("turns").executor(executor).build();
+    /** The waiter leaves its offer only when given its turn or done. */
+    private final RendererSyncContext ctx = turns(Integer.MAX_VALUE);
 
-    @BeforeEach
-    void spinUntilHanded() {
-        QueuedFuture.turnSpins = Integer.MAX_VALUE; // the waiter leaves its offer only when handed or done
-    }
-
-    @AfterEach
-    void restoreSpin() {
-        QueuedFuture.turnSpins = QueuedFuture.TURN_SPINS;
+    private RendererSyncContext turns(int turnSpins) {
+        return new ContextBuilder().turnSpins(turnSpins).name("turns").executor(executor).build();
     }
 
     @Test
@@ -62,7 +55,7 @@ class WaiterRunsOwnTurnTest {
 
     @Test
     void premiseWithoutTheOfferTheReleasingCallerHandsTheCallToADrain() throws Exception {
-        QueuedFuture.turnSpins = 0;
+        RendererSyncContext ctx = turns(0); // no offer
         Occupier occupier = Occupier.occupy(ctx);
         Waiter<Thread> waiter = waitFor(() -> ctx.invokeAsync(() -> Thread.currentThread()));
         waiter.awaitParked();

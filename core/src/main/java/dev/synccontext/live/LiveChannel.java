@@ -1,5 +1,6 @@
 package dev.synccontext.live;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.synccontext.RendererSyncContext;
 import java.security.SecureRandom;
 import java.util.List;
@@ -50,9 +51,11 @@ public final class LiveChannel implements AutoCloseable {
     private final CopyOnWriteArrayList<LiveSubscriber> subscribers = new CopyOnWriteArrayList<>();
     private final @Nullable LiveChannelGroup group;
 
-    // ---- guarded by this ----
+    @GuardedBy("this")
     private final ReplayBuffer replay;
+    @GuardedBy("this")
     private long sequence;
+    @GuardedBy("this")
     private boolean closed;
 
     private LiveChannel(Builder builder, Supplier<?> snapshot) {
@@ -229,6 +232,7 @@ public final class LiveChannel implements AutoCloseable {
     }
 
     /** The messages after the id's sequence when they can be replayed; {@code null} when a snapshot is due. */
+    @GuardedBy("this")
     private @Nullable List<LiveMessage> missedSince(@Nullable String lastEventId) {
         if (lastEventId == null) {
             return null;

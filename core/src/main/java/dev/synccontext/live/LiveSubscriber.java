@@ -1,5 +1,6 @@
 package dev.synccontext.live;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.concurrent.Executor;
@@ -53,17 +54,24 @@ public final class LiveSubscriber {
     private final LiveStatistics statistics;
     private final Runnable drain = this::drain;
 
-    // ---- guarded by this ----
+    @GuardedBy("this")
     private final LinkedHashMap<Object, LiveMessage> buffer = new LinkedHashMap<>();
+    @GuardedBy("this")
     private int state = IDLE;
     /** {@link #writable()} was called while a drain ran: the drain asks the transport again before it parks. */
+    @GuardedBy("this")
     private boolean writableSignal;
     /** {@link #finish} was called: the drain writes what is buffered, then ends this subscriber. */
+    @GuardedBy("this")
     private boolean finishing;
     /** {@link #close} found a drain scheduled or running: that drain closes the transport when it stops. */
+    @GuardedBy("this")
     private boolean closeByDrain;
+    @GuardedBy("this")
     private long dropped;
+    @GuardedBy("this")
     private int highWater;
+    @GuardedBy("this")
     private @Nullable CloseReason closeReason;
 
     // ---- written only by the drain (one at a time; each drain happens-after the previous one) ----
@@ -271,7 +279,8 @@ public final class LiveSubscriber {
         }
     }
 
-    /** Discards the oldest buffered message, counted as dropped (under this subscriber's monitor). */
+    /** Discards the oldest buffered message, counted as dropped. */
+    @GuardedBy("this")
     private void dropOldest() {
         Iterator<LiveMessage> oldest = buffer.values().iterator();
         oldest.next();

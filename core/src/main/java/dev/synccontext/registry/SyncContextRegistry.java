@@ -2,25 +2,18 @@ package dev.synccontext.registry;
 
 import dev.synccontext.ContextClock;
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.SyncContextObserver;
 import dev.synccontext.statistics.SyncContextStatistics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -72,18 +65,9 @@ public class SyncContextRegistry implements AutoCloseable {
     private final ContextTemplate template;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
     private final Map<String, RendererSyncContext> keyed = new ConcurrentHashMap<>();
-    private final Set<RendererSyncContext> closing = ConcurrentHashMap.newKeySet();
-    /**
-     * The forced closes set on the clock by {@link #release}, until they run or are cancelled: {@link #close}
-     * cancels what is left, so that the clock's timer (a thread that outlives the application) does not
-     * keep a released context, and through it this registry and the application, for a shutdown timeout
-     * after the application closed.
-     */
-    private final Map<RendererSyncContext, Future<?>> pendingForcedCloses = new ConcurrentHashMap<>();
+    /** The contexts released and still closing, the release hooks, the forced closes. */
+    private final GracefulClose closes;
     private final List<Consumer<SyncContextStatistics>> laneListeners = new CopyOnWriteArrayList<>();
-    private final List<Function<RendererSyncContext, @Nullable Runnable>> releaseHooks = new CopyOnWriteArrayList<>();
-    private final AtomicLong forcedCloses = new AtomicLong();
-    private final AtomicLong cancelledPosts = new AtomicLong();
     private final LongAdder refusedCreations = new LongAdder();
     private final RefusalLog refusals;
     private volatile boolean closed;
@@ -126,6 +110,7 @@ public class SyncContextRegistry implements AutoCloseable {
         this.customizers = List.copyOf(customizers);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.refusals = new RefusalLog(clock);
+        this.closes = new GracefulClose(template, clock);
     }
 
     /** The clock of its contexts, its shutdown timeout and its forced closes. */
@@ -417,32 +402,7 @@ public class SyncContextRegistry implements AutoCloseable {
         if (keyedLane != null) {
             ((KeyedActivity) keyedLane.observer).forget(context);
         }
-        LastCallback last = postLastCallbacks(context);
-        context.close();
-        if (terminated(context)) {
-            return;
-        }
-        closing.add(context);
-        // On the clock's timer (one daemon thread for the system clock): a forced close is closeNow(),
-        // which never waits for a running callback, so it never parks that thread.
-        Future<?> forcedClose = clock.schedule(() -> {
-            pendingForcedCloses.remove(context);
-            forceIfRunning(context);
-        }, template.shutdownTimeout());
-        pendingForcedCloses.put(context, forcedClose);
-        if (forcedClose.isDone()) {
-            pendingForcedCloses.remove(context); // it ran before it was put
-        }
-        if (last != null) {
-            // Nothing of the context runs after its last callback: once that has run, neither the closing
-            // set nor the timer's pending forced close may keep the released context reachable for the
-            // rest of the shutdown timeout (a session's context and what it holds, per ended session).
-            last.afterward(() -> {
-                closing.remove(context);
-                pendingForcedCloses.remove(context);
-                forcedClose.cancel(false);
-            });
-        }
+        closes.release(context);
     }
 
     /**
@@ -453,67 +413,27 @@ public class SyncContextRegistry implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        List<RendererSyncContext> all = new ArrayList<>(closing);
+        List<RendererSyncContext> open = new ArrayList<>();
         for (Lane lane : lanes.values()) {
             for (RendererSyncContext context : lane.live) {
                 if (lane.observer instanceof KeyedActivity activity) {
                     activity.forget(context);
                 }
-                postLastCallbacks(context);
-                all.add(context);
+                closes.postLastCallbacks(context);
+                open.add(context);
             }
             lane.live.clear();
         }
         keyed.clear();
-        all.forEach(RendererSyncContext::close);
-        long deadline = clock.nanoTime() + nanos(template.shutdownTimeout());
-        boolean interrupted = false;
-        for (RendererSyncContext context : all) {
-            try {
-                long left = Math.max(0, deadline - clock.nanoTime());
-                if (!context.awaitTermination(Duration.ofNanos(left))) {
-                    forceIfRunning(context);
-                }
-            } catch (InterruptedException e) {
-                interrupted = true;
-                forceIfRunning(context);
-            } catch (IllegalStateException calledFromInside) {
-                LOG.log(System.Logger.Level.WARNING, "Registry closed from a callback of context '" + context.name()
-                        + "'; that context finishes its queued work on its own");
-            }
-        }
-        closing.clear();
-        // Each was forced above if it had to be; what is left on the timer would only hold them.
-        pendingForcedCloses.values().forEach(pending -> pending.cancel(false));
-        pendingForcedCloses.clear();
+        closes.closeAll(open);
         if (ownedExecutor != null) {
             ownedExecutor.shutdown();
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 
     /** Force-closes {@code context} unless it has terminated; true if this call forced it. */
     boolean forceIfRunning(RendererSyncContext context) {
-        try {
-            if (!terminated(context)) {
-                List<Runnable> dropped = new ArrayList<>(context.closeNow());
-                // A last callback a hook asked for still runs, here: it releases what the context held.
-                dropped.removeIf(post -> post instanceof LastCallback last && last.runAfterForcedClose());
-                // Publish in this order: whoever sees the forced close counted sees the rest of it.
-                closing.remove(context);
-                cancelledPosts.addAndGet(dropped.size());
-                forcedCloses.incrementAndGet();
-                LOG.log(System.Logger.Level.WARNING, "Context '" + context.name() + "' still had queued work " + template.shutdownTimeout()
-                        + " after it was closed; it was force-closed: pending futures were cancelled and "
-                        + dropped.size() + " posted callback(s) dropped");
-                return true;
-            }
-            return false;
-        } finally {
-            closing.remove(context);
-        }
+        return closes.forceIfRunning(context);
     }
 
     /**
@@ -528,122 +448,7 @@ public class SyncContextRegistry implements AutoCloseable {
      * destroyed with its context.
      */
     public void onRelease(Function<RendererSyncContext, @Nullable Runnable> hook) {
-        releaseHooks.add(Objects.requireNonNull(hook, "hook"));
-    }
-
-    /**
-     * Closes {@code context} with the hooks' last callbacks as its final one ({@link RendererSyncContext#closeAfter}:
-     * queued and closed in one step, so no callback accepted later can run after them); returns it, or null
-     * when no hook asked for one or it ran here already (the context was closed).
-     */
-    private @Nullable LastCallback postLastCallbacks(RendererSyncContext context) {
-        List<Runnable> lasts = new ArrayList<>();
-        for (Function<RendererSyncContext, @Nullable Runnable> hook : releaseHooks) {
-            try {
-                Runnable last = hook.apply(context);
-                if (last != null) {
-                    lasts.add(last);
-                }
-            } catch (RuntimeException | Error failure) {
-                LOG.log(System.Logger.Level.ERROR, "A release hook failed for context '" + context.name() + "'", failure);
-            }
-        }
-        if (lasts.isEmpty()) {
-            context.close();
-            return null;
-        }
-        LastCallback callback = new LastCallback(context, lasts.size() == 1 ? lasts.get(0) : () -> runAll(lasts));
-        try {
-            context.closeAfter(callback);
-            return callback;
-        } catch (RejectedExecutionException closedAlready) {
-            callback.run();
-            return null;
-        }
-    }
-
-    /** Runs every hook's last callback, in registration order, even when one fails; then throws the first failure. */
-    private static void runAll(List<Runnable> lasts) {
-        Throwable first = null;
-        for (Runnable last : lasts) {
-            try {
-                last.run();
-            } catch (RuntimeException | Error failure) {
-                if (first == null) {
-                    first = failure;
-                } else {
-                    first.addSuppressed(failure);
-                }
-            }
-        }
-        if (first instanceof RuntimeException runtime) {
-            throw runtime;
-        }
-        if (first instanceof Error error) {
-            throw error;
-        }
-    }
-
-    /** A release hook's last callback: runs once, on the context or after its forced close. */
-    private static final class LastCallback implements Runnable {
-        private final RendererSyncContext context;
-        private final Runnable delegate;
-        private final AtomicBoolean ran = new AtomicBoolean();
-        /** Null until {@link #afterward} or the end of {@link #run}; then the follow-up, or {@link #FINISHED}. */
-        private final AtomicReference<@Nullable Runnable> then = new AtomicReference<>();
-
-        LastCallback(RendererSyncContext context, Runnable delegate) {
-            this.context = context;
-            this.delegate = delegate;
-        }
-
-        @Override
-        public void run() {
-            if (ran.compareAndSet(false, true)) {
-                try {
-                    delegate.run();
-                } finally {
-                    Runnable follow = then.getAndSet(FINISHED);
-                    if (follow != null) {
-                        follow.run();
-                    }
-                }
-            }
-        }
-
-        /**
-         * Runs {@code followUp} once this callback has run: right after it, or at once if it has run
-         * already (the releasing thread may hand it over only after the context ran its last callback).
-         */
-        void afterward(Runnable followUp) {
-            if (!then.compareAndSet(null, followUp)) {
-                followUp.run();
-            }
-        }
-
-        private static final Runnable FINISHED = () -> { };
-
-        /** Runs it after a forced close dropped it; true (it is not a dropped user callback). */
-        boolean runAfterForcedClose() {
-            try {
-                run();
-            } catch (RuntimeException | Error failure) {
-                LOG.log(System.Logger.Level.ERROR, "The last callback of force-closed context '" + context.name()
-                        + "' failed", failure);
-            }
-            return true;
-        }
-    }
-
-    private static boolean terminated(RendererSyncContext context) {
-        try {
-            return context.awaitTermination(Duration.ZERO);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (IllegalStateException calledFromInside) {
-            return false; // released from one of its own callbacks: that callback is still running
-        }
+        closes.addReleaseHook(Objects.requireNonNull(hook, "hook"));
     }
 
     private void checkOpen() {
@@ -667,7 +472,7 @@ public class SyncContextRegistry implements AutoCloseable {
      */
     List<RendererSyncContext> stopAccepting() {
         closed = true;
-        List<RendererSyncContext> all = new ArrayList<>(closing);
+        List<RendererSyncContext> all = new ArrayList<>(closes.closing);
         for (Lane lane : lanes.values()) {
             all.addAll(lane.live);
         }
@@ -688,12 +493,12 @@ public class SyncContextRegistry implements AutoCloseable {
      */
     public boolean belongsTo(RendererSyncContext context, String scope) {
         Lane lane = lanes.get(scope);
-        return lane != null && (lane.live.contains(context) || closing.contains(context));
+        return lane != null && (lane.live.contains(context) || closes.closing.contains(context));
     }
 
     /** Whether {@code context} is one of this registry's tracked contexts, of any scope (open, or closing). */
     public boolean tracks(RendererSyncContext context) {
-        if (closing.contains(context)) {
+        if (closes.closing.contains(context)) {
             return true;
         }
         for (Lane lane : lanes.values()) {
@@ -754,17 +559,17 @@ public class SyncContextRegistry implements AutoCloseable {
 
     /** Contexts that were closed but still finish queued work. */
     public int closingContexts() {
-        return closing.size();
+        return closes.closing.size();
     }
 
     /** Contexts whose queued work did not finish within {@code shutdownTimeout} and that were force-closed. */
     public long forcedCloses() {
-        return forcedCloses.get();
+        return closes.forcedCloses();
     }
 
     /** Posted callbacks dropped by force-closes (futures cancelled by them are counted by the statistics). */
     public long cancelledPosts() {
-        return cancelledPosts.get();
+        return closes.cancelledPosts();
     }
 
     private Lane lane(String scope) {
@@ -782,50 +587,6 @@ public class SyncContextRegistry implements AutoCloseable {
                 }
             }
             return lane;
-        }
-    }
-
-    private static long nanos(Duration duration) {
-        try {
-            return duration.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE;
-        }
-    }
-
-    /** The contexts of one scope: their builder, statistics and the open ones. */
-    private static final class Lane {
-        final String scope;
-        final Set<RendererSyncContext> live = ConcurrentHashMap.newKeySet();
-        final Collection<RendererSyncContext> liveView = Collections.unmodifiableSet(live);
-        final SyncContextStatistics statistics;
-        /** The statistics, or for the keyed scope a {@link KeyedActivity} over them. */
-        final SyncContextObserver observer;
-        private final RendererSyncContext.Builder builder; // guarded by this
-        private long sequence; // guarded by this
-
-        Lane(String scope, ContextTemplate template, ContextClock clock,
-                List<Consumer<RendererSyncContext.Builder>> customizers) {
-            this.scope = scope;
-            this.statistics = new SyncContextStatistics(scope, () -> liveView, template.samplingInterval());
-            RendererSyncContext.Builder builder = template.newBuilder().clock(clock);
-            customizers.forEach(customizer -> customizer.accept(builder));
-            this.observer = KEYED_SCOPE.equals(scope) ? new KeyedActivity(statistics) : statistics;
-            this.builder = builder.observer(observer).scope(scope);
-        }
-
-        RendererSyncContext create(@Nullable String name) {
-            RendererSyncContext context = build(name);
-            live.add(context);
-            return context;
-        }
-
-        synchronized RendererSyncContext build(@Nullable String name) {
-            return builder.name(name != null ? name : scope + "-" + ++sequence).build();
-        }
-
-        boolean untrack(RendererSyncContext context) {
-            return live.remove(context);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.synccontext.statistics;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
@@ -27,9 +28,12 @@ final class ThreadCounters {
 
     private final int size;
     private final ThreadLocal<long[]> rows = new ThreadLocal<>();
-    private final List<Row> all = new ArrayList<>(); // guarded by this
-    private final long[] retired; // guarded by this
-    private int foldAt = 16; // guarded by this
+    @GuardedBy("this")
+    private final List<Row> all = new ArrayList<>();
+    @GuardedBy("this")
+    private final long[] retired;
+    @GuardedBy("this")
+    private int foldAt = 16;
 
     ThreadCounters(int size) {
         this.size = size;
@@ -77,6 +81,7 @@ final class ThreadCounters {
         return row;
     }
 
+    @GuardedBy("this")
     private void foldEnded() {
         for (Iterator<Row> it = all.iterator(); it.hasNext();) {
             Row row = it.next();

@@ -1,5 +1,6 @@
 package dev.synccontext.reactor;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.synccontext.ContextDeadlockException;
 import dev.synccontext.ContextWaits;
 import dev.synccontext.RendererSyncContext;
@@ -37,7 +38,8 @@ final class BlockWatch<T> implements CoreSubscriber<T>, Subscription, Scannable,
     /** Reactor's subscriber for {@code Mono.block()} and {@code blockFirst()}: the first value ends the wait. */
     private final boolean endsOnFirstValue;
     private final List<Future<?>> futures;
-    /** Contexts on which a task of this pipeline is queued or running, with how many; guarded by this. */
+    /** Contexts on which a task of this pipeline is queued or running, with how many. */
+    @GuardedBy("this")
     private final Map<RendererSyncContext, Integer> queuedOn = new LinkedHashMap<>();
     private final AtomicBoolean recorded = new AtomicBoolean(true);
     private final AtomicBoolean failed = new AtomicBoolean();

@@ -1,5 +1,6 @@
 package dev.synccontext.scenario;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -77,9 +78,11 @@ public final class BaselineSyncContext implements RendererSyncContext {
     private final AtomicLong unhandled = new AtomicLong();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
 
-    /** Completes when every accepted item so far has finished. Guarded by {@link #lock}. */
+    /** Completes when every accepted item so far has finished. */
+    @GuardedBy("lock")
     private CompletableFuture<?> tail = CompletableFuture.completedFuture(null);
-    /** Queued items that have not started, in order. Guarded by {@link #lock}. */
+    /** Queued items that have not started, in order. */
+    @GuardedBy("lock")
     private final ArrayDeque<BaselineItem> pending = new ArrayDeque<>();
     private volatile boolean closed;
     private volatile @Nullable Thread owner;
@@ -263,7 +266,8 @@ public final class BaselineSyncContext implements RendererSyncContext {
         return executor;
     }
 
-    /** Chains {@code item} onto the tail: its own hop through the executor. Holds {@link #lock}. */
+    /** Chains {@code item} onto the tail: its own hop through the executor. */
+    @GuardedBy("lock")
     private void enqueueLocked(BaselineItem item) {
         pending.addLast(item);
         tail = tail.handleAsync(item, executor);
@@ -317,7 +321,8 @@ public final class BaselineSyncContext implements RendererSyncContext {
         }
     }
 
-    /** Why new work is refused now, or null. Holds {@link #lock}. */
+    /** Why new work is refused now, or null. */
+    @GuardedBy("lock")
     private @Nullable String refusal() {
         if (closed) {
             return "Context '" + name + "' is closed and accepts no new callbacks";
