@@ -55,7 +55,7 @@ public final class InMemoryCluster implements AutoCloseable {
 
     private InMemoryCluster(Builder builder) {
         this.kit = builder.kit;
-        this.mapper = builder.mapper;
+        this.mapper = builder.mapper != null ? builder.mapper : DefaultMapper.INSTANCE;
         this.store = builder.storeDecorator.apply(new InMemoryStateStore(kit.clock()));
         this.settings = new Settings(new DurableSettings(builder.nodeLeaseTtl, builder.handOffTimeout,
                 builder.debounce, builder.idleTimeout), builder.maxBytes, builder.shutdownTimeout);
@@ -172,6 +172,11 @@ public final class InMemoryCluster implements AutoCloseable {
         sessionAttributes.put(session, value);
     }
 
+    /** One default mapper for every cluster: building one costs more than a whole scenario run on the kit. */
+    private static final class DefaultMapper {
+        static final JsonMapper INSTANCE = JsonMapper.builder().build();
+    }
+
     /** The durable layer's settings, the codec's budget and the registries' shutdown timeout. */
     record Settings(DurableSettings durable, int maxBytes, Duration shutdownTimeout) {
     }
@@ -182,7 +187,7 @@ public final class InMemoryCluster implements AutoCloseable {
         private final SyncContextTestKit kit;
         private final List<String> nodeNames = new ArrayList<>();
         private final Map<String, Class<?>> durable = new LinkedHashMap<>();
-        private JsonMapper mapper = JsonMapper.builder().build();
+        private @Nullable JsonMapper mapper;
         private UnaryOperator<StateStore> storeDecorator = UnaryOperator.identity();
         private Routing routing = Routing.affinity();
         private Duration nodeLeaseTtl = Duration.ofSeconds(15);
