@@ -7,6 +7,7 @@ import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.spring.durable.SnapshotCodec;
 import dev.synccontext.spring.durable.session.DurableContexts;
 import dev.synccontext.spring.durable.session.DurableCounters;
+import dev.synccontext.spring.durable.session.StoreHealth;
 import dev.synccontext.spring.session.SessionContexts;
 import java.util.HashMap;
 import java.util.List;
@@ -81,6 +82,11 @@ public final class ClusterNode {
     /** What the running instance's durable layer did since it started. */
     public synchronized DurableCounters counters() {
         return require("counters").durable.counters();
+    }
+
+    /** Whether the running instance reaches the store, as its last store call found it. */
+    public synchronized StoreHealth.Status storeHealth() {
+        return require("storeHealth").durable.storeHealth().status();
     }
 
     /**

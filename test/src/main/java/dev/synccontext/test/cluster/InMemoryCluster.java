@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -115,6 +116,16 @@ public final class InMemoryCluster implements AutoCloseable {
             return CompletableFuture.failedFuture(new NodeDownException("Every node of the cluster is down"));
         }
         return routing.pick(session, running).call(session, callback);
+    }
+
+    /**
+     * The handle the store keeps {@code session}'s state under (the key of its context handle, as the starter
+     * stores it in the session), or empty if no node served the session yet. For a test that reads or plants a
+     * stored snapshot.
+     */
+    public Optional<String> storeHandle(String session) {
+        String value = sessionAttributes.get(session);
+        return value == null ? Optional.empty() : Optional.of(value.substring(0, value.indexOf('@')));
     }
 
     /** Stops every running node gracefully (a stalled one is resumed first). */
