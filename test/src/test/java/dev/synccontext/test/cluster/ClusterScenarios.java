@@ -211,8 +211,4 @@ final class ClusterScenarios {
         kit.runUntilIdle();
         kit.takeFailures();
     }
-
-    static List<String> sessionsOf(Map<String, Integer> shares) {
-        return List.copyOf(shares.keySet());
-    }
 }
