@@ -64,6 +64,7 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
     private final ContextClock clock;
     private final NodeLeaseKeeper lease;
     private final DurableCounters counters = new DurableCounters();
+    private final StoreHealth storeHealth;
     private final Map<RendererSyncContext, DurableSession> byContext = new ConcurrentHashMap<>();
     private final Map<String, DurableSession> byHandle = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<Void>> releaseWaits = new ConcurrentHashMap<>();
@@ -83,7 +84,8 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         this.settings = Objects.requireNonNull(settings, "settings");
         this.writer = Objects.requireNonNull(writer, "writer");
         this.clock = registry.clock();
-        this.lease = new NodeLeaseKeeper(store, clock, writer, nodeId, settings.nodeLeaseTtl());
+        this.storeHealth = new StoreHealth(clock);
+        this.lease = new NodeLeaseKeeper(store, clock, writer, nodeId, settings.nodeLeaseTtl(), storeHealth);
     }
 
     /** Takes the node lease, subscribes to hand-off messages and hooks into the registry's releases. */
@@ -139,6 +141,11 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         return counters;
     }
 
+    /** Whether this node reaches its state store, as its last store call found it (for a health indicator). */
+    public StoreHealth storeHealth() {
+        return storeHealth;
+    }
+
     /** This node's id in the store. */
     public String nodeId() {
         return lease.nodeId();
@@ -177,8 +184,19 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
     public void touched(RendererSyncContext context, String beanName) {
         DurableSession session = byContext.get(context);
         if (session != null && session.owned()) {
-            if (lease.liveLease() == null) {
+            NodeLease live = lease.liveLease();
+            if (live == null) {
                 throw unavailable(session.handle, "this node's lease in the state store ran out");
+            }
+            if (!session.ownedUnder(live)) {
+                // The callback has not reached the bean yet: refusing it here is what keeps a stale copy unseen.
+                counters.staleCopiesDropped.incrementAndGet();
+                LOG.warn("Node '" + lease.nodeId() + "' lost its lease since it took session '" + session.handle
+                        + "' (a stall past the lease ttl): its copy is dropped unused, and the session's next"
+                        + " request restores the stored state");
+                session.dropStaleCopy();
+                throw unavailable(session.handle, "this node's lease lapsed since it took the session; retry, the"
+                        + " next request restores the stored state");
             }
             session.touched();
         }
@@ -213,6 +231,14 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         } else {
             clock.schedule(() -> writer.execute(session::flush), debounce);
         }
+    }
+
+    void scheduleRetry(DurableSession session, Duration delay) {
+        clock.schedule(() -> writer.execute(session::flush), delay);
+    }
+
+    java.util.Set<String> durableBeanNames() {
+        return durableBeans.keySet();
     }
 
     void drop(DurableSession session) {

@@ -14,6 +14,10 @@ public final class DurableCounters {
     final AtomicLong handOffsRequested = new AtomicLong();
     final AtomicLong handOffsGiven = new AtomicLong();
     final AtomicLong handOffTimeouts = new AtomicLong();
+    final AtomicLong restoresRefused = new AtomicLong();
+    final AtomicLong snapshotsRefused = new AtomicLong();
+    final AtomicLong writeRetries = new AtomicLong();
+    final AtomicLong staleCopiesDropped = new AtomicLong();
 
     DurableCounters() {
     }
@@ -61,5 +65,31 @@ public final class DurableCounters {
     /** Requests answered 503 because the owner did not hand the session over in time. */
     public long handOffTimeouts() {
         return handOffTimeouts.get();
+    }
+
+    /**
+     * Stored snapshots this node refused to restore (corrupt, oversized, an unknown type or version): nothing of
+     * them was bound or run, and the session started from new beans.
+     */
+    public long restoresRefused() {
+        return restoresRefused.get();
+    }
+
+    /** Snapshots this node could not take (over the size budget, or state the mapper cannot write): not written. */
+    public long snapshotsRefused() {
+        return snapshotsRefused.get();
+    }
+
+    /** Snapshot writes (or final releases) the store did not take, because it failed: each is retried later. */
+    public long writeRetries() {
+        return writeRetries.get();
+    }
+
+    /**
+     * Sessions whose copy here was dropped unused because this node's lease lapsed after it took them (a stall past
+     * the ttl): the callback that found it was answered 503, and the next request restores the stored state.
+     */
+    public long staleCopiesDropped() {
+        return staleCopiesDropped.get();
     }
 }

@@ -54,6 +54,13 @@ final class DurableSession {
     /** Set when the session ended (delete instead of a final write) or its copy was dropped (write nothing). */
     volatile boolean ended;
     volatile boolean dropped;
+    /** The node lease the session was acquired under: its ownership ends with that lease. */
+    private volatile @Nullable NodeLease ownedUnder;
+    /** Set by {@link #finish}: the next successful flush also releases the session; then {@link #released}. */
+    private volatile boolean finished;
+    private boolean released;
+    /** Store failures since the last successful flush; guarded by {@link #writeLock}. */
+    private int storeFailures;
     /** The node that asked for this session, answered RELEASED after the final snapshot. */
     volatile @Nullable String handOffTo;
 
@@ -88,9 +95,20 @@ final class DurableSession {
         boolean asked = false;
         while (true) {
             NodeLease lease = node.requireLiveLease(handle);
-            Ownership ownership = node.store().acquire(handle, lease, node.settings().idleTimeout());
+            Ownership ownership;
+            try {
+                ownership = node.store().acquire(handle, lease, node.settings().idleTimeout());
+                if (ownership instanceof Ownership.Acquired) {
+                    restore();
+                }
+                node.storeHealth().succeeded();
+            } catch (RuntimeException unreachable) {
+                // Acquiring again is safe: the owner's acquire answers its own token.
+                node.storeHealth().failed(unreachable);
+                throw node.unavailable(handle, "the state store did not answer (" + unreachable + ")");
+            }
             if (ownership instanceof Ownership.Acquired acquired) {
-                restore();
+                ownedUnder = lease;
                 token = acquired.token();
                 return;
             }
@@ -141,9 +159,26 @@ final class DurableSession {
             node.counters().restoreHits.incrementAndGet();
         } catch (SnapshotRefusedException refused) {
             // Starting empty loses the stored state; refusing every request forever would lose the session.
+            node.counters().restoresRefused.incrementAndGet();
             LOG.error("The stored snapshot of session '" + handle + "' was refused on node '" + node.nodeId()
-                    + "' (" + refused.getMessage() + "); the session starts from new beans", refused);
+                    + "' (" + refused.reason() + ": " + refused.getMessage() + "); nothing of it was bound or run,"
+                    + " and the session's durable beans " + node.durableBeanNames() + " start new", refused);
         }
+    }
+
+    /**
+     * Whether the session is still owned under {@code live}, this node's current lease. A node whose lease lapsed
+     * (a stall past its ttl) and was granted a new one lost every ownership of the old one: another node may have
+     * taken the session and changed it since, so this copy must not answer a callback.
+     */
+    boolean ownedUnder(NodeLease live) {
+        return live.equals(ownedUnder);
+    }
+
+    /** The copy here may be stale: write nothing more from it, and release the context (the next request restores). */
+    void dropStaleCopy() {
+        dropped = true;
+        node.drop(this);
     }
 
     /** A call reached a durable bean: queue one checkpoint behind the callbacks queued now. */
@@ -185,6 +220,7 @@ final class DurableSession {
         try {
             bytes = node.codec().encode(beans);
         } catch (SnapshotRefusedException refused) {
+            node.counters().snapshotsRefused.incrementAndGet();
             LOG.error("Session '" + handle + "''s durable beans on node '" + node.nodeId() + "' could not be"
                     + " snapshotted; the last stored state stands: " + refused.getMessage(), refused);
             return null;
@@ -209,7 +245,10 @@ final class DurableSession {
         }
     }
 
-    /** Off the context: writes the newest pending snapshot, if any. */
+    /**
+     * Off the context: writes the newest pending snapshot, if any, and, once the context finished, releases the
+     * session. A store that fails keeps the bytes pending (unless newer ones came) and is tried again later.
+     */
     void flush() {
         synchronized (this) {
             writeScheduled = false;
@@ -220,17 +259,57 @@ final class DurableSession {
                 bytes = pending;
                 pending = null;
             }
-            if (bytes == null || dropped) {
+            if (dropped) {
                 return;
             }
-            WriteOutcome outcome = node.store().write(handle, token, bytes, node.settings().idleTimeout());
-            if (outcome == WriteOutcome.ACCEPTED) {
+            if (bytes != null) {
+                WriteOutcome outcome;
+                try {
+                    outcome = node.store().write(handle, token, bytes, node.settings().idleTimeout());
+                } catch (RuntimeException unreachable) {
+                    retryLater(bytes, unreachable);
+                    return;
+                }
+                node.storeHealth().succeeded();
+                if (outcome != WriteOutcome.ACCEPTED) {
+                    refused(outcome);
+                    return;
+                }
                 node.counters().snapshotsWritten.incrementAndGet();
                 node.counters().bytesWritten.addAndGet(bytes.length);
-            } else {
-                refused(outcome);
             }
+            if (finished && !released) {
+                try {
+                    node.store().release(handle, token);
+                } catch (RuntimeException unreachable) {
+                    retryLater(null, unreachable);
+                    return;
+                }
+                node.storeHealth().succeeded();
+                released = true;
+            }
+            storeFailures = 0;
         }
+    }
+
+    /** The store failed: keep {@code bytes} unless newer ones are pending, and try again after a backoff. */
+    private void retryLater(byte @Nullable [] bytes, RuntimeException unreachable) {
+        node.storeHealth().failed(unreachable);
+        node.counters().writeRetries.incrementAndGet();
+        int attempt = ++storeFailures;
+        synchronized (this) {
+            if (pending == null) {
+                pending = bytes;
+            }
+            writeScheduled = true; // offer() leaves the retry to this timer
+        }
+        Duration delay = StoreHealth.retryDelay(attempt, node.settings().debounce());
+        if (Integer.bitCount(attempt) == 1) { // 1st, 2nd, 4th, 8th...: a store that stays down logs rarely
+            LOG.warn("The state store did not take session '" + handle + "''s snapshot from node '" + node.nodeId()
+                    + "' (attempt " + attempt + ": " + unreachable + "); the session runs on and the newest snapshot"
+                    + " is tried again in " + delay.toMillis() + " ms");
+        }
+        node.scheduleRetry(this, delay);
     }
 
     private void refused(WriteOutcome outcome) {
@@ -244,7 +323,8 @@ final class DurableSession {
 
     /**
      * The context's last callback (release: session end, hand-off, idle eviction, shutdown): after every callback
-     * accepted before it. Deletes at session end; otherwise writes the final snapshot and releases the session.
+     * accepted before it. Deletes at session end; otherwise writes the final snapshot and releases the session (later,
+     * on the writer, if the store fails now).
      */
     void finish() {
         if (token == 0 || dropped) {
@@ -252,19 +332,23 @@ final class DurableSession {
             return;
         }
         if (ended) {
-            node.store().delete(handle);
+            try {
+                node.store().delete(handle);
+            } catch (RuntimeException unreachable) {
+                node.storeHealth().failed(unreachable);
+                LOG.warn("Session '" + handle + "' ended but its record could not be deleted from the state store"
+                        + " by node '" + node.nodeId() + "' (" + unreachable + "); it expires after the idle timeout");
+            }
             return;
         }
         byte[] bytes = take();
-        if (bytes != null) {
-            synchronized (this) {
+        synchronized (this) {
+            if (bytes != null) {
                 pending = bytes;
             }
+            finished = true;
         }
         flush();
-        if (!dropped) {
-            node.store().release(handle, token);
-        }
         answerHandOff();
     }
 

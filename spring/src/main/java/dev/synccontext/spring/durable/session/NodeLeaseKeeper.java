@@ -25,13 +25,15 @@ final class NodeLeaseKeeper {
     private final Executor io;
     private final String nodeId;
     private final Duration ttl;
+    private final StoreHealth health;
     private volatile @Nullable NodeLease lease;
     /** Local deadline, on {@link #clock}: sent time of the last acknowledged grant or renewal + ttl - margin. */
     private volatile long liveUntilNanos;
     private @Nullable Future<?> tick;
     private boolean stopped;
 
-    NodeLeaseKeeper(StateStore store, ContextClock clock, Executor io, String nodeId, Duration ttl) {
+    NodeLeaseKeeper(StateStore store, ContextClock clock, Executor io, String nodeId, Duration ttl, StoreHealth health) {
+        this.health = health;
         this.store = store;
         this.clock = clock;
         this.io = io;
@@ -66,7 +68,9 @@ final class NodeLeaseKeeper {
         }
         long sent = clock.nanoTime();
         try {
-            if (store.renewNodeLease(current)) {
+            boolean renewed = store.renewNodeLease(current);
+            health.succeeded();
+            if (renewed) {
                 liveUntilNanos = sent + ttl.toNanos() - ttl.toNanos() / 10;
             } else {
                 // The lease ended (a pause past the ttl, a store restart): every ownership under it ended too.
@@ -75,6 +79,7 @@ final class NodeLeaseKeeper {
                 store.acquireNodeLease(nodeId, ttl).ifPresent(next -> granted(next, sent));
             }
         } catch (RuntimeException unreachable) {
+            health.failed(unreachable);
             LOG.warn("Renewing node '" + nodeId + "''s lease failed; it counts as live until its local deadline",
                     unreachable);
         } finally {

@@ -1,0 +1,23 @@
+package dev.synccontext.test.cluster;
+
+import dev.synccontext.spring.durable.session.Durable;
+
+/** The durable bean of the cluster tests: a session's counter. */
+@Durable(name = "counter")
+public class Counter {
+
+    private int count;
+
+    public int getCount() {
+        return count;
+    }
+
+    public void setCount(int count) {
+        this.count = count;
+    }
+
+    /** Adds one and answers the new count. */
+    public int increment() {
+        return ++count;
+    }
+}
