@@ -70,8 +70,8 @@ end_stage
 
 # The model checks (core's dev.synccontext.lincheck) run their full budget here; a bare `mvn verify` runs
 # them light in the fast tier, for the inner loop (ModelChecker says what each budget explores).
-begin_stage modelcheck "core's model checks, full budget"
-"${MVN[@]}" test -pl core -Dsynccontext.tier=modelcheck -Dsynccontext.modelcheck=full
+begin_stage modelcheck "the model checks at their full budget: core's Lincheck tests, the test kit's cluster scenarios over many seeds"
+"${MVN[@]}" test -pl "$(modules_of_tier modelcheck)" -Dsynccontext.tier=modelcheck -Dsynccontext.modelcheck=full
 end_stage
 
 # The heavy tiers drive local binaries only; nothing is downloaded at test time. Each test starts its own
