@@ -10,6 +10,7 @@ import dev.synccontext.spring.durable.session.DurableBeans;
 import dev.synccontext.spring.durable.session.DurableContexts;
 import dev.synccontext.spring.durable.session.DurableCounters;
 import dev.synccontext.spring.durable.session.DurableSettings;
+import dev.synccontext.spring.durable.session.WriteThrough;
 import dev.synccontext.spring.scope.ContextBeanScope;
 import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.spring.session.SessionContexts;
@@ -104,7 +105,7 @@ public final class SyncContextDurableAutoConfiguration {
         });
         DurableContexts durable = new DurableContexts(registry, store, codec.build(), mapper, types,
                 new DurableSettings(properties.getNodeLeaseTtl(), properties.getHandOffTimeout(),
-                        properties.getDebounce(), sessions.idleTimeout()),
+                        properties.getDebounce(), sessions.idleTimeout(), properties.isWriteThrough()),
                 sessions.nodeId(), writer);
         if (!(beanFactory.getRegisteredScope(ContextScoped.SCOPE_NAME) instanceof ContextBeanScope scope)) {
             throw new IllegalStateException("@Durable beans need the '" + ContextScoped.SCOPE_NAME + "' scope of"
@@ -114,6 +115,13 @@ public final class SyncContextDurableAutoConfiguration {
         sessions.listen(durable);
         durable.start();
         return durable;
+    }
+
+    /** An {@code @OnContext} answer waits for its snapshot's accepted write. */
+    @Bean
+    @ConditionalOnBooleanProperty(name = "synccontext.durable.write-through")
+    WriteThrough syncContextDurableWriteThrough(DurableContexts durable) {
+        return new WriteThrough(durable);
     }
 
     @Configuration(proxyBeanMethods = false)

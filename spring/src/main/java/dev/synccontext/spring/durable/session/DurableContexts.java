@@ -184,6 +184,19 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         }
     }
 
+    /**
+     * Write-through after an answer's body, on {@code context}: the session's snapshot, if it changed, is written
+     * before this returns. A context without durable beans, or whose session was never owned here, costs a look-up.
+     *
+     * @throws SessionUnavailableException when the store refused or did not confirm the write
+     */
+    void writeThrough(RendererSyncContext context, String handler) {
+        DurableSession session = byContext.get(context);
+        if (session != null && (session.owned() || session.dropped)) {
+            session.writeThrough(handler);
+        }
+    }
+
     private void onMessage(HandOffMessage message) {
         if (message.kind() == HandOffMessage.Kind.RELEASED) {
             CompletableFuture<Void> wait = releaseWaits.remove(message.handle());

@@ -243,6 +243,50 @@ final class DurableSession {
     }
 
     /**
+     * Write-through, on the context after an answer's body: takes the snapshot and writes it now, holding the
+     * context for the store's round trip, so the answer is given only once its changes are stored. Clean: nothing.
+     *
+     * @throws SessionUnavailableException when the store refused the write (the copy here is dropped, so the next
+     *                                     request restores what the store holds) or the write failed
+     */
+    void writeThrough(String handler) {
+        byte[] bytes = take();
+        if (bytes == null) {
+            if (dropped) {
+                throw node.unavailable(handle, "its copy on this node was dropped after the store refused a snapshot;"
+                        + " the answer of " + handler + " was not given");
+            }
+            return;
+        }
+        WriteOutcome outcome;
+        synchronized (writeLock) {
+            synchronized (this) {
+                pending = null; // these bytes are newer than any debounced ones
+            }
+            try {
+                outcome = node.store().write(handle, token, bytes, node.settings().idleTimeout());
+            } catch (RuntimeException storeFailed) {
+                // Unknown outcome: drop the copy so that nothing unconfirmed is served from memory.
+                lastTaken = null;
+                dropped = true;
+                node.drop(this);
+                LOG.warn("The state store did not confirm session '" + handle + "''s snapshot from node '"
+                        + node.nodeId() + "' (write-through, " + handler + "): " + storeFailed, storeFailed);
+                throw node.unavailable(handle, "the state store did not confirm the snapshot of " + handler
+                        + " (" + storeFailed.getMessage() + "); the answer was not given");
+            }
+            if (outcome == WriteOutcome.ACCEPTED) {
+                node.counters().snapshotsWritten.incrementAndGet();
+                node.counters().bytesWritten.addAndGet(bytes.length);
+                return;
+            }
+        }
+        refused(outcome);
+        throw node.unavailable(handle, "the state store refused the snapshot of " + handler + " (" + outcome
+                + "): another node owns the session now or this node's lease ended; the answer was not given");
+    }
+
+    /**
      * The context's last callback (release: session end, hand-off, idle eviction, shutdown): after every callback
      * accepted before it. Deletes at session end; otherwise writes the final snapshot and releases the session.
      */
