@@ -136,7 +136,13 @@ public class DurableClusterApp {
             return mode.name();
         }
 
+        /**
+         * Runs {@code body} with the session's in-flight marker set. The counter is resolved first: that is where the
+         * node takes the session (waiting for a hand-off), so the marker covers exactly the time the body runs as
+         * the session's owner.
+         */
         private <T> T inFlight(String session, Supplier<T> body) {
+            counter.getCount();
             String marker = IN_FLIGHT + session;
             Boolean first = redis.opsForValue().setIfAbsent(marker, node, Duration.ofSeconds(30));
             if (!Boolean.TRUE.equals(first)) {

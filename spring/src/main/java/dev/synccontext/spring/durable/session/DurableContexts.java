@@ -100,6 +100,7 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
                     session.finish();
                 } finally {
                     byHandle.remove(session.handle, session);
+                    session.finished.complete(null);
                 }
             };
         });
@@ -153,7 +154,12 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
     public void opened(String key, RendererSyncContext context) {
         DurableSession session = new DurableSession(StateStore.checkHandle(key), context, this);
         byContext.put(context, session);
-        byHandle.put(key, session); // a previous context of the session here removes only itself when released
+        // A previous context of the session here removes only itself when released; until it finished, the new
+        // one waits before it acquires (one owner per session, also on one node).
+        DurableSession previous = byHandle.put(key, session);
+        if (previous != null && !previous.finished.isDone()) {
+            session.follows(previous);
+        }
     }
 
     @Override

@@ -56,11 +56,23 @@ final class DurableSession {
     volatile boolean dropped;
     /** The node that asked for this session, answered RELEASED after the final snapshot. */
     volatile @Nullable String handOffTo;
+    /** Completed after this session's release hook ran (final snapshot written, session released). */
+    final CompletableFuture<Void> finished = new CompletableFuture<>();
+    /**
+     * The session's previous context on this node, still running its queued callbacks and final snapshot when this
+     * one opened; read once, on this context, before the first acquire.
+     */
+    private volatile @Nullable DurableSession predecessor;
 
     DurableSession(String handle, RendererSyncContext context, DurableContexts node) {
         this.handle = handle;
         this.context = context;
         this.node = node;
+    }
+
+    /** Called when this context opened while {@code previous}, of the same session on this node, had not finished. */
+    void follows(DurableSession previous) {
+        predecessor = previous;
     }
 
     boolean owned() {
@@ -85,7 +97,8 @@ final class DurableSession {
             return;
         }
         long deadline = node.clock().nanoTime() + node.settings().handOffTimeout().toNanos();
-        boolean asked = false;
+        awaitPredecessor(deadline);
+        long askedToken = -1;
         while (true) {
             NodeLease lease = node.requireLiveLease(handle);
             Ownership ownership = node.store().acquire(handle, lease, node.settings().idleTimeout());
@@ -99,8 +112,9 @@ final class DurableSession {
             }
             Ownership.OwnedElsewhere elsewhere = (Ownership.OwnedElsewhere) ownership;
             CompletableFuture<Void> released = node.awaitRelease(handle);
-            if (!asked) {
-                asked = true;
+            if (askedToken != elsewhere.ownerToken()) {
+                // Asked again when the owner changed: the one asked before released, then took the session back.
+                askedToken = elsewhere.ownerToken();
                 node.counters().handOffsRequested.incrementAndGet();
                 node.store().publish(elsewhere.ownerNode(),
                         new HandOffMessage(HandOffMessage.Kind.REQUEST, handle, node.nodeId()));
@@ -116,6 +130,31 @@ final class DurableSession {
             }
             // Woken by the owner's RELEASED, or polled: hand-off messages are at most once.
             awaitQuietly(released, Math.min(left, node.settings().handOffTimeout().toNanos() / 5 + 1));
+        }
+    }
+
+    /**
+     * Waits for the session's previous context on this node to finish (its queued callbacks, final snapshot and
+     * release). Without this wait the new context would take the ownership the old one still holds (same node,
+     * same lease: the store answers its token again), run callbacks beside the old one's, restore a snapshot older
+     * than the old one's final write, and lose the ownership when the old one releases it.
+     */
+    private void awaitPredecessor(long deadline) {
+        DurableSession previous = predecessor;
+        if (previous == null) {
+            return;
+        }
+        predecessor = null;
+        long left = deadline - node.clock().nanoTime();
+        try {
+            if (left <= 0 || !node.clock().await(previous.finished, left)) {
+                node.counters().handOffTimeouts.incrementAndGet();
+                throw node.unavailable(handle, "its previous context on this node did not finish within"
+                        + " synccontext.durable.hand-off-timeout (" + node.settings().handOffTimeout() + ")");
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw node.unavailable(handle, "interrupted while waiting for its previous context to finish");
         }
     }
 
