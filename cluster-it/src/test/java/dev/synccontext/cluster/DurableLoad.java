@@ -60,6 +60,8 @@ final class DurableLoad {
     final LongAdder other5xx = new LongAdder();
     final LongAdder noAnswer = new LongAdder();
     final LongAdder requests = new LongAdder();
+    /** The first few answers that were neither 200 nor 503, for the failure message. */
+    final ConcurrentLinkedQueue<String> otherSamples = new ConcurrentLinkedQueue<>();
     final Latencies latencies = new Latencies();
     private final IntSupplier port;
     private final AtomicBoolean running = new AtomicBoolean();
@@ -181,6 +183,9 @@ final class DurableLoad {
             waitRetryAfter(response);
         } else if (status >= 500) {
             other5xx.increment();
+            if (otherSamples.size() < 5) {
+                otherSamples.add(method + " " + path + " -> " + status + " " + response.body());
+            }
         }
         return new Reply(status, response.body(), response.headers().firstValue("X-Node").orElse(""));
     }

@@ -21,8 +21,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -36,56 +39,77 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code synccontext.durable.write-through=true} over real HTTP (Tomcat, one node, an in-memory store behind a
- * decorator that records every accepted snapshot and can refuse or fail writes): an answer is given only after its
+ * decorator that records every accepted snapshot and can refuse or fail writes; one node for every test, each
+ * with its own session): an answer is given only after its
  * snapshot was accepted, and a refused or failed write is never answered as success. The debounce is an hour, so
  * only write-through can have written anything while a test runs.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WriteThroughHttpTest {
 
     private final SwitchableStore store = new SwitchableStore(new InMemoryStateStore(ContextClock.system()));
+    /** One node with write-through for every test (each with its own session); the premise starts its own. */
     private ConfigurableApplicationContext node;
 
+    @BeforeAll
+    void startNode() {
+        node = start(true, store);
+    }
+
+    @AfterAll
+    void stopNode() {
+        node.close();
+    }
+
     @AfterEach
-    void stop() {
-        if (node != null) {
-            node.close();
-        }
+    void storeWorks() {
+        store.refuse = false;
+        store.fail = false;
     }
 
     @Test
     void eachAnswerIsGivenOnlyAfterItsSnapshotWasAccepted() {
-        Browser browser = start(true);
+        Browser browser = browser(node);
+        int before = store.acceptedCount();
         for (int i = 1; i <= 5; i++) {
             HttpResponse<String> reply = browser.post("/counter");
             assertThat(reply.body()).isEqualTo(String.valueOf(i));
             assertThat(store.lastAccepted()).as("the snapshot accepted before answer %d was given", i)
                     .contains("\"count\":" + i);
         }
-        assertThat(store.accepted).as("one write per changing answer").hasSize(5);
+        assertThat(store.acceptedCount() - before).as("one write per changing answer").isEqualTo(5);
     }
 
     @Test
     void anAnswerThatChangedNothingWritesNothing() {
-        Browser browser = start(true);
+        Browser browser = browser(node);
         browser.post("/counter");
+        int before = store.acceptedCount();
         for (int i = 0; i < 3; i++) {
             assertThat(browser.get("/counter").body()).isEqualTo("1");
         }
-        assertThat(store.accepted).as("reads are clean").hasSize(1);
+        assertThat(store.acceptedCount() - before).as("reads are clean").isZero();
     }
 
     @Test
     void withoutWriteThroughTheAnswerComesBeforeTheDebouncedWrite() {
-        Browser browser = start(false);
-        for (int i = 1; i <= 3; i++) {
-            assertThat(browser.post("/counter").body()).isEqualTo(String.valueOf(i));
+        SwitchableStore own = new SwitchableStore(new InMemoryStateStore(ContextClock.system()));
+        ConfigurableApplicationContext plain = start(false, own);
+        try {
+            Browser browser = browser(plain);
+            for (int i = 1; i <= 3; i++) {
+                assertThat(browser.post("/counter").body()).isEqualTo(String.valueOf(i));
+            }
+            assertThat(own.acceptedCount()).as("the premise: answers shown, nothing stored yet (debounce 1 h)")
+                    .isZero();
+        } finally {
+            plain.close();
         }
-        assertThat(store.accepted).as("the premise: answers shown, nothing stored yet (debounce 1 h)").isEmpty();
     }
 
     @Test
     void aRefusedWriteIsAnswered503AndTheRetryContinuesFromTheStoredState() {
-        Browser browser = start(true);
+        Browser browser = browser(node);
         browser.post("/counter");
         browser.post("/counter");
         store.refuse = true;
@@ -100,7 +124,7 @@ class WriteThroughHttpTest {
 
     @Test
     void aWriteTheStoreDidNotConfirmIsAnswered503AndTheRetryContinuesFromTheStoredState() {
-        Browser browser = start(true);
+        Browser browser = browser(node);
         browser.post("/counter");
         store.fail = true;
         HttpResponse<String> failed = browser.post("/counter");
@@ -111,12 +135,15 @@ class WriteThroughHttpTest {
         assertThat(browser.post("/counter").body()).isEqualTo("2");
     }
 
-    private Browser start(boolean writeThrough) {
-        node = new SpringApplicationBuilder(App.class)
+    private static ConfigurableApplicationContext start(boolean writeThrough, SwitchableStore store) {
+        return new SpringApplicationBuilder(App.class)
                 .initializers(context -> context.getBeanFactory().registerSingleton("switchableStore", store))
                 .properties("server.port=0", "spring.main.banner-mode=off", "synccontext.durable.debounce=1h",
                         "synccontext.durable.write-through=" + writeThrough, "spring.mvc.problemdetails.enabled=true")
                 .run();
+    }
+
+    private static Browser browser(ConfigurableApplicationContext node) {
         return new Browser(((WebServerApplicationContext) node).getWebServer().getPort());
     }
 
@@ -174,6 +201,10 @@ class WriteThroughHttpTest {
 
         SwitchableStore(StateStore delegate) {
             this.delegate = delegate;
+        }
+
+        synchronized int acceptedCount() {
+            return accepted.size();
         }
 
         synchronized String lastAccepted() {

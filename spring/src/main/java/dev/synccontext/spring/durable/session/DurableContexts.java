@@ -75,6 +75,17 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
      */
     public DurableContexts(SyncContextRegistry registry, StateStore store, SnapshotCodec codec, JsonMapper mapper,
             Map<String, DurableType<?>> durableBeans, DurableSettings settings, String nodeId, Executor writer) {
+        this(registry, store, codec, mapper, durableBeans, settings, nodeId, writer, writer);
+    }
+
+    /**
+     * @param renewer where the node lease is renewed; a thread of its own in production, since a renewal queued
+     *                behind a burst of snapshot writes can let the lease lapse (a test on a virtual clock may pass
+     *                {@code writer})
+     */
+    public DurableContexts(SyncContextRegistry registry, StateStore store, SnapshotCodec codec, JsonMapper mapper,
+            Map<String, DurableType<?>> durableBeans, DurableSettings settings, String nodeId, Executor writer,
+            Executor renewer) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.store = Objects.requireNonNull(store, "store");
         this.codec = Objects.requireNonNull(codec, "codec");
@@ -83,7 +94,8 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         this.settings = Objects.requireNonNull(settings, "settings");
         this.writer = Objects.requireNonNull(writer, "writer");
         this.clock = registry.clock();
-        this.lease = new NodeLeaseKeeper(store, clock, writer, nodeId, settings.nodeLeaseTtl());
+        this.lease = new NodeLeaseKeeper(store, clock, Objects.requireNonNull(renewer, "renewer"), nodeId,
+                settings.nodeLeaseTtl());
     }
 
     /** Takes the node lease, subscribes to hand-off messages and hooks into the registry's releases. */
@@ -183,8 +195,12 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
     public void touched(RendererSyncContext context, String beanName) {
         DurableSession session = byContext.get(context);
         if (session != null && session.owned()) {
-            if (lease.liveLease() == null) {
+            NodeLease live = lease.liveLease();
+            if (live == null) {
                 throw unavailable(session.handle, "this node's lease in the state store ran out");
+            }
+            if (!session.acquiredUnder(live)) {
+                session.reacquire(live); // the lease lapsed and was taken again: its ownerships ended with it
             }
             session.touched();
         }

@@ -44,6 +44,8 @@ final class DurableSession {
     private int defers;
     /** The fencing token, 0 until acquired; read off the context by the writer. */
     private volatile long token;
+    /** The epoch of the node lease the token was acquired under. */
+    private volatile long epoch;
     /** Decoded beans of the restored snapshot not yet created here. */
     private @Nullable Map<String, Object> restored;
     /** The bytes of the last snapshot taken (or restored): a checkpoint with equal bytes writes nothing. */
@@ -105,6 +107,7 @@ final class DurableSession {
             if (ownership instanceof Ownership.Acquired acquired) {
                 restore();
                 token = acquired.token();
+                epoch = lease.epoch();
                 return;
             }
             if (ownership instanceof Ownership.LeaseLost) {
@@ -183,6 +186,30 @@ final class DurableSession {
             LOG.error("The stored snapshot of session '" + handle + "' was refused on node '" + node.nodeId()
                     + "' (" + refused.getMessage() + "); the session starts from new beans", refused);
         }
+    }
+
+    /** Whether the session was acquired under {@code live} (else this node's lease lapsed and was taken again). */
+    boolean acquiredUnder(NodeLease live) {
+        return epoch == live.epoch();
+    }
+
+    /**
+     * This node's lease lapsed and was taken again since the session was acquired: every ownership under the old
+     * lease ended, so the copy here may serve only if nobody owned the session in between. Acquires it under
+     * {@code live}; keeps the copy when the store answers this copy's token as the previous one, else drops it (the
+     * context is released; the retry restores what the store holds) and refuses the call.
+     */
+    void reacquire(NodeLease live) {
+        Ownership ownership = node.store().acquire(handle, live, node.settings().idleTimeout());
+        if (ownership instanceof Ownership.Acquired acquired && acquired.previousToken() == token) {
+            token = acquired.token();
+            epoch = live.epoch();
+            return;
+        }
+        dropped = true;
+        node.drop(this);
+        throw node.unavailable(handle, "this node's lease in the state store lapsed and the session was owned"
+                + " elsewhere meanwhile (" + ownership + "); the copy here is dropped and the retry restores it");
     }
 
     /** A call reached a durable bean: queue one checkpoint behind the callbacks queued now. */
