@@ -24,10 +24,18 @@ final class ChildNode extends Daemon {
     }
 
     static ChildNode start(String id, int redisPort, String repositoryType, String namespace, Map<String, String> extra) {
-        int port = FreePorts.next();
+        return start(ClusterApp.class, id, FreePorts.next(), redisPort, repositoryType, namespace, extra);
+    }
+
+    /**
+     * {@code application}'s {@code main} as a node on {@code port} (a node started again after a stop takes its old
+     * port, so the balancer's upstream finds it).
+     */
+    static ChildNode start(Class<?> application, String id, int port, int redisPort, String repositoryType,
+            String namespace, Map<String, String> extra) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                ClusterApp.class.getName()));
+                application.getName()));
         command.addAll(Node.properties(id, port, redisPort, repositoryType, namespace, extra));
         ChildNode node = new ChildNode(temporaryDirectory(id), command, port);
         HttpClient http = HttpClient.newHttpClient();

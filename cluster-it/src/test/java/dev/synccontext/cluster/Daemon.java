@@ -102,6 +102,30 @@ class Daemon implements AutoCloseable {
         process.destroy();
     }
 
+    /** SIGSTOP, as a long GC pause or a frozen VM stalls a node: it keeps its sockets and does nothing. */
+    void pause() {
+        signal("STOP");
+    }
+
+    /** SIGCONT: a paused node runs on from where it stopped. */
+    void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Waits for the process to exit; whether it did within {@code timeout}. */
     boolean awaitExit(Duration timeout) throws InterruptedException {
         return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);

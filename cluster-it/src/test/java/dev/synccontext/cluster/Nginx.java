@@ -53,9 +53,18 @@ final class Nginx extends Daemon {
     }
 
     static Nginx start(Balancing balancing, List<Integer> nodePorts) {
+        return start(balancing, nodePorts, Duration.ofSeconds(30));
+    }
+
+    /**
+     * As {@link #start(Balancing, List)}, with how long a node that failed once is left out ({@code fail_timeout}):
+     * short when a test restarts nodes under load, so a node that came back gets its sessions again soon.
+     */
+    static Nginx start(Balancing balancing, List<Integer> nodePorts, Duration failTimeout) {
         Path directory = temporaryDirectory("nginx");
         int port = FreePorts.next();
-        String servers = nodePorts.stream().map(p -> "    server 127.0.0.1:" + p + " max_fails=1 fail_timeout=30s;")
+        String servers = nodePorts.stream().map(p -> "    server 127.0.0.1:" + p + " max_fails=1 fail_timeout="
+                + Math.max(1, failTimeout.toSeconds()) + "s;")
                 .collect(Collectors.joining("\n"));
         String conf = """
                 daemon off;

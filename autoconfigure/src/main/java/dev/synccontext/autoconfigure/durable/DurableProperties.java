@@ -26,7 +26,10 @@ public class DurableProperties {
     /** Largest snapshot of one session's durable beans, written or read. */
     private DataSize sizeBudget = DataSize.ofKilobytes(64);
 
-    /** Whether an @OnContext answer waits until the snapshot of its changes is written. */
+    /**
+     * Whether a Spring MVC @OnContext answer waits until the store accepted the snapshot of its changes (one store
+     * round trip per changing answer; a refused or failed write answers 503).
+     */
     private boolean writeThrough = false;
 
     public boolean isEnabled() {

@@ -10,6 +10,7 @@ import dev.synccontext.spring.durable.session.DurableBeans;
 import dev.synccontext.spring.durable.session.DurableContexts;
 import dev.synccontext.spring.durable.session.DurableCounters;
 import dev.synccontext.spring.durable.session.DurableSettings;
+import dev.synccontext.spring.durable.session.WriteThrough;
 import dev.synccontext.spring.scope.ContextBeanScope;
 import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.spring.session.SessionContexts;
@@ -85,11 +86,22 @@ public final class SyncContextDurableAutoConfiguration {
         });
     }
 
+    /** Renews the node lease on a thread of its own, so that a burst of snapshot writes never delays it. */
+    @Bean(name = "syncContextDurableLeaseRenewer", destroyMethod = "shutdown")
+    ExecutorService syncContextDurableLeaseRenewer() {
+        return Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "synccontext-durable-lease");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
     @Bean(destroyMethod = "close")
     DurableContexts syncContextDurableContexts(SyncContextRegistry registry, StateStore store,
             SessionContexts sessions, ObjectProvider<JsonMapper> json, DurableProperties properties,
             ConfigurableListableBeanFactory beanFactory, ObjectProvider<DurableType<?>> declaredTypes,
-            @org.springframework.beans.factory.annotation.Qualifier("syncContextDurableWriter") ExecutorService writer) {
+            @org.springframework.beans.factory.annotation.Qualifier("syncContextDurableWriter") ExecutorService writer,
+            @org.springframework.beans.factory.annotation.Qualifier("syncContextDurableLeaseRenewer") ExecutorService renewer) {
         JsonMapper mapper = json.getIfAvailable(() -> JsonMapper.builder().build());
         Map<String, DurableType<?>> declared = new LinkedHashMap<>();
         declaredTypes.orderedStream().forEach(type -> declared.put(type.name(), type));
@@ -104,8 +116,8 @@ public final class SyncContextDurableAutoConfiguration {
         });
         DurableContexts durable = new DurableContexts(registry, store, codec.build(), mapper, types,
                 new DurableSettings(properties.getNodeLeaseTtl(), properties.getHandOffTimeout(),
-                        properties.getDebounce(), sessions.idleTimeout()),
-                sessions.nodeId(), writer);
+                        properties.getDebounce(), sessions.idleTimeout(), properties.isWriteThrough()),
+                sessions.nodeId(), writer, renewer);
         if (!(beanFactory.getRegisteredScope(ContextScoped.SCOPE_NAME) instanceof ContextBeanScope scope)) {
             throw new IllegalStateException("@Durable beans need the '" + ContextScoped.SCOPE_NAME + "' scope of"
                     + " synccontext's auto-configuration; it is not registered (synccontext.enabled=false?)");
@@ -114,6 +126,13 @@ public final class SyncContextDurableAutoConfiguration {
         sessions.listen(durable);
         durable.start();
         return durable;
+    }
+
+    /** An {@code @OnContext} answer waits for its snapshot's accepted write. */
+    @Bean
+    @ConditionalOnBooleanProperty(name = "synccontext.durable.write-through")
+    WriteThrough syncContextDurableWriteThrough(DurableContexts durable) {
+        return new WriteThrough(durable);
     }
 
     @Configuration(proxyBeanMethods = false)

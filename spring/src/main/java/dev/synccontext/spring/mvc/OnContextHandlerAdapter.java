@@ -1,6 +1,7 @@
 package dev.synccontext.spring.mvc;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.handler.AnswerBarrier;
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.registry.ContextProxy;
 import java.util.Map;
@@ -75,6 +76,8 @@ public class OnContextHandlerAdapter extends RequestMappingHandlerAdapter {
     private final Map<HandlerMethod, Boolean> onContext = new ConcurrentHashMap<>();
     private volatile @Nullable RendererSyncContext injected;
     private volatile @Nullable FinishingReturnValueHandlers finishing;
+    /** The application's {@link AnswerBarrier} beans in order, looked up at the first body. */
+    private volatile AnswerBarrier @Nullable [] barriers;
 
     @Override
     protected ServletInvocableHandlerMethod createInvocableHandlerMethod(HandlerMethod handlerMethod) {
@@ -124,6 +127,23 @@ public class OnContextHandlerAdapter extends RequestMappingHandlerAdapter {
             injected = bean;
         }
         return bean;
+    }
+
+    /**
+     * Runs every {@link AnswerBarrier} bean, in order, on {@code context} after a body returned; the first that
+     * throws ends the chain and its exception is the answer.
+     */
+    void beforeAnswer(RendererSyncContext context, HandlerMethod handler) throws Exception {
+        AnswerBarrier[] all = barriers;
+        if (all == null) {
+            BeanFactory factory = getBeanFactory();
+            all = factory == null ? new AnswerBarrier[0]
+                    : factory.getBeanProvider(AnswerBarrier.class).orderedStream().toArray(AnswerBarrier[]::new);
+            barriers = all;
+        }
+        for (AnswerBarrier barrier : all) {
+            barrier.beforeAnswer(context, handler.getShortLogMessage());
+        }
     }
 
     /**

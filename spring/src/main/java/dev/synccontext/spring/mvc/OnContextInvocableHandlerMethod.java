@@ -93,7 +93,7 @@ final class OnContextInvocableHandlerMethod extends ServletInvocableHandlerMetho
             suspendingOn = context;
             return super.doInvoke(args);
         }
-        Body body = new Body(this, args, request, LocaleContextHolder.getLocaleContext());
+        Body body = new Body(this, context, args, request, LocaleContextHolder.getLocaleContext());
         CompletableFuture<@Nullable Object> future = context.invokeAsync(body);
         if (future.isDone()) {
             return body.outcome(future, context); // inline: the superclass writes it in this dispatch
@@ -229,6 +229,7 @@ final class OnContextInvocableHandlerMethod extends ServletInvocableHandlerMetho
     private static final class Body implements Callable<@Nullable Object> {
 
         private final OnContextInvocableHandlerMethod invocation;
+        private final RendererSyncContext context;
         private final @Nullable Object[] args;
         private final Thread requestThread = Thread.currentThread();
         private final HttpServletRequest request;
@@ -240,9 +241,10 @@ final class OnContextInvocableHandlerMethod extends ServletInvocableHandlerMetho
         /** The request timed out or failed before the body finished: nobody waits for its value any more. */
         volatile boolean abandoned;
 
-        Body(OnContextInvocableHandlerMethod invocation, @Nullable Object[] args, ServletWebRequest request,
-                @Nullable LocaleContext locale) {
+        Body(OnContextInvocableHandlerMethod invocation, RendererSyncContext context, @Nullable Object[] args,
+                ServletWebRequest request, @Nullable LocaleContext locale) {
             this.invocation = invocation;
+            this.context = context;
             this.args = args;
             this.request = request.getRequest();
             this.response = request.getResponse();
@@ -272,6 +274,7 @@ final class OnContextInvocableHandlerMethod extends ServletInvocableHandlerMetho
         private @Nullable Object run() throws Exception {
             try {
                 value = invocation.invokeBody(args);
+                invocation.adapter.beforeAnswer(context, invocation); // still on the context: nothing shown yet
                 return value;
             } catch (Exception | Error thrown) {
                 failure = thrown;

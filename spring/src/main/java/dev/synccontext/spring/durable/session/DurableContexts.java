@@ -76,6 +76,17 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
      */
     public DurableContexts(SyncContextRegistry registry, StateStore store, SnapshotCodec codec, JsonMapper mapper,
             Map<String, DurableType<?>> durableBeans, DurableSettings settings, String nodeId, Executor writer) {
+        this(registry, store, codec, mapper, durableBeans, settings, nodeId, writer, writer);
+    }
+
+    /**
+     * @param renewer where the node lease is renewed; a thread of its own in production, since a renewal queued
+     *                behind a burst of snapshot writes can let the lease lapse (a test on a virtual clock may pass
+     *                {@code writer})
+     */
+    public DurableContexts(SyncContextRegistry registry, StateStore store, SnapshotCodec codec, JsonMapper mapper,
+            Map<String, DurableType<?>> durableBeans, DurableSettings settings, String nodeId, Executor writer,
+            Executor renewer) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.store = Objects.requireNonNull(store, "store");
         this.codec = Objects.requireNonNull(codec, "codec");
@@ -85,7 +96,8 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         this.writer = Objects.requireNonNull(writer, "writer");
         this.clock = registry.clock();
         this.storeHealth = new StoreHealth(clock);
-        this.lease = new NodeLeaseKeeper(store, clock, writer, nodeId, settings.nodeLeaseTtl(), storeHealth);
+        this.lease = new NodeLeaseKeeper(store, clock, Objects.requireNonNull(renewer, "renewer"), nodeId,
+                settings.nodeLeaseTtl(), storeHealth);
     }
 
     /** Takes the node lease, subscribes to hand-off messages and hooks into the registry's releases. */
@@ -102,6 +114,7 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
                     session.finish();
                 } finally {
                     byHandle.remove(session.handle, session);
+                    session.finished.complete(null);
                 }
             };
         });
@@ -160,7 +173,12 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
     public void opened(String key, RendererSyncContext context) {
         DurableSession session = new DurableSession(StateStore.checkHandle(key), context, this);
         byContext.put(context, session);
-        byHandle.put(key, session); // a previous context of the session here removes only itself when released
+        // A previous context of the session here removes only itself when released; until it finished, the new
+        // one waits before it acquires (one owner per session, also on one node).
+        DurableSession previous = byHandle.put(key, session);
+        if (previous != null && !previous.finished.isDone()) {
+            session.follows(previous);
+        }
     }
 
     @Override
@@ -188,17 +206,23 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
             if (live == null) {
                 throw unavailable(session.handle, "this node's lease in the state store ran out");
             }
-            if (!session.ownedUnder(live)) {
-                // The callback has not reached the bean yet: refusing it here is what keeps a stale copy unseen.
-                counters.staleCopiesDropped.incrementAndGet();
-                LOG.warn("Node '" + lease.nodeId() + "' lost its lease since it took session '" + session.handle
-                        + "' (a stall past the lease ttl): its copy is dropped unused, and the session's next"
-                        + " request restores the stored state");
-                session.dropStaleCopy();
-                throw unavailable(session.handle, "this node's lease lapsed since it took the session; retry, the"
-                        + " next request restores the stored state");
+            if (!session.acquiredUnder(live)) {
+                session.reacquire(live); // the lease lapsed and was taken again: its ownerships ended with it
             }
             session.touched();
+        }
+    }
+
+    /**
+     * Write-through after an answer's body, on {@code context}: the session's snapshot, if it changed, is written
+     * before this returns. A context without durable beans, or whose session was never owned here, costs a look-up.
+     *
+     * @throws SessionUnavailableException when the store refused or did not confirm the write
+     */
+    void writeThrough(RendererSyncContext context, String handler) {
+        DurableSession session = byContext.get(context);
+        if (session != null && (session.owned() || session.dropped)) {
+            session.writeThrough(handler);
         }
     }
 

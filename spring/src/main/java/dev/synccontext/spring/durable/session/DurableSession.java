@@ -44,6 +44,8 @@ final class DurableSession {
     private int defers;
     /** The fencing token, 0 until acquired; read off the context by the writer. */
     private volatile long token;
+    /** The epoch of the node lease the token was acquired under. */
+    private volatile long epoch;
     /** Decoded beans of the restored snapshot not yet created here. */
     private @Nullable Map<String, Object> restored;
     /** The bytes of the last snapshot taken (or restored): a checkpoint with equal bytes writes nothing. */
@@ -54,20 +56,30 @@ final class DurableSession {
     /** Set when the session ended (delete instead of a final write) or its copy was dropped (write nothing). */
     volatile boolean ended;
     volatile boolean dropped;
-    /** The node lease the session was acquired under: its ownership ends with that lease. */
-    private volatile @Nullable NodeLease ownedUnder;
     /** Set by {@link #finish}: the next successful flush also releases the session; then {@link #released}. */
-    private volatile boolean finished;
+    private volatile boolean finishing;
     private boolean released;
     /** Store failures since the last successful flush; guarded by {@link #writeLock}. */
     private int storeFailures;
     /** The node that asked for this session, answered RELEASED after the final snapshot. */
     volatile @Nullable String handOffTo;
+    /** Completed after this session's release hook ran (final snapshot written, session released). */
+    final CompletableFuture<Void> finished = new CompletableFuture<>();
+    /**
+     * The session's previous context on this node, still running its queued callbacks and final snapshot when this
+     * one opened; read once, on this context, before the first acquire.
+     */
+    private volatile @Nullable DurableSession predecessor;
 
     DurableSession(String handle, RendererSyncContext context, DurableContexts node) {
         this.handle = handle;
         this.context = context;
         this.node = node;
+    }
+
+    /** Called when this context opened while {@code previous}, of the same session on this node, had not finished. */
+    void follows(DurableSession previous) {
+        predecessor = previous;
     }
 
     boolean owned() {
@@ -92,7 +104,8 @@ final class DurableSession {
             return;
         }
         long deadline = node.clock().nanoTime() + node.settings().handOffTimeout().toNanos();
-        boolean asked = false;
+        awaitPredecessor(deadline);
+        long askedToken = -1;
         while (true) {
             NodeLease lease = node.requireLiveLease(handle);
             Ownership ownership;
@@ -108,8 +121,8 @@ final class DurableSession {
                 throw node.unavailable(handle, "the state store did not answer (" + unreachable + ")");
             }
             if (ownership instanceof Ownership.Acquired acquired) {
-                ownedUnder = lease;
                 token = acquired.token();
+                epoch = lease.epoch();
                 return;
             }
             if (ownership instanceof Ownership.LeaseLost) {
@@ -117,8 +130,9 @@ final class DurableSession {
             }
             Ownership.OwnedElsewhere elsewhere = (Ownership.OwnedElsewhere) ownership;
             CompletableFuture<Void> released = node.awaitRelease(handle);
-            if (!asked) {
-                asked = true;
+            if (askedToken != elsewhere.ownerToken()) {
+                // Asked again when the owner changed: the one asked before released, then took the session back.
+                askedToken = elsewhere.ownerToken();
                 node.counters().handOffsRequested.incrementAndGet();
                 node.store().publish(elsewhere.ownerNode(),
                         new HandOffMessage(HandOffMessage.Kind.REQUEST, handle, node.nodeId()));
@@ -134,6 +148,31 @@ final class DurableSession {
             }
             // Woken by the owner's RELEASED, or polled: hand-off messages are at most once.
             awaitQuietly(released, Math.min(left, node.settings().handOffTimeout().toNanos() / 5 + 1));
+        }
+    }
+
+    /**
+     * Waits for the session's previous context on this node to finish (its queued callbacks, final snapshot and
+     * release). Without this wait the new context would take the ownership the old one still holds (same node,
+     * same lease: the store answers its token again), run callbacks beside the old one's, restore a snapshot older
+     * than the old one's final write, and lose the ownership when the old one releases it.
+     */
+    private void awaitPredecessor(long deadline) {
+        DurableSession previous = predecessor;
+        if (previous == null) {
+            return;
+        }
+        predecessor = null;
+        long left = deadline - node.clock().nanoTime();
+        try {
+            if (left <= 0 || !node.clock().await(previous.finished, left)) {
+                node.counters().handOffTimeouts.incrementAndGet();
+                throw node.unavailable(handle, "its previous context on this node did not finish within"
+                        + " synccontext.durable.hand-off-timeout (" + node.settings().handOffTimeout() + ")");
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw node.unavailable(handle, "interrupted while waiting for its previous context to finish");
         }
     }
 
@@ -166,19 +205,40 @@ final class DurableSession {
         }
     }
 
-    /**
-     * Whether the session is still owned under {@code live}, this node's current lease. A node whose lease lapsed
-     * (a stall past its ttl) and was granted a new one lost every ownership of the old one: another node may have
-     * taken the session and changed it since, so this copy must not answer a callback.
-     */
-    boolean ownedUnder(NodeLease live) {
-        return live.equals(ownedUnder);
+    /** Whether the session was acquired under {@code live} (else this node's lease lapsed and was taken again). */
+    boolean acquiredUnder(NodeLease live) {
+        return epoch == live.epoch();
     }
 
-    /** The copy here may be stale: write nothing more from it, and release the context (the next request restores). */
-    void dropStaleCopy() {
+    /**
+     * This node's lease lapsed and was taken again since the session was acquired: every ownership under the old
+     * lease ended, so the copy here may serve only if nobody owned the session in between. Acquires it under
+     * {@code live}; keeps the copy when the store answers this copy's token as the previous one, else drops it (the
+     * context is released; the retry restores what the store holds) and refuses the call.
+     */
+    void reacquire(NodeLease live) {
+        Ownership ownership;
+        try {
+            ownership = node.store().acquire(handle, live, node.settings().idleTimeout());
+            node.storeHealth().succeeded();
+        } catch (RuntimeException unreachable) {
+            node.storeHealth().failed(unreachable);
+            throw node.unavailable(handle, "the state store did not answer (" + unreachable + ")");
+        }
+        if (ownership instanceof Ownership.Acquired acquired && acquired.previousToken() == token) {
+            token = acquired.token();
+            epoch = live.epoch();
+            return;
+        }
+        // The callback has not reached the bean yet: refusing it here is what keeps a stale copy unseen.
+        node.counters().staleCopiesDropped.incrementAndGet();
+        LOG.warn("Node '" + node.nodeId() + "' lost its lease since it took session '" + handle + "' (a stall past"
+                + " the lease ttl) and the session was owned elsewhere meanwhile: its copy is dropped unused, and the"
+                + " session's next request restores the stored state");
         dropped = true;
         node.drop(this);
+        throw node.unavailable(handle, "this node's lease in the state store lapsed and the session was owned"
+                + " elsewhere meanwhile (" + ownership + "); the copy here is dropped and the retry restores it");
     }
 
     /** A call reached a durable bean: queue one checkpoint behind the callbacks queued now. */
@@ -278,7 +338,7 @@ final class DurableSession {
                 node.counters().snapshotsWritten.incrementAndGet();
                 node.counters().bytesWritten.addAndGet(bytes.length);
             }
-            if (finished && !released) {
+            if (finishing && !released) {
                 try {
                     node.store().release(handle, token);
                 } catch (RuntimeException unreachable) {
@@ -322,6 +382,50 @@ final class DurableSession {
     }
 
     /**
+     * Write-through, on the context after an answer's body: takes the snapshot and writes it now, holding the
+     * context for the store's round trip, so the answer is given only once its changes are stored. Clean: nothing.
+     *
+     * @throws SessionUnavailableException when the store refused the write (the copy here is dropped, so the next
+     *                                     request restores what the store holds) or the write failed
+     */
+    void writeThrough(String handler) {
+        byte[] bytes = take();
+        if (bytes == null) {
+            if (dropped) {
+                throw node.unavailable(handle, "its copy on this node was dropped after the store refused a snapshot;"
+                        + " the answer of " + handler + " was not given");
+            }
+            return;
+        }
+        WriteOutcome outcome;
+        synchronized (writeLock) {
+            synchronized (this) {
+                pending = null; // these bytes are newer than any debounced ones
+            }
+            try {
+                outcome = node.store().write(handle, token, bytes, node.settings().idleTimeout());
+            } catch (RuntimeException storeFailed) {
+                // Unknown outcome: drop the copy so that nothing unconfirmed is served from memory.
+                lastTaken = null;
+                dropped = true;
+                node.drop(this);
+                LOG.warn("The state store did not confirm session '" + handle + "''s snapshot from node '"
+                        + node.nodeId() + "' (write-through, " + handler + "): " + storeFailed, storeFailed);
+                throw node.unavailable(handle, "the state store did not confirm the snapshot of " + handler
+                        + " (" + storeFailed.getMessage() + "); the answer was not given");
+            }
+            if (outcome == WriteOutcome.ACCEPTED) {
+                node.counters().snapshotsWritten.incrementAndGet();
+                node.counters().bytesWritten.addAndGet(bytes.length);
+                return;
+            }
+        }
+        refused(outcome);
+        throw node.unavailable(handle, "the state store refused the snapshot of " + handler + " (" + outcome
+                + "): another node owns the session now or this node's lease ended; the answer was not given");
+    }
+
+    /**
      * The context's last callback (release: session end, hand-off, idle eviction, shutdown): after every callback
      * accepted before it. Deletes at session end; otherwise writes the final snapshot and releases the session (later,
      * on the writer, if the store fails now).
@@ -346,7 +450,7 @@ final class DurableSession {
             if (bytes != null) {
                 pending = bytes;
             }
-            finished = true;
+            finishing = true;
         }
         flush();
         answerHandOff();

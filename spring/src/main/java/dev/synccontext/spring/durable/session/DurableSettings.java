@@ -11,8 +11,16 @@ import java.util.Objects;
  *                       503 with {@code Retry-After}
  * @param debounce       how long a snapshot waits before it is written, so that a burst of changes costs one write
  * @param idleTimeout    how long the store keeps a session's record after its last acquire or write
+ * @param writeThrough   whether an {@code @OnContext} answer waits until the snapshot of its changes is accepted
+ *                       ({@link WriteThrough})
  */
-public record DurableSettings(Duration nodeLeaseTtl, Duration handOffTimeout, Duration debounce, Duration idleTimeout) {
+public record DurableSettings(Duration nodeLeaseTtl, Duration handOffTimeout, Duration debounce, Duration idleTimeout,
+        boolean writeThrough) {
+
+    /** Without write-through: snapshots are written after the debounce, off the request path. */
+    public DurableSettings(Duration nodeLeaseTtl, Duration handOffTimeout, Duration debounce, Duration idleTimeout) {
+        this(nodeLeaseTtl, handOffTimeout, debounce, idleTimeout, false);
+    }
 
     public DurableSettings {
         Objects.requireNonNull(nodeLeaseTtl, "nodeLeaseTtl");

@@ -1,0 +1,31 @@
+package dev.synccontext.spring.handler;
+
+import dev.synccontext.RendererSyncContext;
+
+/**
+ * A step between an {@link OnContext @OnContext} body and its answer: it runs on the body's context, in the same
+ * callback, right after the body returned normally and before the value is handed to the return value handlers, so
+ * nothing the body changed is shown to the client before the step is done. What it throws is the answer instead of
+ * the body's value (through the exception resolvers, as if the body had thrown it).
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>Runs once per Spring MVC {@code @OnContext} body that returned (inline or queued), on that body's context:
+ *       {@code RendererSyncContext.current()} is {@code context} and the next callback waits for it.</li>
+ *   <li>Not run when the body threw (its exception is the answer), nor for a Kotlin {@code suspend} body or a
+ *       WebFlux handler (their values are produced later, off the callback).</li>
+ *   <li>Several beans of this type run in their {@code @Order}; the first that throws ends the chain.</li>
+ * </ul>
+ * The durable state's write-through ({@code synccontext.durable.write-through=true}) is one: it writes the
+ * session's snapshot and fails the answer when the store did not accept it.
+ */
+@FunctionalInterface
+public interface AnswerBarrier {
+
+    /**
+     * Called on {@code context} after an {@code @OnContext} body returned; throwing replaces its answer.
+     *
+     * @param handler the handler method, for messages ({@code CounterController#increment()})
+     */
+    void beforeAnswer(RendererSyncContext context, String handler) throws Exception;
+}
