@@ -10,6 +10,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A serialized execution context that owns no thread: the callbacks given to it run <b>one at a
@@ -208,6 +209,15 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
      */
     default ContextClock clock() {
         return this instanceof SyncContext context ? context.settings.clock : ContextClock.system();
+    }
+
+    /**
+     * The kind of context given to its builder ({@link Builder#scope}: {@code session}, {@code websocket}, a
+     * registry's scope), the tag its metrics carry; null when none was given, or for implementations other
+     * than this library's.
+     */
+    default @Nullable String scope() {
+        return this instanceof SyncContext context ? context.settings.scope : null;
     }
 
     /** The name given at build time; used in every error message about this context. */

@@ -6,8 +6,11 @@ import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.scenario.Scenario;
 import dev.synccontext.scenario.Scenarios;
+import dev.synccontext.spring.CompositeCallbackDecorator;
+import dev.synccontext.spring.observation.QueuedCallbackObservations;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -31,7 +34,10 @@ import org.slf4j.MDC;
  *       with its defaults, so with its context-propagation decorator and its metrics observer;</li>
  *   <li>{@code context=bare}: the same template (executor, batch, limits) without decorator and observer;</li>
  *   <li>{@code context=starter-before}: as {@code starter}, with the decorator the starter had before
- *       issue 12 ({@link SnapshotFactoryDecorator}), to compare both in one run.</li>
+ *       issue 12 ({@link SnapshotFactoryDecorator}), to compare both in one run;</li>
+ *   <li>{@code context=starter-observed}: as {@code starter}, with {@code synccontext.observations.enabled}'s
+ *       decorator ({@link QueuedCallbackObservations}, innermost) recording each queued callback on the
+ *       application's observation registry (a timer and a long task timer per observation, no tracer).</li>
  * </ul>
  * and the caller's thread-locals {@code threadLocals=none} (nothing to propagate) or
  * {@code threadLocals=mdc-observation} (two MDC entries and a started {@link Observation} in scope on the
@@ -43,7 +49,7 @@ import org.slf4j.MDC;
 @Fork(1)
 public class StarterContextBenchmark {
 
-    @Param({"bare", "starter", "starter-before"})
+    @Param({"bare", "starter", "starter-before", "starter-observed"})
     public String context;
 
     @Param({"none", "mdc-observation"})
@@ -59,8 +65,8 @@ public class StarterContextBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         application = new StarterApplication();
-        serialContext = create(application.registry(), context);
-        concurrentContext = create(application.registry(), context);
+        serialContext = create(application, context);
+        concurrentContext = create(application, context);
         if (threadLocals.equals("mdc-observation")) {
             observation = Observation.start("http.server.requests", application.observations());
         } else if (!threadLocals.equals("none")) {
@@ -68,8 +74,15 @@ public class StarterContextBenchmark {
         }
     }
 
-    static RendererSyncContext create(SyncContextRegistry registry, String kind) {
+    static RendererSyncContext create(StarterApplication application, String kind) {
+        SyncContextRegistry registry = application.registry();
         switch (kind) {
+            case "starter-observed":
+                CallbackDecorator observed = new CompositeCallbackDecorator(List.of(
+                        new QueuedCallbackObservations(application.observations()), registry.template().decorator()));
+                return withDecorator(registry.template(), observed)
+                        .newBuilder().observer(registry.statistics("session")).scope("session")
+                        .name("starter-observed").build();
             case "starter":
                 return registry.create("session");
             case "starter-before":
@@ -78,7 +91,7 @@ public class StarterContextBenchmark {
             case "bare":
                 return withDecorator(registry.template(), null).newBuilder().name("bare").build();
             default:
-                throw new IllegalArgumentException("context: bare, starter or starter-before, was " + kind);
+                throw new IllegalArgumentException("context: bare, starter, starter-before or starter-observed, was " + kind);
         }
     }
 

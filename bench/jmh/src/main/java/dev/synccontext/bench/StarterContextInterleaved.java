@@ -35,8 +35,8 @@ public final class StarterContextInterleaved {
             } else if (!threadLocals.equals("none")) {
                 throw new IllegalArgumentException("threadLocals: none or mdc-observation, was " + threadLocals);
             }
-            RendererSyncContext bare = StarterContextBenchmark.create(application.registry(), "bare");
-            RendererSyncContext starter = StarterContextBenchmark.create(application.registry(), "starter");
+            RendererSyncContext bare = StarterContextBenchmark.create(application, "bare");
+            RendererSyncContext starter = StarterContextBenchmark.create(application, "starter");
             Scenario onBare = Scenarios.byName(scenarioName);
             Scenario onStarter = Scenarios.byName(scenarioName);
             int ops = onBare.operationsPerInvocation();
