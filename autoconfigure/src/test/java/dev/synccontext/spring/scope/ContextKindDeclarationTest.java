@@ -26,7 +26,7 @@ class ContextKindDeclarationTest {
         assertThatThrownBy(() -> start(MisdeclaredApp.class)).satisfies(failure -> {
             Throwable cause = NestedExceptionUtils.getMostSpecificCause(failure);
             assertThat(cause).isInstanceOf(SyncContextConfigurationException.class)
-                    .hasMessageContaining("'scopedTarget.contextKindDeclarationTest.Misdeclared'")
+                    .hasMessageContaining("ContextKindDeclarationTest$Misdeclared'")
                     .hasMessageContaining("kind = SESSION, key = \"x\"")
                     .hasMessageContaining("Drop the key to keep kind = SESSION, or use kind = KEYED");
         });
