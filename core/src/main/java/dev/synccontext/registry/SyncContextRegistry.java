@@ -347,6 +347,22 @@ public class SyncContextRegistry implements AutoCloseable {
         return postCounted(context, callback, "A broadcast callback");
     }
 
+    /**
+     * Posts {@code callback} to {@code context} from a thread that has no caller to throw to (a fan-out, a
+     * timer of the application's): a refusal (closed meanwhile, or full) is counted in
+     * {@link #refusedCallbacks()} and logged with the context's name and {@code what}, as a broadcast's are,
+     * instead of thrown. The explicit {@code post} still throws.
+     *
+     * @param what names the callback in the log ("A room's event")
+     * @return whether the context queued it
+     */
+    public boolean offer(RendererSyncContext context, Runnable callback, String what) {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(callback, "callback");
+        Objects.requireNonNull(what, "what");
+        return postCounted(context, callback, what);
+    }
+
     /** Posts on a thread that has no caller to throw to: a refusal is counted and logged instead. */
     private boolean postCounted(RendererSyncContext context, Runnable callback, String what) {
         try {
@@ -375,8 +391,8 @@ public class SyncContextRegistry implements AutoCloseable {
 
     /**
      * Callbacks that a thread of the registry's own could not hand to a context because it refused them:
-     * those of {@link #broadcast broadcasts} and of {@link #postAfter}. (A callback posted explicitly with
-     * {@code post} still throws to its caller, and is not counted here.)
+     * those of {@link #broadcast broadcasts}, of {@link #postAfter} and of {@link #offer} (a room's fan-out). (A
+     * callback posted explicitly with {@code post} still throws to its caller, and is not counted here.)
      */
     public long refusedCallbacks() {
         return refusals.count();

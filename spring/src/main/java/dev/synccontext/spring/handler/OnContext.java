@@ -32,9 +32,21 @@ import java.lang.annotation.Target;
  * {@link dev.synccontext.spring.scope.ContextScoped @ContextScoped} beans are that context's. Code
  * that runs outside a handler (a scheduler, a backend's answer, another session) still goes through
  * {@code invokeAsync} on the context it touches.
+ *
+ * <p><b>Opting one method out.</b> On a class, every handler method runs on the context; {@code @OnContext(false)}
+ * on one of them runs that method as if the class carried no annotation (a method's own annotation wins over its
+ * class's, as {@code @Lazy(false)} or {@code @Transactional} on a method do): a streaming method, a health probe,
+ * a method that only hands work to another context. Such a method may still hop onto the context explicitly
+ * ({@code invokeAsync} on the injected context).
  */
 @Target({ ElementType.TYPE, ElementType.METHOD })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface OnContext {
+
+    /**
+     * Whether the body runs on the context: {@code false} on a method opts it out of its class's
+     * {@code @OnContext}; see {@link OnContextDeclarations#runsOnContext}.
+     */
+    boolean value() default true;
 }

@@ -3,12 +3,12 @@ package dev.synccontext.spring.mvc;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.handler.AnswerBarrier;
 import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.spring.handler.OnContextDeclarations;
 import dev.synccontext.registry.ContextProxy;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.method.support.HandlerMethodReturnValueHandlerComposite;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
@@ -87,10 +87,9 @@ public class OnContextHandlerAdapter extends RequestMappingHandlerAdapter {
         return super.createInvocableHandlerMethod(handlerMethod);
     }
 
-    /** Whether {@code method} or its controller class carries {@link OnContext}. */
+    /** Whether {@code method} runs on its context: its own {@link OnContext}, else its controller class's. */
     static boolean isOnContext(HandlerMethod method) {
-        return method.hasMethodAnnotation(OnContext.class)
-                || AnnotatedElementUtils.hasAnnotation(method.getBeanType(), OnContext.class);
+        return OnContextDeclarations.runsOnContext(method.getMethod(), method.getBeanType());
     }
 
     /**

@@ -179,14 +179,11 @@ public final class ContextBeanScope implements Scope {
     private record Kind(ContextKind kind, String key) {
         static final Kind ANY = new Kind(ContextKind.CURRENT, "");
 
-        static Kind of(@Nullable ContextScoped declared) {
+        static Kind of(String name, @Nullable ContextScoped declared) {
             if (declared == null || (declared.kind() == ContextKind.CURRENT && declared.key().isEmpty())) {
                 return ANY;
             }
-            if (!declared.key().isEmpty() && declared.kind() != ContextKind.CURRENT && declared.kind() != ContextKind.KEYED) {
-                throw new IllegalArgumentException("@ContextScoped(kind = " + declared.kind() + ", key = \""
-                        + declared.key() + "\"): a key pattern names keyed contexts; drop the kind or use KEYED");
-            }
+            ContextKindDeclarations.check(name, declared);
             return new Kind(declared.key().isEmpty() ? declared.kind() : ContextKind.KEYED, declared.key());
         }
 
@@ -197,7 +194,7 @@ public final class ContextBeanScope implements Scope {
 
     /** Refuses to create a bean that declares a kind of context in a context of another kind. */
     private void checkKind(String name, RendererSyncContext context) {
-        Kind declared = kinds.computeIfAbsent(name, n -> Kind.of(declarations.apply(n)));
+        Kind declared = kinds.computeIfAbsent(name, n -> Kind.of(n, declarations.apply(n)));
         if (declared == Kind.ANY) {
             return;
         }

@@ -31,7 +31,9 @@ import org.springframework.util.ReflectionUtils;
  * classes Spring proxies, so an {@code open class} with plain {@code fun}s has this mistake.
  *
  * <p>Runs once, after the singletons exist, over every bean definition: the scoped targets' types are
- * predicted, never created.
+ * predicted, never created. On the same pass it fails the startup for a context-scoped bean whose declared kind
+ * and key contradict each other ({@code kind = SESSION, key = "room:*"}), naming the bean and the fix, rather than
+ * at the bean's first call.
  */
 public final class ProxyableBeansCheck implements SmartInitializingSingleton {
 
@@ -59,6 +61,10 @@ public final class ProxyableBeansCheck implements SmartInitializingSingleton {
             }
             type = ClassUtils.getUserClass(type);
             if (ContextScoped.SCOPE_NAME.equals(definition.getScope())) {
+                ContextScoped declared = beanFactory.findAnnotationOnBean(name, ContextScoped.class, false);
+                if (declared != null) {
+                    ContextKindDeclarations.check(name, declared); // at startup, not at the bean's first call
+                }
                 if (classProxied(name)) {
                     check(name, type, "@ContextScoped");
                 }

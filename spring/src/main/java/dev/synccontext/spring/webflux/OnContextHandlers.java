@@ -1,6 +1,7 @@
 package dev.synccontext.spring.webflux;
 
 import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.spring.handler.OnContextDeclarations;
 import dev.synccontext.spring.handler.coroutines.SuspendingBodies;
 import dev.synccontext.spring.session.WebSessionContexts;
 import java.lang.reflect.Method;
@@ -90,12 +91,11 @@ public final class OnContextHandlers extends AbstractAdvisingBeanPostProcessor {
         return eligible;
     }
 
-    /** Whether {@code method} is a request mapping of {@code targetClass} that carries or inherits {@link OnContext}. */
+    /** Whether {@code method} is a request mapping of {@code targetClass} that runs on its context ({@link OnContextDeclarations}). */
     static boolean isOnContext(Method method, Class<?> targetClass) {
         Class<?> userClass = ClassUtils.getUserClass(targetClass);
         return AnnotatedElementUtils.hasAnnotation(method, RequestMapping.class)
-                && (AnnotatedElementUtils.hasAnnotation(method, OnContext.class)
-                        || AnnotatedElementUtils.hasAnnotation(userClass, OnContext.class));
+                && OnContextDeclarations.runsOnContext(method, userClass);
     }
 
     private void refuseWhatCannotWait(Class<?> targetClass) {

@@ -1,6 +1,7 @@
 package dev.synccontext.spring.websocket;
 
 import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.spring.handler.OnContextDeclarations;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -10,7 +11,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHeaders;
 import org.springframework.messaging.handler.DestinationPatternsMessageCondition;
@@ -91,8 +91,7 @@ final class OnContextMappings {
     static OnContextMappings of(SimpAnnotationMethodMessageHandler handler) {
         List<SimpMessageMappingInfo> onContext = new ArrayList<>();
         handler.getHandlerMethods().forEach((mapping, method) -> {
-            if (AnnotatedElementUtils.hasAnnotation(method.getMethod(), OnContext.class)
-                    || AnnotatedElementUtils.hasAnnotation(method.getBeanType(), OnContext.class)) {
+            if (OnContextDeclarations.runsOnContext(method.getMethod(), method.getBeanType())) {
                 onContext.add(mapping);
             }
         });

@@ -1,0 +1,71 @@
+package dev.synccontext.spring.webflux;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.testing.Browser;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@code @OnContext(false)} on one method of an {@code @OnContext} WebFlux controller, over real HTTP on Netty:
+ * that method runs as if the class carried no annotation (a stream stays in the class, off the context), while the
+ * class's other methods still run on the WebSession's context.
+ */
+@SpringBootTest(classes = OnContextOptOutWebFluxHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = "spring.main.web-application-type=reactive")
+class OnContextOptOutWebFluxHttpTest {
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void aMethodMarkedOnContextFalseRunsOffTheContextItsSiblingsRunOn() {
+        Browser alice = new Browser(port);
+        String on = alice.get("/flux-opt/on").body();
+        assertThat(on).as("the class's @OnContext").startsWith("on session-");
+        assertThat(alice.get("/flux-opt/off").body()).as("@OnContext(false) on the method").isEqualTo("off");
+        assertThat(alice.get("/flux-opt/stream").body()).as("an opted-out stream").isEqualTo("off off off");
+        assertThat(alice.get("/flux-opt/on").body()).isEqualTo(on);
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import(FluxOptOutController.class)
+    static class App {
+    }
+
+    @RestController
+    @OnContext
+    static class FluxOptOutController {
+
+        @GetMapping("/flux-opt/on")
+        Mono<String> on() {
+            return Mono.just("on " + RendererSyncContext.current().map(RendererSyncContext::name).orElse("none"));
+        }
+
+        @GetMapping("/flux-opt/off")
+        @OnContext(false)
+        Mono<String> off() {
+            return Mono.just(RendererSyncContext.current().map(c -> "on " + c.name()).orElse("off"));
+        }
+
+        @GetMapping(path = "/flux-opt/stream", produces = MediaType.TEXT_PLAIN_VALUE)
+        @OnContext(false)
+        Flux<String> stream() {
+            String where = RendererSyncContext.current().map(c -> "on " + c.name()).orElse("off");
+            return Flux.just(where, " " + where, " " + where);
+        }
+    }
+}
