@@ -7,10 +7,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JAVA=${JAVA:-java}
+CP_FILE=bench/http/target/capacity-classpath.txt
 if [ -z "${SKIP_BUILD:-}" ]; then
-  mvn -B -ntp -q package -DskipTests -pl bench/http -am
+  mvn -B -ntp -q compile -pl bench/http -am
+  mvn -B -ntp -q dependency:build-classpath -pl bench/http -Dmdep.outputFile=capacity-deps.txt
+  mv bench/http/capacity-deps.txt "$CP_FILE.deps"
+  # The project's own modules from this checkout's classes, not from ~/.m2.
+  OWN=$(for m in core spring autoconfigure bench/scenarios bench/http; do printf '%s:' "$PWD/$m/target/classes"; done)
+  echo "$OWN$(tr ':' '\n' < "$CP_FILE.deps" | grep -v '/dev/synccontext/' | paste -sd:)" > "$CP_FILE"
 fi
 echo "uptime: $(uptime)"
-exec "$JAVA" -cp bench/http/target/synccontext-bench-http.jar \
-  -Dloader.main=dev.synccontext.bench.capacity.load.CapacityRun \
-  org.springframework.boot.loader.launch.PropertiesLauncher "$@"
+exec "$JAVA" -cp "$(cat "$CP_FILE")" dev.synccontext.bench.capacity.load.CapacityRun "$@"

@@ -21,12 +21,11 @@ import java.util.concurrent.TimeUnit;
  * (bench/README.md, "Capacity per node"). Capacity is the largest step with every session live, p99 under
  * 200 ms, no error and no overrun.
  *
- * <p>{@code java -cp bench/http/target/synccontext-bench-http.jar
- * -Dloader.main=dev.synccontext.bench.capacity.load.CapacityRun
- * org.springframework.boot.loader.launch.PropertiesLauncher [key=value ...]}, keys: {@code steps}
+ * <p>{@code java -cp <bench/http's class path> dev.synccontext.bench.capacity.load.CapacityRun [key=value ...]}
+ * (the server gets the same class path), keys: {@code steps}
  * (default {@code 1000,2000,5000,10000,15000}), {@code warmup} (10s), {@code measure} (30s), {@code period}
  * (the click period, 5s), {@code lines} (click connections, 256), {@code server-jvm} (extra JVM flags,
- * space-separated), {@code server-args} (extra application arguments, space-separated), {@code jar},
+ * space-separated), {@code server-args} (extra application arguments, space-separated),
  * {@code out} (bench/http/target/capacity). {@code bench/capacity.sh} runs it.
  */
 public final class CapacityRun {
@@ -37,8 +36,7 @@ public final class CapacityRun {
     public static void main(String[] args) throws Exception {
         Map<String, String> options = new HashMap<>(Map.of(
                 "steps", "1000,2000,5000,10000,15000", "warmup", "10s", "measure", "30s", "period", "5s",
-                "lines", "256", "server-jvm", "", "server-args", "",
-                "jar", "bench/http/target/synccontext-bench-http.jar", "out", "bench/http/target/capacity"));
+                "lines", "256", "server-jvm", "", "server-args", "", "out", "bench/http/target/capacity"));
         for (String arg : args) {
             int eq = arg.indexOf('=');
             if (eq < 0 || !options.containsKey(arg.substring(0, eq))) {
@@ -60,15 +58,18 @@ public final class CapacityRun {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         split(options.get("server-jvm"), command);
-        command.addAll(List.of("-cp", options.get("jar"),
-                "-Dloader.main=dev.synccontext.bench.capacity.CapacityApplication",
-                "org.springframework.boot.loader.launch.PropertiesLauncher",
+        // The server runs on the client's own class path: the module's classes and its dependencies.
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                "dev.synccontext.bench.capacity.CapacityApplication",
                 "--spring.config.name=capacity", "--server.port=" + port));
         split(options.get("server-args"), command);
         Path serverLog = out.resolve("server.log");
-        System.out.println("server: " + String.join(" ", command) + " (log: " + serverLog + ")");
+        System.out.println("server: " + String.join(" ", command).replace(System.getProperty("java.class.path"),
+                "<this class path>") + " (log: " + serverLog + ")");
         System.out.println("client: " + options + "; open-file limit " + openFileLimit());
         Process server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(serverLog.toFile()).start();
+        Thread stopServer = new Thread(server::destroy, "capacity-server-stop"); // an interrupted run leaves no server
+        Runtime.getRuntime().addShutdownHook(stopServer);
         List<StepResult> results = new ArrayList<>();
         try {
             awaitStarted(server, serverLog);
