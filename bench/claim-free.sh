@@ -23,7 +23,7 @@ if [ "$(grep -cF "$CLAIM" "$SOURCE")" != 2 ]; then
   echo "QueueChunk no longer claims a slot with '$CLAIM' in two places; update this script to the new claim" >&2
   exit 1
 fi
-sed "s/$(printf '%s' "$CLAIM" | sed 's/[.()]/\\&/g')/$FREE/" "$SOURCE" > "$OUT/src/QueueChunk.java"
+sed "s/$(printf '%s' "$CLAIM" | sed 's/[.]/\\./g')/$FREE/" "$SOURCE" > "$OUT/src/QueueChunk.java"
 grep -c "claim-free" "$OUT/src/QueueChunk.java" | grep -qx 2
 "$JAVAC" --release 17 -nowarn -cp "$JAR" -d "$OUT/classes" "$OUT/src/QueueChunk.java"
 ARGS=(-f 3 -wi 3 -w 1s -i 5 -r 1s -prof gc)
