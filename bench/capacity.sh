@@ -9,9 +9,9 @@ cd "$(dirname "$0")/.."
 JAVA=${JAVA:-java}
 CP_FILE=bench/http/target/capacity-classpath.txt
 if [ -z "${SKIP_BUILD:-}" ]; then
-  mvn -B -ntp -q compile -pl bench/http -am
-  mvn -B -ntp -q dependency:build-classpath -pl bench/http -Dmdep.outputFile=capacity-deps.txt
-  mv bench/http/capacity-deps.txt "$CP_FILE.deps"
+  # In one reactor run, so the project's modules resolve to this checkout (every module writes the file; bench/http is last).
+  mvn -B -ntp -q compile dependency:build-classpath -pl bench/http -am -Dmdep.includeScope=runtime \
+    -Dmdep.outputFile="$PWD/$CP_FILE.deps"
   # The project's own modules from this checkout's classes, not from ~/.m2.
   OWN=$(for m in core spring autoconfigure bench/scenarios bench/http; do printf '%s:' "$PWD/$m/target/classes"; done)
   echo "$OWN$(tr ':' '\n' < "$CP_FILE.deps" | grep -v '/dev/synccontext/' | paste -sd:)" > "$CP_FILE"
