@@ -1,0 +1,70 @@
+package dev.synccontext.bench.capacity.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import dev.synccontext.bench.capacity.CapacityApplication;
+
+/**
+ * The capacity harness at small N, against the capacity application on real Tomcat: 200 sessions, each one
+ * open event stream, each clicking; every click's update arrives once, in order, carrying its nonce, and the
+ * load client counts no error. What keeps the harness's figures honest: a client that lost, repeated or
+ * reordered updates would fail here before it reported a latency.
+ */
+@SpringBootTest(classes = CapacityApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        args = "--spring.config.name=capacity")
+class CapacityHarnessTest {
+
+    private static final int SESSIONS = 200;
+    private static final int CLICKS_PER_SESSION = 3;
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void everyClicksUpdateArrivesOnceInOrderWithItsNonce() throws Exception {
+        var settings = new LoadClient.Settings(new InetSocketAddress("127.0.0.1", port), Duration.ofMillis(500), 16,
+                64, true);
+        try (LoadClient client = new LoadClient(settings)) {
+            client.sessions(SESSIONS);
+            await("all " + SESSIONS + " tabs live", () -> client.liveTabs() == SESSIONS);
+            // One window from the first click on: a window reset while clicks wait would count their updates twice.
+            await(CLICKS_PER_SESSION + " clicks per session", () -> client.clicksSentNow() >= SESSIONS * CLICKS_PER_SESSION);
+            client.clicking(false);
+            await("every click's update", () -> client.waitingClicks() == 0);
+            Window window = client.nextWindow();
+
+            assertThat(window.errors()).as("errors the load client counted").isEmpty();
+            assertThat(window.updates()).as("updates received in order").isEqualTo((int) window.clicksSent());
+            List<List<List<Long>>> logs = client.nonceLogs();
+            assertThat(logs).hasSize(SESSIONS);
+            long clicks = 0;
+            for (List<List<Long>> tab : logs) {
+                assertThat(tab.get(1)).as("nonces of a tab's updates against the nonces it sent").isEqualTo(tab.get(0));
+                assertThat(tab.get(0)).as("a tab's nonces are distinct").doesNotHaveDuplicates();
+                clicks += tab.get(0).size();
+            }
+            assertThat(clicks).isGreaterThanOrEqualTo(SESSIONS * CLICKS_PER_SESSION);
+            assertThat(window.percentileMillis(0.99)).isPositive();
+        }
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Waited " + PATIENCE + " for " + what);
+            }
+            Thread.sleep(20); // polling a condition the client's own thread makes true
+        }
+    }
+}
