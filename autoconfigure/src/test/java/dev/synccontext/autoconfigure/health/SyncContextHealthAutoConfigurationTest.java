@@ -11,6 +11,10 @@ import java.lang.reflect.Proxy;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.application.AvailabilityHealthContributorAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -71,11 +75,9 @@ class SyncContextHealthAutoConfigurationTest {
 
     @Test
     void theContributorsAreOutOfTheReadinessGroupByDefault() {
-        runner.withConfiguration(AutoConfigurations.of(
-                        "org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration",
-                        "org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration",
-                        "org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration",
-                        "org.springframework.boot.health.autoconfigure.application.AvailabilityHealthContributorAutoConfiguration"))
+        runner.withConfiguration(AutoConfigurations.of(HealthContributorAutoConfiguration.class,
+                        HealthEndpointAutoConfiguration.class, AvailabilityProbesAutoConfiguration.class,
+                        AvailabilityHealthContributorAutoConfiguration.class))
                 .withPropertyValues("synccontext.health.enabled=true", "management.endpoint.health.probes.enabled=true")
                 .run(context -> {
                     HealthEndpointGroups groups = context.getBean(HealthEndpointGroups.class);
