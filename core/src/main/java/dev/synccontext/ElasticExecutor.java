@@ -1,6 +1,5 @@
 package dev.synccontext;
 
-import dev.synccontext.statistics.ExecutorStatistics;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;

@@ -137,7 +137,7 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
      * the producer's posts in batches rather than one at a time (a callback posted meanwhile may wait
      * that much longer).
      *
-     * <p>It is a {@link dev.synccontext.statistics.ExecutorStatistics}: threads running, blocked and idle,
+     * <p>It is a {@link dev.synccontext.ExecutorStatistics}: threads running, blocked and idle,
      * compensations and cap reached, read on demand.
      */
     static Executor defaultExecutor() {

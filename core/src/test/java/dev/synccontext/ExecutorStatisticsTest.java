@@ -3,7 +3,6 @@ package dev.synccontext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.micrometer.ExecutorMetrics;
-import dev.synccontext.statistics.ExecutorStatistics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.CountDownLatch;

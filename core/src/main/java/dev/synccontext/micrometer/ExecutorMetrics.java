@@ -1,6 +1,6 @@
 package dev.synccontext.micrometer;
 
-import dev.synccontext.statistics.ExecutorStatistics;
+import dev.synccontext.ExecutorStatistics;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

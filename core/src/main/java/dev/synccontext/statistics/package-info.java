@@ -3,7 +3,6 @@
  * observes every context of a scope (counts per path and outcome, sampled queue wait, run time and
  * allocation, blocked callbacks) and aggregates them, never one series per context. Exporters read it:
  * {@link dev.synccontext.micrometer.SyncContextMetrics} for Micrometer, the starter's actuator endpoint.
- * {@link dev.synccontext.statistics.ExecutorStatistics} is what the default executor's threads are doing.
  *
  * <p>Null-marked (JSpecify): nothing here accepts or returns {@code null} unless annotated.
  */

@@ -1,6 +1,6 @@
 package dev.synccontext.autoconfigure.health;
 
-import dev.synccontext.statistics.ExecutorStatistics;
+import dev.synccontext.ExecutorStatistics;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 

@@ -2,7 +2,7 @@ package dev.synccontext.autoconfigure.health;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.durable.StateStore;
-import dev.synccontext.statistics.ExecutorStatistics;
+import dev.synccontext.ExecutorStatistics;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;

@@ -3,7 +3,7 @@ package dev.synccontext.autoconfigure.metrics;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.micrometer.ExecutorMetrics;
 import dev.synccontext.micrometer.SyncContextMetrics;
-import dev.synccontext.statistics.ExecutorStatistics;
+import dev.synccontext.ExecutorStatistics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;

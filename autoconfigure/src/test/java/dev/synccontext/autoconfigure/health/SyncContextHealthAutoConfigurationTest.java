@@ -6,10 +6,11 @@ import dev.synccontext.ContextClock;
 import dev.synccontext.autoconfigure.AllParts;
 import dev.synccontext.spring.durable.InMemoryStateStore;
 import dev.synccontext.spring.durable.StateStore;
-import dev.synccontext.statistics.ExecutorStatistics;
+import dev.synccontext.ExecutorStatistics;
 import java.lang.reflect.Proxy;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
 import org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
@@ -75,7 +76,8 @@ class SyncContextHealthAutoConfigurationTest {
 
     @Test
     void theContributorsAreOutOfTheReadinessGroupByDefault() {
-        runner.withConfiguration(AutoConfigurations.of(HealthContributorAutoConfiguration.class,
+        runner.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
+                        HealthContributorAutoConfiguration.class,
                         HealthEndpointAutoConfiguration.class, AvailabilityProbesAutoConfiguration.class,
                         AvailabilityHealthContributorAutoConfiguration.class))
                 .withPropertyValues("synccontext.health.enabled=true", "management.endpoint.health.probes.enabled=true")

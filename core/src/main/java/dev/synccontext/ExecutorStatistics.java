@@ -1,4 +1,4 @@
-package dev.synccontext.statistics;
+package dev.synccontext;
 
 /**
  * What the default executor's threads are doing, read on demand with the JDK only. The executor every
