@@ -76,7 +76,9 @@ class SyncContextHealthAutoConfigurationTest {
 
     @Test
     void theContributorsAreOutOfTheReadinessGroupByDefault() {
-        runner.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
+        // A servlet application: health is exposed over the web by default, so its endpoint (and groups) exist.
+        AllParts.servlet().withConfiguration(AutoConfigurations.of(SyncContextHealthAutoConfiguration.class,
+                        ApplicationAvailabilityAutoConfiguration.class,
                         HealthContributorAutoConfiguration.class,
                         HealthEndpointAutoConfiguration.class, AvailabilityProbesAutoConfiguration.class,
                         AvailabilityHealthContributorAutoConfiguration.class))
