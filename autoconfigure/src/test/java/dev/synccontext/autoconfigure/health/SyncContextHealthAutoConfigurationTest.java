@@ -10,19 +10,13 @@ import dev.synccontext.ExecutorStatistics;
 import java.lang.reflect.Proxy;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
-import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
-import org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration;
-import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
-import org.springframework.boot.health.autoconfigure.application.AvailabilityHealthContributorAutoConfiguration;
-import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * The optional health contributors: off unless switched on, the executor's saturation, the store's
- * reachability, and out of the readiness group by default.
+ * reachability.
  */
 class SyncContextHealthAutoConfigurationTest {
 
@@ -72,24 +66,6 @@ class SyncContextHealthAutoConfigurationTest {
         Health health = new StateStoreHealthIndicator(unreachable).health();
         assertThat(health.getStatus()).isEqualTo(Status.DOWN);
         assertThat(health.getDetails().toString()).contains("Unable to connect to Redis");
-    }
-
-    @Test
-    void theContributorsAreOutOfTheReadinessGroupByDefault() {
-        // A servlet application: health is exposed over the web by default, so its endpoint (and groups) exist.
-        AllParts.servlet().withConfiguration(AutoConfigurations.of(SyncContextHealthAutoConfiguration.class,
-                        ApplicationAvailabilityAutoConfiguration.class,
-                        HealthContributorAutoConfiguration.class,
-                        HealthEndpointAutoConfiguration.class, AvailabilityProbesAutoConfiguration.class,
-                        AvailabilityHealthContributorAutoConfiguration.class))
-                .withPropertyValues("synccontext.health.enabled=true", "management.endpoint.health.probes.enabled=true")
-                .run(context -> {
-                    HealthEndpointGroups groups = context.getBean(HealthEndpointGroups.class);
-                    assertThat(groups.getPrimary().isMember("syncContextExecutor")).as("in the health endpoint").isTrue();
-                    assertThat(groups.get("readiness")).as("readiness group").isNotNull();
-                    assertThat(groups.get("readiness").isMember("syncContextExecutor")).as("in readiness").isFalse();
-                    assertThat(groups.get("liveness").isMember("syncContextExecutor")).as("in liveness").isFalse();
-                });
     }
 
     /** An executor of cap 256 with these threads blocked, running and idle, and these drains queued. */
