@@ -95,8 +95,9 @@ begin_stage install "what the heavy tiers run: Chromium, Prometheus, redis-serve
 if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
   install_packages "the sample's browser test" chromium chromium-driver
 fi
-# The Grafana dashboard test (sample's GrafanaDashboardTest) runs a real Prometheus.
-if ! command -v prometheus >/dev/null 2>&1; then
+# The Grafana dashboard test (sample's GrafanaDashboardTest) runs a real Prometheus, and AlertRulesTest the
+# package's promtool (check rules, test rules on grafana/alerts.yml).
+if ! command -v prometheus >/dev/null 2>&1 || ! command -v promtool >/dev/null 2>&1; then
   install_packages "the Grafana dashboard test" --no-install-recommends prometheus
 fi
 # The cluster tests (cluster-it) run two application nodes against redis-server, behind nginx; the Spring

@@ -100,12 +100,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * compensates stuck workers is {@link BlockedWorkerMonitor}; what a worker publishes for it is
  * {@link PoolWorker}'s.
  *
+ * <h2>What it shows</h2>
+ * As {@link ExecutorStatistics}: threads running, blocked and idle, queued drains, compensations and how
+ * often it was at its cap, all read on demand or counted off the task path (the starter exports them as
+ * {@code synccontext.executor.*} meters).
+ *
  * <h2>Known limits</h2>
  * Above {@code maxThreads} (default {@code max(256, 16 × CPUs)}) blocked callbacks, further work
  * queues until one returns. A CPU-bound task that runs longer than a tick is also counted as blocked
  * and compensated for, so the pool may briefly run more threads than there are CPUs.
  */
-final class ElasticExecutor implements Executor, DrainPool {
+final class ElasticExecutor implements Executor, DrainPool, ExecutorStatistics {
 
     static final long DEFAULT_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     static final long DEFAULT_KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(60);
@@ -220,6 +225,53 @@ final class ElasticExecutor implements Executor, DrainPool {
     /** Parked workers waiting to be woken, as the idle list holds them (diagnostics and tests). */
     int parkedWorkers() {
         return pool.parkedWorkers();
+    }
+
+    // ---------------------------------------------------------------- ExecutorStatistics (read on demand)
+
+    @Override
+    public int parallelism() {
+        return pool.parallelism();
+    }
+
+    @Override
+    public int maxThreads() {
+        return pool.maxThreads();
+    }
+
+    @Override
+    public int threads() {
+        return pool.threadCount();
+    }
+
+    @Override
+    public int runningThreads() {
+        return pool.runningWorkers(false);
+    }
+
+    @Override
+    public int blockedThreads() {
+        return pool.runningWorkers(true);
+    }
+
+    @Override
+    public int idleThreads() {
+        return Math.max(0, pool.threadCount() - pool.runningWorkers(false) - pool.runningWorkers(true));
+    }
+
+    @Override
+    public int queuedTasks() {
+        return pool.queued();
+    }
+
+    @Override
+    public long compensations() {
+        return pool.monitor().compensationCount();
+    }
+
+    @Override
+    public long capReached() {
+        return pool.capReachedCount();
     }
 
     @Override

@@ -85,6 +85,11 @@ final class PoolWorker extends Thread {
         return (int) BLOCKED.getOpaque(this) == 1 && BLOCKED.compareAndSet(this, 1, 0);
     }
 
+    /** Whether the monitor marks this worker blocked now (observation: an opaque read, may be a tick stale). */
+    boolean isBlockedOpaque() {
+        return (int) BLOCKED.getOpaque(this) == 1;
+    }
+
     boolean markBlocked() {
         return (int) BLOCKED.getOpaque(this) == 0 && BLOCKED.compareAndSet(this, 0, 1);
     }

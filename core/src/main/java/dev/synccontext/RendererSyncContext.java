@@ -137,6 +137,9 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
      * that catches up with a producer waits up to 20 µs while nothing else is queued, so that it takes
      * the producer's posts in batches rather than one at a time (a callback posted meanwhile may wait
      * that much longer).
+     *
+     * <p>It is a {@link dev.synccontext.ExecutorStatistics}: threads running, blocked and idle,
+     * compensations and cap reached, read on demand.
      */
     static Executor defaultExecutor() {
         return ElasticExecutor.shared();

@@ -52,6 +52,8 @@ final class WorkerPool {
     private final AtomicInteger spinning = new AtomicInteger();
     private final AtomicInteger threads = new AtomicInteger();
     private final AtomicLong threadIds = new AtomicLong();
+    /** Times {@link #signal} found {@code maxThreads} alive and busy; written only on that rare path. */
+    private final AtomicLong capReached = new AtomicLong();
     /** Started with the first worker; looks only while work is queued. */
     private final BlockedWorkerMonitor monitor;
 
@@ -113,6 +115,7 @@ final class WorkerPool {
                 return true;
             }
         }
+        capReached.incrementAndGet(); // at the cap: queued work waits for a busy thread
         monitor.wake();
         return false;
     }
@@ -312,6 +315,28 @@ final class WorkerPool {
 
     int parkedWorkers() {
         return idle.size();
+    }
+
+    int maxThreads() {
+        return maxThreads;
+    }
+
+    long capReachedCount() {
+        return capReached.get();
+    }
+
+    /**
+     * Workers alive and running a task, counted as blocked ({@code true}) or not ({@code false}); one
+     * pass over the workers, each read opaque (a snapshot for observation only).
+     */
+    int runningWorkers(boolean blocked) {
+        int n = 0;
+        for (PoolWorker w : workers) {
+            if (w.state() != PoolWorker.RETIRED && w.currentOpaque() != null && w.isBlockedOpaque() == blocked) {
+                n++;
+            }
+        }
+        return n;
     }
 
     BlockedWorkerMonitor monitor() {

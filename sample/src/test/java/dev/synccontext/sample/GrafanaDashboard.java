@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -53,8 +54,39 @@ final class GrafanaDashboard {
         }
     }
 
-    /** A {@code label_values(selector, label)} template variable. */
-    record LabelValuesVariable(String name, String selector, String label, String allValue) {
+    /**
+     * A {@code label_values(selector, label)} template variable; {@code regex} is Grafana's filter on the
+     * values ({@code /.../}, JavaScript syntax; null when none), {@code allValue} its custom "All" value (null
+     * when "All" is every value the filter keeps, or when it has no "All").
+     */
+    record LabelValuesVariable(String name, String selector, String label, @Nullable String allValue,
+            @Nullable String regex, boolean includeAll) {
+
+        /** The values Grafana offers: {@code found} filtered by {@link #regex()}. */
+        List<String> options(List<String> found) {
+            if (regex == null) {
+                return found;
+            }
+            Pattern filter = Pattern.compile(regex.substring(1, regex.lastIndexOf('/')));
+            return found.stream().filter(value -> filter.matcher(value).find()).toList();
+        }
+
+        /**
+         * What {@code $name} becomes with "All" selected, as Grafana writes it for Prometheus: the custom
+         * value, or else every option, regex-escaped, as {@code (a|b)}.
+         */
+        String all(List<String> found) {
+            if (allValue != null) {
+                return allValue;
+            }
+            List<String> options = options(found);
+            return options.size() == 1 ? escape(options.get(0))
+                    : "(" + String.join("|", options.stream().map(LabelValuesVariable::escape).toList()) + ")";
+        }
+
+        private static String escape(String value) {
+            return value.replaceAll("[\\^$*+?.()|{}\\[\\]]", "\\\\$0");
+        }
     }
 
     static final Path FILE = Path.of("grafana", "dashboards", "synccontext.json");
@@ -139,8 +171,11 @@ final class GrafanaDashboard {
                 throw new AssertionError("variable " + variable.path("name").asString()
                         + ": expected label_values(selector, label), was " + text);
             }
+            boolean includeAll = variable.path("includeAll").asBoolean();
+            String allValue = variable.path("allValue").asString("");
+            String regex = variable.path("regex").asString("");
             parsed.add(new LabelValuesVariable(variable.path("name").asString(), matcher.group(1), matcher.group(2),
-                    variable.path("includeAll").asBoolean() ? variable.path("allValue").asString() : null));
+                    includeAll && !allValue.isEmpty() ? allValue : null, regex.isEmpty() ? null : regex, includeAll));
         }
         return parsed;
     }

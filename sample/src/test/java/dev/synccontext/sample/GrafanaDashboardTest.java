@@ -3,6 +3,7 @@ package dev.synccontext.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -59,6 +61,7 @@ class GrafanaDashboardTest {
     /** What {@code $__range} (the dashboard's time range) becomes. */
     private static final String RANGE = "5m";
     private static final Duration QUERY_DEADLINE = Duration.ofSeconds(60);
+    private static final Path ALERTS = Path.of("grafana", "alerts.yml");
 
     @LocalServerPort
     int port;
@@ -87,6 +90,14 @@ class GrafanaDashboardTest {
             assertThat(variables.get(name).path("datasource").path("uid").asString())
                     .as("variable %s queries the datasource variable", name).isEqualTo("${datasource}");
         }
+
+        List<String> rows = dashboard.panels().stream().filter(panel -> "row".equals(panel.path("type").asString()))
+                .map(panel -> panel.path("title").asString()).toList();
+        assertThat(rows).as("rows").contains("Live channels", "Sessions", "Executor");
+        LabelValuesVariable scope = dashboard.labelValuesVariables().stream()
+                .filter(variable -> variable.name().equals("scope")).findFirst().orElseThrow();
+        assertThat(scope.all(List.of("benchmark", "keyed", "session")))
+                .as("the scope variable's All leaves out the endpoint's benchmark runs").isEqualTo("(keyed|session)");
 
         List<JsonNode> dataPanels = dashboard.dataPanels();
         assertThat(dataPanels).as("panels").hasSizeGreaterThanOrEqualTo(20);
@@ -145,6 +156,8 @@ class GrafanaDashboardTest {
                     .as("the blocked callback shows on the dashboard").isGreaterThan(0);
             assertThat(maxValue(results.get(find(queries, "Unhandled errors (time range)"))))
                     .as("the unhandled error shows on the dashboard").isGreaterThan(0);
+
+            awaitRulesEvaluated(prometheus);
         }
     }
 
@@ -168,6 +181,8 @@ class GrafanaDashboardTest {
         job.put("scrape_interval", "1s");
         job.put("scrape_timeout", "1s");
         job.put("static_configs", List.of(Map.of("targets", List.of("127.0.0.1:" + port))));
+        assertThat((List<String>) config.get("rule_files")).as("rule_files of %s", committed).containsExactly("/etc/prometheus/alerts.yml");
+        config.put("rule_files", List.of(GrafanaDashboard.repositoryFile(ALERTS).toString()));
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         return new Yaml(options).dump(config);
@@ -193,18 +208,32 @@ class GrafanaDashboardTest {
      * The variables as Grafana resolves them: application = the one value its label_values query finds
      * (must be this sample), the multi-value ones = their "All" value.
      */
-    private Map<String, String> resolveVariables(GrafanaDashboard dashboard, PrometheusProcess prometheus) {
+    private Map<String, String> resolveVariables(GrafanaDashboard dashboard, PrometheusProcess prometheus)
+            throws InterruptedException {
         Map<String, String> values = new LinkedHashMap<>();
         for (LabelValuesVariable variable : dashboard.labelValuesVariables()) {
             String selector = new Query(0, variable.name(), "", variable.selector()).substituted(values);
             List<String> found = prometheus.labelValues(variable.label(), selector);
+            if (variable.name().equals("scope")) {
+                // The scenario run's scope appears with the first scrape after it: wait for it (bounded).
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (!found.contains("benchmark") && System.nanoTime() < deadline) {
+                    Thread.sleep(500); // poll interval, bounded by the deadline
+                    found = prometheus.labelValues(variable.label(), selector);
+                }
+            }
             assertThat(found).as("variable %s: label_values(%s, %s)", variable.name(), selector, variable.label()).isNotEmpty();
             if (variable.name().equals("application")) {
                 assertThat(found).contains(APPLICATION);
                 values.put(variable.name(), APPLICATION);
             } else {
-                assertThat(variable.allValue()).as("variable %s has an All value", variable.name()).isNotNull();
-                values.put(variable.name(), variable.allValue());
+                assertThat(variable.includeAll()).as("variable %s has an All value", variable.name()).isTrue();
+                values.put(variable.name(), variable.all(found));
+            }
+            if (variable.name().equals("scope")) {
+                assertThat(found).as("scopes in Prometheus (the endpoint's run made benchmark)").contains("benchmark", "session");
+                assertThat(Pattern.matches(values.get("scope"), "benchmark")).as("All (%s) matches benchmark", values.get("scope")).isFalse();
+                assertThat(Pattern.matches(values.get("scope"), "session")).as("All (%s) matches session", values.get("scope")).isTrue();
             }
         }
         return values;
@@ -244,6 +273,77 @@ class GrafanaDashboardTest {
                         + QUERY_DEADLINE + ":" + failures);
             }
             Thread.sleep(500); // poll interval, bounded by the deadline
+        }
+    }
+
+    /**
+     * Every rule of {@code grafana/alerts.yml} was loaded and evaluated at least once without error, and the
+     * blocked callback the load drove fires {@code SyncContextBlockedCallbacks} for the session scope.
+     */
+    private static void awaitRulesEvaluated(PrometheusProcess prometheus) throws InterruptedException {
+        Set<String> expected = alertNames();
+        long deadline = System.nanoTime() + QUERY_DEADLINE.toNanos();
+        Map<String, JsonNode> rules = new LinkedHashMap<>();
+        while (true) {
+            rules.clear();
+            for (JsonNode group : prometheus.ruleGroups()) {
+                for (JsonNode rule : group.path("rules")) {
+                    rules.put(rule.path("name").asString(), rule);
+                }
+            }
+            List<String> pending = new ArrayList<>();
+            for (String name : expected) {
+                JsonNode rule = rules.get(name);
+                if (rule == null || rule.path("lastEvaluation").asString().startsWith("0001-")) {
+                    pending.add(name + " (not evaluated yet)");
+                } else {
+                    assertThat(rule.path("health").asString()).as("rule %s: %s", name, rule.path("lastError")).isEqualTo("ok");
+                }
+            }
+            JsonNode blocked = rules.get("SyncContextBlockedCallbacks");
+            boolean blockedFires = blocked != null && firingScopes(blocked).contains("session");
+            if (!blockedFires) {
+                pending.add("SyncContextBlockedCallbacks firing for scope session");
+            }
+            if (pending.isEmpty()) {
+                System.out.printf("Alert rules evaluated by Prometheus: %s%n", rules.keySet());
+                rules.forEach((name, rule) -> System.out.printf("  %-34s %s, %d alerts%n", name,
+                        rule.path("state").asString(), rule.path("alerts").size()));
+                assertThat(rules.keySet()).as("rules Prometheus loaded").containsExactlyInAnyOrderElementsOf(expected);
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("alert rules within " + QUERY_DEADLINE + ": " + pending + "\n" + rules + "\n"
+                        + prometheus.logTail());
+            }
+            Thread.sleep(500); // poll interval, bounded by the deadline
+        }
+    }
+
+    private static Set<String> firingScopes(JsonNode rule) {
+        Set<String> scopes = new TreeSet<>();
+        for (JsonNode alert : rule.path("alerts")) {
+            if ("firing".equals(alert.path("state").asString())) {
+                scopes.add(alert.path("labels").path("scope").asString());
+            }
+        }
+        return scopes;
+    }
+
+    /** The alert names in {@code grafana/alerts.yml}. */
+    @SuppressWarnings("unchecked")
+    static Set<String> alertNames() {
+        try {
+            Map<String, Object> file = new Yaml().load(Files.readString(GrafanaDashboard.repositoryFile(ALERTS)));
+            Set<String> names = new TreeSet<>();
+            for (Map<String, Object> group : (List<Map<String, Object>>) file.get("groups")) {
+                for (Map<String, Object> rule : (List<Map<String, Object>>) group.get("rules")) {
+                    names.add((String) rule.get("alert"));
+                }
+            }
+            return names;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
@@ -319,6 +419,12 @@ class GrafanaDashboardTest {
             for (EventStream stream : streams) {
                 stream.awaitFirstBoard();
             }
+            // A tiny scenario run: its contexts are scope "benchmark", which the scope variable's All leaves out.
+            BoardClient admin = new BoardClient(port);
+            expect(200, admin.send(admin.request("/actuator/synccontext")
+                    .header("Authorization", BoardClient.basic(BoardClient.ACTUATOR_USER, BoardClient.ACTUATOR_PASSWORD))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"scenarios\":\"InvokeAsyncReady\",\"iterations\":2,\"warmups\":1}"))));
         } finally {
             streams.forEach(EventStream::close);
             tabs.shutdownNow();

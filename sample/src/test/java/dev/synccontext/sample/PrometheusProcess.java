@@ -129,6 +129,11 @@ final class PrometheusProcess implements AutoCloseable {
         return values;
     }
 
+    /** {@code GET /api/v1/rules}: the rule groups, each with its rules' state, health and last evaluation. */
+    JsonNode ruleGroups() {
+        return getJson("/api/v1/rules").get("data").get("groups");
+    }
+
     /** {@code GET /api/v1/targets}: the active targets. */
     JsonNode activeTargets() {
         return getJson("/api/v1/targets?state=active").get("data").get("activeTargets");

@@ -15,7 +15,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import dev.synccontext.live.LiveChannelGroup;
 import dev.synccontext.autoconfigure.SyncContextProperties;
 import dev.synccontext.spring.session.SessionContexts;
 import dev.synccontext.registry.ContextTemplate;
@@ -24,7 +27,13 @@ import dev.synccontext.registry.SyncContextRegistry;
 /**
  * {@code /actuator/synccontext}, GET: what the application's contexts are doing (counts, queue depth,
  * blocked callbacks, settings, and the scenarios a POST could run). Cheap: one pass over the open
- * contexts and the counters.
+ * contexts and the counters. {@code /actuator/synccontext/{scope}} is the same for one scope.
+ *
+ * <p><b>Details</b> (blocked callbacks' stacks and call sites, and the contexts and live channels that hold
+ * the most) are shown as {@code synccontext.endpoint.show-details} says, like Boot's {@code health}:
+ * {@code when-authorized} by default (an authenticated caller, in one of {@code synccontext.endpoint.roles}
+ * when any are set), {@code never} or {@code always}. A caller that may not see them gets the counts, and each
+ * blocked callback without its stack and call site; {@code detailsShown} says which answer it got.
  *
  * <p>Read-only by default ({@link Access#READ_ONLY}), so exposing it for monitoring, even with
  * {@code management.endpoints.web.exposure.include=*}, exposes no write operation. The POST that runs
@@ -43,10 +52,25 @@ public class SyncContextEndpoint {
     private final Map<String, Object> settings;
 
     private volatile @Nullable SessionContexts sessions;
+    private volatile DetailsVisibility details = DetailsVisibility.ALWAYS;
+    private volatile TopContexts top;
+    private volatile @Nullable LiveChannelGroup liveChannels;
 
     SyncContextEndpoint(SyncContextRegistry registry, Map<String, Object> settings) {
         this.registry = registry;
         this.settings = settings;
+        this.top = new TopContexts(registry, 10);
+    }
+
+    /** Who sees the details over HTTP and JMX, and how many contexts and channels they list; called once, when the bean is made. */
+    void showDetails(DetailsVisibility details, int top) {
+        this.details = details;
+        this.top = new TopContexts(registry, top);
+    }
+
+    /** Lists the live channels of {@code group} that buffer the most, with the details; called once, when the bean is made. */
+    void showLiveChannels(@Nullable LiveChannelGroup group) {
+        this.liveChannels = group;
     }
 
     /** Shows this node's session contexts ({@link Sessions}) in GET; called once, when the bean is made. */
@@ -64,9 +88,38 @@ public class SyncContextEndpoint {
         return false;
     }
 
-    /** The overview: contexts, queue depth, tasks, blocked callbacks, settings and scenarios. */
+    /**
+     * The overview: contexts, queue depth, tasks, blocked callbacks, settings and scenarios, and the details
+     * when {@code caller} may see them.
+     */
     @ReadOperation
+    public Overview overview(SecurityContext caller) {
+        return overview(details.shownTo(caller));
+    }
+
+    /** The overview with every detail: for code inside the application (an operation reached over HTTP or JMX is checked). */
     public Overview overview() {
+        return overview(true);
+    }
+
+    /**
+     * One scope: its figures, its blocked callbacks, and (with the details) its contexts that queue the most;
+     * {@code null}, which the actuator answers with 404, for a scope that has no contexts and never had.
+     */
+    @ReadOperation
+    public @Nullable ScopeDetail scope(@Selector String scope, SecurityContext caller) {
+        SyncContextStatistics s = registry.statistics().stream().filter(st -> st.scope().equals(scope)).findFirst()
+                .orElse(null);
+        if (s == null) {
+            return null;
+        }
+        boolean shown = details.shownTo(caller);
+        List<Blocked> blocked = blockedNow(shown).stream().filter(b -> scope.equals(b.scope())).toList();
+        return new ScopeDetail(scope, new ScopeOverview(s.contexts(), s.queueDepth(), taskTable(s), s.unhandled(),
+                s.blocked()), blocked, shown, shown ? top.byQueuedCallbacks(scope::equals) : null);
+    }
+
+    private Overview overview(boolean shown) {
         int contexts = 0;
         long queueDepth = 0;
         long unhandled = 0;
@@ -87,17 +140,28 @@ public class SyncContextEndpoint {
             scope.tasks().forEach((path, byOutcome) -> byOutcome.forEach(
                     (outcome, count) -> row(tasks, path).merge(outcome, count, Long::sum)));
         }
+        return new Overview(contexts, queueDepth, tasks, blockedNow(shown), unhandled, blockedTotal,
+                registry.closingContexts(), registry.forcedCloses(), scopes, settings, scenarioCatalog(),
+                scenarioRunInProgress(), sessionsNow(), shown, shown ? topNow() : null);
+    }
+
+    /** The callbacks blocked now; without their stacks and call sites unless {@code shown}. */
+    private static List<Blocked> blockedNow(boolean shown) {
         List<Blocked> blocked = new ArrayList<>();
         for (BlockedCallback b : RendererSyncContext.blockedCallbacks()) {
             StackTraceElement site = b.callbackSite();
             blocked.add(new Blocked(b.contextName(), b.threadName(), b.threadId(), b.runningFor().toMillis(),
-                    b.topFrames(TOP_FRAMES).stream().map(StackTraceElement::toString).toList(), b.scope(),
-                    site == null ? null : site.toString(), b.virtualThread(),
+                    shown ? b.topFrames(TOP_FRAMES).stream().map(StackTraceElement::toString).toList() : List.of(),
+                    b.scope(), shown && site != null ? site.toString() : null, b.virtualThread(),
                     b.queuedFor() == null ? null : b.queuedFor().toMillis()));
         }
-        return new Overview(contexts, queueDepth, tasks, blocked, unhandled, blockedTotal,
-                registry.closingContexts(), registry.forcedCloses(), scopes, settings, scenarioCatalog(),
-                scenarioRunInProgress(), sessionsNow());
+        return blocked;
+    }
+
+    private Top topNow() {
+        LiveChannelGroup group = liveChannels;
+        return new Top(top.byQueuedCallbacks(scope -> !SyncContextRegistry.BENCHMARK_SCOPE.equals(scope)),
+                group == null ? List.of() : top.byBufferedMessages(group));
     }
 
     private @Nullable Sessions sessionsNow() {
@@ -156,14 +220,43 @@ public class SyncContextEndpoint {
     /**
      * GET's answer. {@code contexts}, {@code queueDepth}, {@code tasks} (by path, then outcome),
      * {@code unhandled} and {@code blockedTotal} add up every scope but {@code benchmark};
-     * {@code scenarios} is {@code null} without {@code synccontext-scenarios}. An
+     * {@code scenarios} is {@code null} without {@code synccontext-scenarios}; {@code top} is {@code null}
+     * unless {@code detailsShown}, as are the blocked callbacks' stacks and call sites. An
      * {@link OperationResponseBody}, so the actuator's own JSON settings apply, never the
      * application's (a snake_case naming strategy does not rename these fields).
      */
     public record Overview(int contexts, long queueDepth, Map<String, Map<String, Long>> tasks,
             List<Blocked> blocked, long unhandled, long blockedTotal, int closing, long forcedCloses,
             Map<String, ScopeOverview> scopes, Map<String, Object> settings, @Nullable ScenarioCatalog scenarios,
-            boolean scenarioRunInProgress, @Nullable Sessions sessions) implements OperationResponseBody {
+            boolean scenarioRunInProgress, @Nullable Sessions sessions, boolean detailsShown, @Nullable Top top)
+            implements OperationResponseBody {
+    }
+
+    /**
+     * Who holds the memory on this node (every scope but {@code benchmark}): the contexts with the most queued
+     * callbacks, and the live channels with the most messages buffered for their subscribers; largest first,
+     * at most {@code synccontext.endpoint.top} each, only those holding any.
+     */
+    public record Top(List<QueuedContext> queuedCallbacks, List<BufferedChannel> liveBuffered) {
+    }
+
+    /** A context and how many callbacks wait in its queue (not counting the one running). */
+    public record QueuedContext(String context, String scope, int queuedCallbacks) {
+    }
+
+    /**
+     * A live channel, its open subscribers, the messages buffered for them and not yet written (summed), and
+     * the most any one of them ever had buffered.
+     */
+    public record BufferedChannel(String channel, int subscribers, long bufferedMessages, int highWater) {
+    }
+
+    /**
+     * GET {@code /actuator/synccontext/{scope}}: the scope's figures, its callbacks blocked now, and, when
+     * {@code detailsShown}, its contexts with the most queued callbacks (else {@code null}).
+     */
+    public record ScopeDetail(String scope, ScopeOverview figures, List<Blocked> blocked, boolean detailsShown,
+            @Nullable List<QueuedContext> topQueued) implements OperationResponseBody {
     }
 
     /**

@@ -8,10 +8,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 import dev.synccontext.autoconfigure.SyncContextProperties;
+import dev.synccontext.spring.live.LiveChannels;
 import dev.synccontext.spring.session.SessionContexts;
 import dev.synccontext.registry.SyncContextRegistry;
 
@@ -26,10 +28,19 @@ import dev.synccontext.registry.SyncContextRegistry;
 @AutoConfiguration(after = SyncContextAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(SyncContextRegistry.class)
+@EnableConfigurationProperties(EndpointProperties.class)
 public final class SyncContextEndpointAutoConfiguration {
 
     /** A class of {@code synccontext-scenarios} that the POST needs. */
     static final String SCENARIO_RUNNER = "dev.synccontext.scenario.ScenarioRunner";
+
+    private static void show(SyncContextEndpoint endpoint, ObjectProvider<SessionContexts> sessions,
+            EndpointProperties properties, ObjectProvider<LiveChannels> live) {
+        endpoint.showSessions(sessions.getIfAvailable());
+        endpoint.showDetails(new DetailsVisibility(properties.getShowDetails(), properties.getRoles()), properties.getTop());
+        LiveChannels channels = live.getIfAvailable();
+        endpoint.showLiveChannels(channels == null ? null : channels.group());
+    }
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = SCENARIO_RUNNER)
@@ -39,12 +50,13 @@ public final class SyncContextEndpointAutoConfiguration {
         @ConditionalOnMissingBean(SyncContextEndpoint.class)
         @ConditionalOnAvailableEndpoint(SyncContextEndpoint.class)
         SyncContextScenarioEndpoint syncContextEndpoint(SyncContextRegistry registry,
-                SyncContextProperties properties, ObjectProvider<SessionContexts> sessions) {
+                SyncContextProperties properties, ObjectProvider<SessionContexts> sessions,
+                EndpointProperties endpointProperties, ObjectProvider<LiveChannels> live) {
             SyncContextScenarioEndpoint endpoint = new SyncContextScenarioEndpoint(registry,
                     SyncContextEndpoint.settings(properties, registry.template()),
                     ScenarioRuns.forRegistry(registry, properties.getBenchmark().getMaxIterations(),
                             properties.getBenchmark().getMaxDuration()));
-            endpoint.showSessions(sessions.getIfAvailable());
+            show(endpoint, sessions, endpointProperties, live);
             return endpoint;
         }
     }
@@ -57,10 +69,11 @@ public final class SyncContextEndpointAutoConfiguration {
         @ConditionalOnMissingBean(SyncContextEndpoint.class)
         @ConditionalOnAvailableEndpoint(SyncContextEndpoint.class)
         SyncContextEndpoint syncContextEndpoint(SyncContextRegistry registry,
-                SyncContextProperties properties, ObjectProvider<SessionContexts> sessions) {
+                SyncContextProperties properties, ObjectProvider<SessionContexts> sessions,
+                EndpointProperties endpointProperties, ObjectProvider<LiveChannels> live) {
             SyncContextEndpoint endpoint = new SyncContextEndpoint(registry,
                     SyncContextEndpoint.settings(properties, registry.template()));
-            endpoint.showSessions(sessions.getIfAvailable());
+            show(endpoint, sessions, endpointProperties, live);
             return endpoint;
         }
     }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.synccontext.testing.Browser;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import dev.synccontext.registry.SyncContextRegistry;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -34,6 +36,23 @@ class EndpointDefaultAccessHttpTest {
         assertThat(post.statusCode()).as("POST must be refused by default: %s", post.body()).isIn(404, 405);
         assertThat(post.body()).doesNotContain("\"rows\"");
     }
+
+    @Test
+    void eachScopeHasItsOwnPathAndAnAnonymousCallerGetsNoDetails() {
+        registry.forKey("http-selector");
+        Browser browser = new Browser(port);
+        HttpResponse<String> overview = browser.get("/actuator/synccontext");
+        assertThat(overview.body()).as("overview for an anonymous caller").contains("\"detailsShown\":false")
+                .doesNotContain("\"queuedCallbacks\"");
+        HttpResponse<String> keyed = browser.get("/actuator/synccontext/keyed");
+        assertThat(keyed.statusCode()).as(keyed.body()).isEqualTo(200);
+        assertThat(keyed.body()).contains("\"scope\":\"keyed\"", "\"detailsShown\":false");
+        HttpResponse<String> unknown = browser.get("/actuator/synccontext/no-such-scope");
+        assertThat(unknown.statusCode()).as("a scope that does not exist: %s", unknown.body()).isEqualTo(404);
+    }
+
+    @Autowired
+    SyncContextRegistry registry;
 
     @SpringBootConfiguration
     @EnableAutoConfiguration

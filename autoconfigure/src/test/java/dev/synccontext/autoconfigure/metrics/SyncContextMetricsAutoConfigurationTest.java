@@ -58,6 +58,23 @@ class SyncContextMetricsAutoConfigurationTest {
     }
 
     @Test
+    void metricsBinderExportsTheDefaultExecutorsThreadsByState() {
+        plain.run(context -> {
+            MeterRegistry meters = new SimpleMeterRegistry();
+            context.getBean(MeterBinder.class).bindTo(meters);
+            for (String state : new String[] { "running", "blocked", "idle" }) {
+                assertThat(meters.find("synccontext.executor.threads").tag("state", state).gauge())
+                        .as("synccontext.executor.threads{state=%s}", state).isNotNull();
+            }
+            assertThat(meters.get("synccontext.executor.threads.max").gauge().value())
+                    .isEqualTo(Math.max(256, 16 * Runtime.getRuntime().availableProcessors()));
+            assertThat(meters.get("synccontext.executor.cap.reached").functionCounter().count()).isZero();
+            assertThat(meters.find("synccontext.executor.compensations").functionCounter()).isNotNull();
+            assertThat(meters.find("synccontext.executor.queued").gauge()).isNotNull();
+        });
+    }
+
+    @Test
     void metricsEnabledFalseRemovesTheBinderButKeepsTheRegistry() {
         plain.withPropertyValues("synccontext.metrics.enabled=false").run(context -> {
             assertThat(context).doesNotHaveBean(MeterBinder.class);
