@@ -64,6 +64,7 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
     private final ContextClock clock;
     private final NodeLeaseKeeper lease;
     private final DurableCounters counters = new DurableCounters();
+    private final StoreHealth storeHealth = new StoreHealth();
     private final Map<RendererSyncContext, DurableSession> byContext = new ConcurrentHashMap<>();
     private final Map<String, DurableSession> byHandle = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<Void>> releaseWaits = new ConcurrentHashMap<>();
@@ -76,14 +77,14 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
     public DurableContexts(SyncContextRegistry registry, StateStore store, SnapshotCodec codec, JsonMapper mapper,
             Map<String, DurableType<?>> durableBeans, DurableSettings settings, String nodeId, Executor writer) {
         this.registry = Objects.requireNonNull(registry, "registry");
-        this.store = Objects.requireNonNull(store, "store");
+        this.store = new WatchedStateStore(Objects.requireNonNull(store, "store"), storeHealth);
         this.codec = Objects.requireNonNull(codec, "codec");
         this.mapper = Objects.requireNonNull(mapper, "mapper");
         this.durableBeans = Map.copyOf(durableBeans);
         this.settings = Objects.requireNonNull(settings, "settings");
         this.writer = Objects.requireNonNull(writer, "writer");
         this.clock = registry.clock();
-        this.lease = new NodeLeaseKeeper(store, clock, writer, nodeId, settings.nodeLeaseTtl());
+        this.lease = new NodeLeaseKeeper(this.store, clock, writer, nodeId, settings.nodeLeaseTtl());
     }
 
     /** Takes the node lease, subscribes to hand-off messages and hooks into the registry's releases. */
@@ -142,6 +143,28 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
     /** This node's id in the store. */
     public String nodeId() {
         return lease.nodeId();
+    }
+
+    /** Whether this node reaches its store, and the last error if it did not. */
+    public StoreHealth storeHealth() {
+        return storeHealth;
+    }
+
+    /** The epoch of this node's lease while it counts as live here, else 0 (not yet taken, ran out, or stopped). */
+    public long leaseEpoch() {
+        NodeLease live = lease.liveLease();
+        return live == null ? 0 : live.epoch();
+    }
+
+    /** Sessions this node owns in the store now (acquired, not yet released or dropped). One pass; for monitoring. */
+    public int ownedSessions() {
+        int owned = 0;
+        for (DurableSession session : byContext.values()) {
+            if (session.owned() && !session.dropped) {
+                owned++;
+            }
+        }
+        return owned;
     }
 
     @Override
