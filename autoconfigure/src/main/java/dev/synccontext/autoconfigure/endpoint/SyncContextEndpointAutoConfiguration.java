@@ -1,5 +1,9 @@
 package dev.synccontext.autoconfigure.endpoint;
 
+import dev.synccontext.autoconfigure.durable.DurableOverview;
+import dev.synccontext.autoconfigure.durable.DurableSection;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -39,12 +43,14 @@ public final class SyncContextEndpointAutoConfiguration {
         @ConditionalOnMissingBean(SyncContextEndpoint.class)
         @ConditionalOnAvailableEndpoint(SyncContextEndpoint.class)
         SyncContextScenarioEndpoint syncContextEndpoint(SyncContextRegistry registry,
-                SyncContextProperties properties, ObjectProvider<SessionContexts> sessions) {
+                SyncContextProperties properties, ObjectProvider<SessionContexts> sessions,
+                ObjectProvider<DurableSection> durable) {
             SyncContextScenarioEndpoint endpoint = new SyncContextScenarioEndpoint(registry,
                     SyncContextEndpoint.settings(properties, registry.template()),
                     ScenarioRuns.forRegistry(registry, properties.getBenchmark().getMaxIterations(),
                             properties.getBenchmark().getMaxDuration()));
             endpoint.showSessions(sessions.getIfAvailable());
+            endpoint.showDurable(durableOverview(durable));
             return endpoint;
         }
     }
@@ -57,11 +63,21 @@ public final class SyncContextEndpointAutoConfiguration {
         @ConditionalOnMissingBean(SyncContextEndpoint.class)
         @ConditionalOnAvailableEndpoint(SyncContextEndpoint.class)
         SyncContextEndpoint syncContextEndpoint(SyncContextRegistry registry,
-                SyncContextProperties properties, ObjectProvider<SessionContexts> sessions) {
+                SyncContextProperties properties, ObjectProvider<SessionContexts> sessions,
+                ObjectProvider<DurableSection> durable) {
             SyncContextEndpoint endpoint = new SyncContextEndpoint(registry,
                     SyncContextEndpoint.settings(properties, registry.template()));
             endpoint.showSessions(sessions.getIfAvailable());
+            endpoint.showDurable(durableOverview(durable));
             return endpoint;
         }
+    }
+
+    /** Looked up at each GET: the durable layer's bean may be made after the endpoint. */
+    static Supplier<@Nullable DurableOverview> durableOverview(ObjectProvider<DurableSection> durable) {
+        return () -> {
+            DurableSection section = durable.getIfAvailable();
+            return section == null ? null : section.overview();
+        };
     }
 }
