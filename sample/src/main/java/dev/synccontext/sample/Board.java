@@ -1,7 +1,6 @@
 package dev.synccontext.sample;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -65,9 +64,8 @@ public class Board {
 
     // ---- owned by `context`: touched only inside its callbacks ----
     private long version;
-    private long counter;
-    private final List<Item> items = new ArrayList<>();
-    private long nextItemId = 1;
+    /** The counter and the list: durable, through this proxy (see {@link BoardState}). */
+    private final BoardState state;
     private Tick tick;
     private QuoteState quote = QuoteState.IDLE;
     private long quoteTicket;
@@ -83,8 +81,9 @@ public class Board {
      * @param channels builds the board's channel with the {@code synccontext.live.*} settings
      */
     Board(RendererSyncContext context, SyncContextRegistry registry, LiveBoards liveBoards,
-            SampleProperties properties, LiveChannels channels) {
+            SampleProperties properties, LiveChannels channels, BoardState state) {
         this.context = registry.resolve(context);
+        this.state = state;
         this.liveBoards = liveBoards;
         this.properties = properties;
         this.live = channels.builder("board of " + this.context.name(), LiveChannels.DEFAULT_SCOPE)
@@ -113,29 +112,33 @@ public class Board {
 
     BoardSnapshot increment() {
         enter();
-        counter++;
+        state.setCounter(state.getCounter() + 1);
         return changed();
     }
 
     BoardSnapshot resetCounter() {
         enter();
-        counter = 0;
+        state.setCounter(0);
         return changed();
     }
 
     BoardSnapshot addItem(String text) {
         enter();
+        List<Item> items = state.getItems();
         if (items.size() >= properties.maxItems()) {
             throw BoardException.conflict("The list is full (" + properties.maxItems()
                     + " items); remove one before adding another.");
         }
-        items.add(new Item(nextItemId++, text, false));
+        long id = state.getNextItemId();
+        state.setNextItemId(id + 1);
+        items.add(new Item(id, text, false));
         return changed();
     }
 
     BoardSnapshot toggleItem(long id) {
         enter();
         int index = indexOf(id);
+        List<Item> items = state.getItems();
         Item item = items.get(index);
         items.set(index, new Item(item.id(), item.text(), !item.done()));
         return changed();
@@ -143,7 +146,7 @@ public class Board {
 
     BoardSnapshot removeItem(long id) {
         enter();
-        items.remove(indexOf(id));
+        state.getItems().remove(indexOf(id));
         return changed();
     }
 
@@ -282,6 +285,7 @@ public class Board {
     }
 
     private int indexOf(long id) {
+        List<Item> items = state.getItems();
         for (int i = 0; i < items.size(); i++) {
             if (items.get(i).id() == id) {
                 return i;
@@ -314,7 +318,7 @@ public class Board {
     private BoardSnapshot snapshotNow() {
         ContextStats stats = new ContextStats(context.name(), context.queueDepth(), callbacksRun, lastThread,
                 context.unhandledExceptionCount(), context.blockedCallbackCount());
-        return new BoardSnapshot(version, counter, List.copyOf(items), tick, quote, stats,
+        return new BoardSnapshot(version, state.getCounter(), List.copyOf(state.getItems()), tick, quote, stats,
                 live.subscribers().size(), liveBoards.size());
     }
 

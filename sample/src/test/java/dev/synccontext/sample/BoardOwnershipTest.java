@@ -21,7 +21,7 @@ class BoardOwnershipTest {
             new SyncContextRegistry(ContextTemplate.defaults(ForkJoinPool.commonPool(), "common-pool")),
             new LiveBoards(),
             new SampleProperties(5, 80, Duration.ZERO),
-            new LiveChannels(ForkJoinPool.commonPool()));
+            new LiveChannels(ForkJoinPool.commonPool()), new BoardState());
 
     @AfterEach
     void close() {

@@ -17,6 +17,8 @@ import dev.synccontext.spring.durable.session.Durable;
 import dev.synccontext.spring.durable.session.DurableBeans;
 import dev.synccontext.spring.durable.session.DurableContexts;
 import dev.synccontext.spring.durable.session.DurableSettings;
+import dev.synccontext.spring.durable.session.HandOffCause;
+import dev.synccontext.spring.durable.WriteOutcome;
 import dev.synccontext.spring.durable.session.SessionUnavailableException;
 import dev.synccontext.test.SyncContextTestKit;
 import java.time.Duration;
@@ -235,6 +237,8 @@ class DurableSessionsTest {
 
         assertThat(b.incrementNow(SESSION)).as("node b continues where node a stopped").isEqualTo(6);
         assertThat(b.durable.counters().restoreHits()).isEqualTo(1);
+        assertThat(b.durable.counters().handOffs(HandOffCause.DEPLOY)).as("taken from a released record").isEqualTo(1);
+        assertThat(b.durable.counters().leaseWaits()).as("nobody to wait for").isZero();
     }
 
     @Test
@@ -268,6 +272,7 @@ class DurableSessionsTest {
         a.writer.letGo(); // a wakes up and sends its write of count 2
 
         assertThat(a.durable.counters().rejected()).as("a's write is refused").isEqualTo(1);
+        assertThat(a.durable.counters().rejected(WriteOutcome.STALE)).as("b's token replaced a's").isEqualTo(1);
         assertThat(stored(SESSION)).as("b's state stands").isEqualTo(3);
         kit.runUntilIdle();
         assertThat(before.isClosed()).as("a dropped its copy (released its context)").isTrue();
@@ -298,6 +303,8 @@ class DurableSessionsTest {
         assertThat(b.incrementNow(SESSION)).as("b asked a, a wrote and released, b restored").isEqualTo(3);
         assertThat(b.durable.counters().handOffsRequested()).isEqualTo(1);
         assertThat(a.durable.counters().handOffsGiven()).isEqualTo(1);
+        assertThat(b.durable.counters().handOffs(HandOffCause.NO_AFFINITY)).as("a live owner answered").isEqualTo(1);
+        assertThat(b.durable.counters().leaseWaits()).as("one wait for a's lease").isEqualTo(1);
     }
 
     @Test

@@ -8,13 +8,11 @@ import dev.synccontext.spring.durable.StateStore;
 import dev.synccontext.spring.durable.redis.RedisStateStore;
 import dev.synccontext.spring.durable.session.DurableBeans;
 import dev.synccontext.spring.durable.session.DurableContexts;
-import dev.synccontext.spring.durable.session.DurableCounters;
 import dev.synccontext.spring.durable.session.DurableSettings;
 import dev.synccontext.spring.durable.session.WriteThrough;
 import dev.synccontext.spring.scope.ContextBeanScope;
 import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.spring.session.SessionContexts;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.LinkedHashMap;
@@ -22,7 +20,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.ToDoubleFunction;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -135,35 +132,19 @@ public final class SyncContextDurableAutoConfiguration {
         return new WriteThrough(durable);
     }
 
+    /** The durable section of {@code /actuator/synccontext}. */
+    @Bean
+    DurableSection syncContextDurableSection(DurableContexts durable, StateStore store) {
+        return new DurableSection(durable, store);
+    }
+
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(MeterRegistry.class)
     static class Metrics {
 
         @Bean
         MeterBinder syncContextDurableMeterBinder(DurableContexts durable) {
-            return registry -> {
-                DurableCounters c = durable.counters();
-                counter(registry, "synccontext.durable.snapshots.written", c, DurableCounters::snapshotsWritten);
-                counter(registry, "synccontext.durable.snapshot.bytes", c, DurableCounters::bytesWritten);
-                counter(registry, "synccontext.durable.snapshots.skipped.clean", c, DurableCounters::skippedClean);
-                counter(registry, "synccontext.durable.writes.rejected", c, DurableCounters::rejected);
-                counter(registry, "synccontext.durable.restores.hit", c, DurableCounters::restoreHits);
-                counter(registry, "synccontext.durable.restores.miss", c, DurableCounters::restoreMisses);
-                handOffs(registry, "requested", c, DurableCounters::handOffsRequested);
-                handOffs(registry, "given", c, DurableCounters::handOffsGiven);
-                handOffs(registry, "timed-out", c, DurableCounters::handOffTimeouts);
-            };
-        }
-
-        private static void counter(MeterRegistry registry, String name, DurableCounters counters,
-                ToDoubleFunction<DurableCounters> value) {
-            FunctionCounter.builder(name, counters, value).register(registry);
-        }
-
-        private static void handOffs(MeterRegistry registry, String cause, DurableCounters counters,
-                ToDoubleFunction<DurableCounters> value) {
-            FunctionCounter.builder("synccontext.durable.handoffs", counters, value).tag("cause", cause)
-                    .register(registry);
+            return new DurableMetrics(durable);
         }
     }
 }

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
+import dev.synccontext.autoconfigure.durable.DurableOverview;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -55,6 +57,7 @@ public class SyncContextEndpoint {
     private volatile DetailsVisibility details = DetailsVisibility.ALWAYS;
     private volatile TopContexts top;
     private volatile @Nullable LiveChannelGroup liveChannels;
+    private volatile Supplier<@Nullable DurableOverview> durable = () -> null;
 
     SyncContextEndpoint(SyncContextRegistry registry, Map<String, Object> settings) {
         this.registry = registry;
@@ -76,6 +79,11 @@ public class SyncContextEndpoint {
     /** Shows this node's session contexts ({@link Sessions}) in GET; called once, when the bean is made. */
     void showSessions(@Nullable SessionContexts sessions) {
         this.sessions = sessions;
+    }
+
+    /** Shows this node's durable state ({@link DurableOverview}) in GET; called once, when the bean is made. */
+    void showDurable(Supplier<@Nullable DurableOverview> durable) {
+        this.durable = durable;
     }
 
     /** What GET lists under {@code scenarios}; {@code null} when this application cannot run them. */
@@ -142,7 +150,7 @@ public class SyncContextEndpoint {
         }
         return new Overview(contexts, queueDepth, tasks, blockedNow(shown), unhandled, blockedTotal,
                 registry.closingContexts(), registry.forcedCloses(), scopes, settings, scenarioCatalog(),
-                scenarioRunInProgress(), sessionsNow(), shown, shown ? topNow() : null);
+                scenarioRunInProgress(), sessionsNow(), shown, shown ? topNow() : null, durable.get());
     }
 
     /** The callbacks blocked now; without their stacks and call sites unless {@code shown}. */
@@ -221,14 +229,16 @@ public class SyncContextEndpoint {
      * GET's answer. {@code contexts}, {@code queueDepth}, {@code tasks} (by path, then outcome),
      * {@code unhandled} and {@code blockedTotal} add up every scope but {@code benchmark};
      * {@code scenarios} is {@code null} without {@code synccontext-scenarios}; {@code top} is {@code null}
-     * unless {@code detailsShown}, as are the blocked callbacks' stacks and call sites. An
+     * unless {@code detailsShown}, as are the blocked callbacks' stacks and call sites;
+     * {@code durable} is {@code null} without durable beans. An
      * {@link OperationResponseBody}, so the actuator's own JSON settings apply, never the
      * application's (a snake_case naming strategy does not rename these fields).
      */
     public record Overview(int contexts, long queueDepth, Map<String, Map<String, Long>> tasks,
             List<Blocked> blocked, long unhandled, long blockedTotal, int closing, long forcedCloses,
             Map<String, ScopeOverview> scopes, Map<String, Object> settings, @Nullable ScenarioCatalog scenarios,
-            boolean scenarioRunInProgress, @Nullable Sessions sessions, boolean detailsShown, @Nullable Top top)
+            boolean scenarioRunInProgress, @Nullable Sessions sessions, boolean detailsShown, @Nullable Top top,
+            @Nullable DurableOverview durable)
             implements OperationResponseBody {
     }
 

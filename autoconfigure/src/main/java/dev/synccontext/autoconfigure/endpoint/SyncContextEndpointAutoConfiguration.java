@@ -1,5 +1,9 @@
 package dev.synccontext.autoconfigure.endpoint;
 
+import dev.synccontext.autoconfigure.durable.DurableOverview;
+import dev.synccontext.autoconfigure.durable.DurableSection;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -51,12 +55,14 @@ public final class SyncContextEndpointAutoConfiguration {
         @ConditionalOnAvailableEndpoint(SyncContextEndpoint.class)
         SyncContextScenarioEndpoint syncContextEndpoint(SyncContextRegistry registry,
                 SyncContextProperties properties, ObjectProvider<SessionContexts> sessions,
-                EndpointProperties endpointProperties, ObjectProvider<LiveChannels> live) {
+                EndpointProperties endpointProperties, ObjectProvider<LiveChannels> live,
+                ObjectProvider<DurableSection> durable) {
             SyncContextScenarioEndpoint endpoint = new SyncContextScenarioEndpoint(registry,
                     SyncContextEndpoint.settings(properties, registry.template()),
                     ScenarioRuns.forRegistry(registry, properties.getBenchmark().getMaxIterations(),
                             properties.getBenchmark().getMaxDuration()));
             show(endpoint, sessions, endpointProperties, live);
+            endpoint.showDurable(durableOverview(durable));
             return endpoint;
         }
     }
@@ -70,11 +76,21 @@ public final class SyncContextEndpointAutoConfiguration {
         @ConditionalOnAvailableEndpoint(SyncContextEndpoint.class)
         SyncContextEndpoint syncContextEndpoint(SyncContextRegistry registry,
                 SyncContextProperties properties, ObjectProvider<SessionContexts> sessions,
-                EndpointProperties endpointProperties, ObjectProvider<LiveChannels> live) {
+                EndpointProperties endpointProperties, ObjectProvider<LiveChannels> live,
+                ObjectProvider<DurableSection> durable) {
             SyncContextEndpoint endpoint = new SyncContextEndpoint(registry,
                     SyncContextEndpoint.settings(properties, registry.template()));
             show(endpoint, sessions, endpointProperties, live);
+            endpoint.showDurable(durableOverview(durable));
             return endpoint;
         }
+    }
+
+    /** Looked up at each GET: the durable layer's bean may be made after the endpoint. */
+    static Supplier<@Nullable DurableOverview> durableOverview(ObjectProvider<DurableSection> durable) {
+        return () -> {
+            DurableSection section = durable.getIfAvailable();
+            return section == null ? null : section.overview();
+        };
     }
 }

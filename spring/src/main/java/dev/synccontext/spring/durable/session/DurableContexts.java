@@ -164,6 +164,23 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         return lease.nodeId();
     }
 
+    /** The epoch of this node's lease while it counts as live here, else 0 (not yet taken, ran out, or stopped). */
+    public long leaseEpoch() {
+        NodeLease live = lease.liveLease();
+        return live == null ? 0 : live.epoch();
+    }
+
+    /** Sessions this node owns in the store now (acquired, not yet released or dropped). One pass; for monitoring. */
+    public int ownedSessions() {
+        int owned = 0;
+        for (DurableSession session : byContext.values()) {
+            if (session.owned() && !session.dropped) {
+                owned++;
+            }
+        }
+        return owned;
+    }
+
     @Override
     public boolean tracks(String beanName) {
         return durableBeans.containsKey(beanName);

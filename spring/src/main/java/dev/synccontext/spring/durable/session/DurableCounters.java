@@ -1,8 +1,13 @@
 package dev.synccontext.spring.durable.session;
 
+import dev.synccontext.spring.durable.WriteOutcome;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
-/** What this node's durable state did since start, for meters and tests. Thread-safe. */
+/**
+ * What this node's durable state did since start, for meters, the actuator endpoint and tests. Every figure only
+ * grows. Thread-safe: each is one atomic field.
+ */
 public final class DurableCounters {
 
     final AtomicLong snapshotsWritten = new AtomicLong();
@@ -18,6 +23,13 @@ public final class DurableCounters {
     final AtomicLong snapshotsRefused = new AtomicLong();
     final AtomicLong writeRetries = new AtomicLong();
     final AtomicLong staleCopiesDropped = new AtomicLong();
+    final AtomicLong refusedByCodec = new AtomicLong();
+    final AtomicLong overBudget = new AtomicLong();
+    final AtomicLong leaseWaits = new AtomicLong();
+    final AtomicLong leaseWaitNanos = new AtomicLong();
+    /** By {@link WriteOutcome#ordinal()}; the ACCEPTED slot stays 0. */
+    private final AtomicLongArray rejectedBy = new AtomicLongArray(WriteOutcome.values().length);
+    private final AtomicLongArray handOffsBy = new AtomicLongArray(HandOffCause.values().length);
 
     DurableCounters() {
     }
@@ -42,6 +54,28 @@ public final class DurableCounters {
         return rejected.get();
     }
 
+    /**
+     * Writes the store refused with {@code outcome}: {@link WriteOutcome#STALE}, {@link WriteOutcome#NOT_OWNED} or
+     * {@link WriteOutcome#LEASE_EXPIRED}; 0 for {@link WriteOutcome#ACCEPTED}.
+     */
+    public long rejected(WriteOutcome outcome) {
+        return rejectedBy.get(outcome.ordinal());
+    }
+
+    /**
+     * Snapshots the codec refused: on writing (a bean it cannot write, or over the size budget: the last stored
+     * state stands) or on restoring (corrupt, unknown type or version, over the budget: the session starts from
+     * new beans).
+     */
+    public long refusedByCodec() {
+        return refusedByCodec.get();
+    }
+
+    /** Snapshots not written because they were over the size budget (also counted in {@link #refusedByCodec()}). */
+    public long overBudget() {
+        return overBudget.get();
+    }
+
     /** Sessions acquired here that had a snapshot to restore. */
     public long restoreHits() {
         return restoreHits.get();
@@ -50,6 +84,11 @@ public final class DurableCounters {
     /** Sessions acquired here with nothing stored (new sessions). */
     public long restoreMisses() {
         return restoreMisses.get();
+    }
+
+    /** Sessions whose ownership came to this node from another node, with {@code cause}. */
+    public long handOffs(HandOffCause cause) {
+        return handOffsBy.get(cause.ordinal());
     }
 
     /** Hand-offs this node asked another node for. */
@@ -91,5 +130,27 @@ public final class DurableCounters {
      */
     public long staleCopiesDropped() {
         return staleCopiesDropped.get();
+    /** Waits for another node's lease on a session (hand-off asked), whether they ended acquired or timed out. */
+    public long leaseWaits() {
+        return leaseWaits.get();
+    }
+
+    /** Total time of {@link #leaseWaits()}, in nanoseconds of the registry's clock. */
+    public long leaseWaitNanos() {
+        return leaseWaitNanos.get();
+    }
+
+    void rejectedBy(WriteOutcome outcome) {
+        rejected.incrementAndGet();
+        rejectedBy.incrementAndGet(outcome.ordinal());
+    }
+
+    void handOff(HandOffCause cause) {
+        handOffsBy.incrementAndGet(cause.ordinal());
+    }
+
+    void leaseWaited(long nanos) {
+        leaseWaits.incrementAndGet();
+        leaseWaitNanos.addAndGet(Math.max(0, nanos));
     }
 }

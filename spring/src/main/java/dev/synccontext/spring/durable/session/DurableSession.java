@@ -42,6 +42,8 @@ final class DurableSession {
     private final AtomicBoolean checkpointQueued = new AtomicBoolean();
     private final Object writeLock = new Object();
     private int defers;
+    /** Whether this session's snapshot was reported over the budget already; on the context. */
+    private boolean warnedOverBudget;
     /** The fencing token, 0 until acquired; read off the context by the writer. */
     private volatile long token;
     /** The epoch of the node lease the token was acquired under. */
@@ -103,9 +105,11 @@ final class DurableSession {
         if (token != 0) {
             return;
         }
-        long deadline = node.clock().nanoTime() + node.settings().handOffTimeout().toNanos();
+        long started = node.clock().nanoTime();
+        long deadline = started + node.settings().handOffTimeout().toNanos();
         awaitPredecessor(deadline);
         long askedToken = -1;
+        CompletableFuture<Void> answered = null;
         while (true) {
             NodeLease lease = node.requireLiveLease(handle);
             Ownership ownership;
@@ -123,6 +127,7 @@ final class DurableSession {
             if (ownership instanceof Ownership.Acquired acquired) {
                 token = acquired.token();
                 epoch = lease.epoch();
+                counted(acquired, askedToken != -1, answered, started);
                 return;
             }
             if (ownership instanceof Ownership.LeaseLost) {
@@ -130,6 +135,7 @@ final class DurableSession {
             }
             Ownership.OwnedElsewhere elsewhere = (Ownership.OwnedElsewhere) ownership;
             CompletableFuture<Void> released = node.awaitRelease(handle);
+            answered = released;
             if (askedToken != elsewhere.ownerToken()) {
                 // Asked again when the owner changed: the one asked before released, then took the session back.
                 askedToken = elsewhere.ownerToken();
@@ -140,6 +146,7 @@ final class DurableSession {
             long left = deadline - node.clock().nanoTime();
             if (left <= 0) {
                 node.counters().handOffTimeouts.incrementAndGet();
+                node.counters().leaseWaited(node.clock().nanoTime() - started);
                 LOG.warn("Session '" + handle + "' is owned by node '" + elsewhere.ownerNode() + "', which did not hand"
                         + " it over to node '" + node.nodeId() + "' within " + node.settings().handOffTimeout()
                         + "; answered 503 with Retry-After");
@@ -176,6 +183,18 @@ final class DurableSession {
         }
     }
 
+    /** Counts how the session came here: asked and answered, asked and waited out, or taken from a released record. */
+    private void counted(Ownership.Acquired acquired, boolean asked, @Nullable CompletableFuture<Void> answered,
+            long started) {
+        if (asked) {
+            node.counters().leaseWaited(node.clock().nanoTime() - started);
+            node.counters().handOff(answered != null && answered.isDone() ? HandOffCause.NO_AFFINITY
+                    : HandOffCause.FAILURE);
+        } else if (acquired.followsAnOwner() && acquired.previousToken() != acquired.token()) {
+            node.counters().handOff(HandOffCause.DEPLOY);
+        }
+    }
+
     private void awaitQuietly(CompletableFuture<Void> released, long nanos) {
         try {
             node.clock().await(released, nanos);
@@ -197,6 +216,7 @@ final class DurableSession {
             lastTaken = bytes;
             node.counters().restoreHits.incrementAndGet();
         } catch (SnapshotRefusedException refused) {
+            node.counters().refusedByCodec.incrementAndGet();
             // Starting empty loses the stored state; refusing every request forever would lose the session.
             node.counters().restoresRefused.incrementAndGet();
             LOG.error("The stored snapshot of session '" + handle + "' was refused on node '" + node.nodeId()
@@ -281,6 +301,11 @@ final class DurableSession {
             bytes = node.codec().encode(beans);
         } catch (SnapshotRefusedException refused) {
             node.counters().snapshotsRefused.incrementAndGet();
+            node.counters().refusedByCodec.incrementAndGet();
+            if (refused.reason() == SnapshotRefusedException.Reason.OVERSIZED) {
+                overBudget(refused);
+                return null;
+            }
             LOG.error("Session '" + handle + "''s durable beans on node '" + node.nodeId() + "' could not be"
                     + " snapshotted; the last stored state stands: " + refused.getMessage(), refused);
             return null;
@@ -291,6 +316,17 @@ final class DurableSession {
         }
         lastTaken = bytes;
         return bytes;
+    }
+
+    /** Counts a snapshot over the budget; warns once per session here (every checkpoint would repeat it). */
+    private void overBudget(SnapshotRefusedException refused) {
+        node.counters().overBudget.incrementAndGet();
+        if (!warnedOverBudget) {
+            warnedOverBudget = true;
+            LOG.warn("Session '" + handle + "''s durable beans " + beans.keySet() + " on node '" + node.nodeId()
+                    + "' are over the snapshot size budget; the last stored state stands until they shrink. Shrink"
+                    + " the beans' state or raise synccontext.durable.size-budget: " + refused.getMessage());
+        }
     }
 
     private void offer(byte[] bytes) {
@@ -373,7 +409,7 @@ final class DurableSession {
     }
 
     private void refused(WriteOutcome outcome) {
-        node.counters().rejected.incrementAndGet();
+        node.counters().rejectedBy(outcome);
         dropped = true;
         LOG.warn("The state store refused session '" + handle + "''s snapshot from node '" + node.nodeId()
                 + "' (" + outcome + ", token " + token + "): another node owns the session now or this node's"

@@ -2,6 +2,7 @@ package dev.synccontext.spring.durable.session;
 
 import dev.synccontext.ContextClock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
@@ -37,6 +38,7 @@ public final class StoreHealth {
     private final ContextClock clock;
     private final AtomicLong failures = new AtomicLong();
     private volatile Status status;
+    private volatile @Nullable Instant lastFailureAt;
 
     StoreHealth(ContextClock clock) {
         this.clock = clock;
@@ -48,12 +50,33 @@ public final class StoreHealth {
         return status;
     }
 
+    /** Whether the last call to the store returned (true before the first call). */
+    public boolean reachable() {
+        return status.reachable();
+    }
+
+    /** Calls to the store that threw since start. */
+    public long failures() {
+        return failures.get();
+    }
+
+    /** The exception of the last call that threw, or null if none did. */
+    public @Nullable String lastError() {
+        return status.lastFailure();
+    }
+
+    /** When the last call that threw failed (wall clock, for display), or null if none did. */
+    public @Nullable Instant lastErrorAt() {
+        return lastFailureAt;
+    }
+
     synchronized void succeeded() {
         status = new Status(true, 0, failures.get(), status.lastFailure(), clock.nanoTime());
     }
 
     synchronized void failed(RuntimeException failure) {
         Status now = status;
+        lastFailureAt = Instant.now();
         status = new Status(false, now.consecutiveFailures() + 1, failures.incrementAndGet(), String.valueOf(failure),
                 now.lastSuccessNanos());
     }
