@@ -130,6 +130,8 @@ public final class DurableCounters {
      */
     public long staleCopiesDropped() {
         return staleCopiesDropped.get();
+    }
+
     /** Waits for another node's lease on a session (hand-off asked), whether they ended acquired or timed out. */
     public long leaseWaits() {
         return leaseWaits.get();
