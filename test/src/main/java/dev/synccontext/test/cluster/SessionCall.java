@@ -23,9 +23,8 @@ public final class SessionCall {
 
     /**
      * The session's bean of {@code type} (registered with {@link InMemoryCluster.Builder#durable}) on this node.
-     *
-     * @throws dev.synccontext.spring.durable.session.SessionUnavailableException when the node cannot own the
-     *     session now (what the starter answers 503 with {@code Retry-After})
+     * Throws {@code SessionUnavailableException} when the node cannot own the session now (what the starter answers
+     * 503 with {@code Retry-After}).
      */
     public <T> T bean(Class<T> type) {
         Objects.requireNonNull(type, "type");
