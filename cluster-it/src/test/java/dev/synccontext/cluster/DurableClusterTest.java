@@ -123,6 +123,9 @@ class DurableClusterTest {
 
     @Test
     @Order(4)
+    @Disabled("Does not reproduce on a quiet machine: A's 50 forced late writes land, but B writes again after them,"
+            + " so no stored count ends below what B acknowledged (it did under load). The premise needs B to stay"
+            + " idle after A's late write; the kit's ClusterPremisesTest shows the lost update deterministically.")
     void premiseWithoutTheFenceAStalledOwnersLateSnapshotLosesAnUpdate() throws Exception {
         nodes(false, false);
         Stall stall = stall(true);
