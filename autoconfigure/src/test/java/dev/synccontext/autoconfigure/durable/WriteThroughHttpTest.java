@@ -3,12 +3,9 @@ package dev.synccontext.autoconfigure.durable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.ContextClock;
-import dev.synccontext.spring.durable.HandOffMessage;
+import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.InMemoryStateStore;
-import dev.synccontext.spring.durable.NodeLease;
-import dev.synccontext.spring.durable.Ownership;
 import dev.synccontext.spring.durable.StateStore;
-import dev.synccontext.spring.durable.StoredSnapshot;
 import dev.synccontext.spring.durable.WriteOutcome;
 import dev.synccontext.spring.durable.session.Durable;
 import dev.synccontext.spring.handler.OnContext;
@@ -19,8 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -193,14 +188,13 @@ class WriteThroughHttpTest {
     }
 
     /** The in-memory store, recording accepted snapshots; {@code refuse} answers STALE, {@code fail} throws. */
-    static final class SwitchableStore implements StateStore {
-        private final StateStore delegate;
+    static final class SwitchableStore extends ForwardingStateStore {
         final List<String> accepted = new ArrayList<>();
         volatile boolean refuse;
         volatile boolean fail;
 
         SwitchableStore(StateStore delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         synchronized int acceptedCount() {
@@ -219,58 +213,13 @@ class WriteThroughHttpTest {
             if (refuse) {
                 return WriteOutcome.STALE;
             }
-            WriteOutcome outcome = delegate.write(handle, token, snapshot, idleTimeout);
+            WriteOutcome outcome = super.write(handle, token, snapshot, idleTimeout);
             if (outcome == WriteOutcome.ACCEPTED) {
                 synchronized (this) {
                     accepted.add(new String(snapshot, StandardCharsets.UTF_8));
                 }
             }
             return outcome;
-        }
-
-        @Override
-        public Optional<NodeLease> acquireNodeLease(String nodeId, Duration ttl) {
-            return delegate.acquireNodeLease(nodeId, ttl);
-        }
-
-        @Override
-        public boolean renewNodeLease(NodeLease lease) {
-            return delegate.renewNodeLease(lease);
-        }
-
-        @Override
-        public void releaseNodeLease(NodeLease lease) {
-            delegate.releaseNodeLease(lease);
-        }
-
-        @Override
-        public Ownership acquire(String handle, NodeLease lease, Duration idleTimeout) {
-            return delegate.acquire(handle, lease, idleTimeout);
-        }
-
-        @Override
-        public Optional<StoredSnapshot> read(String handle) {
-            return delegate.read(handle);
-        }
-
-        @Override
-        public boolean release(String handle, long token) {
-            return delegate.release(handle, token);
-        }
-
-        @Override
-        public void delete(String handle) {
-            delegate.delete(handle);
-        }
-
-        @Override
-        public boolean publish(String toNode, HandOffMessage message) {
-            return delegate.publish(toNode, message);
-        }
-
-        @Override
-        public Subscription subscribe(String nodeId, Consumer<HandOffMessage> listener) {
-            return delegate.subscribe(nodeId, listener);
         }
     }
 }

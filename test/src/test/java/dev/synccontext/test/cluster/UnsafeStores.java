@@ -1,6 +1,6 @@
 package dev.synccontext.test.cluster;
 
-import dev.synccontext.spring.durable.HandOffMessage;
+import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.NodeLease;
 import dev.synccontext.spring.durable.Ownership;
 import dev.synccontext.spring.durable.StateStore;
@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
  * Stores that break one guarantee on purpose, for the premises: that the scenarios can fail, and fail for the
@@ -50,32 +49,11 @@ final class UnsafeStores {
     }
 
     /** Leases and messages from the real store; snapshots kept here, every write accepted. */
-    private static class Forwarding implements StateStore {
-        private final StateStore real;
+    private static class Forwarding extends ForwardingStateStore {
         private final Map<String, StoredSnapshot> data = new HashMap<>();
 
         Forwarding(StateStore real) {
-            this.real = real;
-        }
-
-        @Override
-        public Optional<NodeLease> acquireNodeLease(String nodeId, Duration ttl) {
-            return real.acquireNodeLease(nodeId, ttl);
-        }
-
-        @Override
-        public boolean renewNodeLease(NodeLease lease) {
-            return real.renewNodeLease(lease);
-        }
-
-        @Override
-        public void releaseNodeLease(NodeLease lease) {
-            real.releaseNodeLease(lease);
-        }
-
-        @Override
-        public Ownership acquire(String handle, NodeLease lease, Duration idleTimeout) {
-            return real.acquire(handle, lease, idleTimeout);
+            super(real);
         }
 
         @Override
@@ -90,24 +68,9 @@ final class UnsafeStores {
         }
 
         @Override
-        public boolean release(String handle, long token) {
-            return real.release(handle, token);
-        }
-
-        @Override
         public synchronized void delete(String handle) {
             data.remove(handle);
-            real.delete(handle);
-        }
-
-        @Override
-        public boolean publish(String toNode, HandOffMessage message) {
-            return real.publish(toNode, message);
-        }
-
-        @Override
-        public Subscription subscribe(String nodeId, Consumer<HandOffMessage> listener) {
-            return real.subscribe(nodeId, listener);
+            delegate().delete(handle);
         }
     }
 }
