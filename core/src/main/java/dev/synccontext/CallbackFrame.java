@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Only the frame's own thread writes {@link #context}, {@link #seq} and {@link #sampleTick}; the
  * {@link Watchdog} reads them without synchronization, which is enough for a diagnostic that samples
  * (a stale read only delays a report by one scan). What the watchdog saw of this frame is kept by the
- * scans of each clock ({@link ClockScan}), not here.
+ * scans of each clock ({@link WatchdogScan}), not here.
  */
 final class CallbackFrame {
 

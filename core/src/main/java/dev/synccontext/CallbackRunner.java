@@ -130,7 +130,7 @@ final class CallbackRunner {
             observe(ctx, observer, CallbackPath.QUEUED, node.runQueued(ctx, callback));
             return;
         }
-        long waitNanos = SampleClock.nanosSince(sampledAt);
+        long waitNanos = SampleTime.nanosSince(sampledAt);
         frame.noteQueueWait(waitNanos);
         long allocatedBefore = AllocationProbe.currentThreadAllocatedBytes();
         long start = System.nanoTime();
@@ -185,7 +185,7 @@ final class CallbackRunner {
     static void markSample(SyncContext ctx, QueuedCallback<?> node) {
         int mask = ctx.settings.samplingMask;
         if (mask >= 0 && (ThreadLocalRandom.current().nextInt() & mask) == 0) {
-            node.sampledAt = SampleClock.now();
+            node.sampledAt = SampleTime.now();
         }
     }
 
@@ -198,7 +198,7 @@ final class CallbackRunner {
             return post;
         }
         QueuedPost node = new QueuedPost(post);
-        node.sampledAt = SampleClock.now();
+        node.sampledAt = SampleTime.now();
         return node;
     }
 

@@ -12,10 +12,10 @@ final class ContextSettings {
 
     final Executor executor;
     /**
-     * The executor as a {@link DrainPool}, resolved once here so that a drain asks it without a type
+     * The executor as a {@link ElasticDrainHints}, resolved once here so that a drain asks it without a type
      * check; null = the executor does not support stepping back (the drain never does).
      */
-    final @Nullable DrainPool drainPool;
+    final @Nullable ElasticDrainHints drainHints;
     final int maxBatch;
     /** 0 = unbounded. */
     final int maxQueueDepth;
@@ -49,7 +49,7 @@ final class ContextSettings {
             @Nullable SyncContextObserver observer, @Nullable CallbackDecorator decorator, @Nullable String scope,
             ContextClock clock, @Nullable ClassLoader classLoader, int turnSpins) {
         this.executor = executor;
-        this.drainPool = executor instanceof DrainPool pool ? pool : null;
+        this.drainHints = executor instanceof ElasticDrainHints pool ? pool : null;
         this.maxBatch = maxBatch;
         this.maxQueueDepth = maxQueueDepth;
         this.blockedThresholdNanos = blockedThresholdNanos;

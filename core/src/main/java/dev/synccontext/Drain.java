@@ -18,7 +18,7 @@ final class Drain {
 
     /**
      * How many finished callbacks a drain that goes on in place after its batches
-     * ({@link DrainPool#continueAfterBatch}) keeps in the count before it gives them back: it never gives
+     * ({@link ElasticDrainHints#continueAfterBatch}) keeps in the count before it gives them back: it never gives
      * the context up meanwhile, and the count has 28 bits. Far above any batch, so that giving back is
      * rare; far below the count's limit, so that the queue keeps its room.
      */
@@ -45,7 +45,7 @@ final class Drain {
      * began), <em>yield</em> after a full batch (give the context up with {@code SCHEDULED} and resubmit
      * the drain), <em>step back</em> from a producer right ahead ({@link SyncContext}, "Stepping back from a
      * producer"), or <em>run a counted batch</em>. A batch ends where its budget does, unless the pool would
-     * run the resubmitted drain next on this thread anyway ({@link DrainPool#continueAfterBatch}: no other
+     * run the resubmitted drain next on this thread anyway ({@link ElasticDrainHints#continueAfterBatch}: no other
      * task waits): then the next batch begins in place, still without a look at the state, and what it
      * finished is given back every {@value #CARRY_LIMIT} callbacks, or as it leaves.
      *
@@ -81,7 +81,7 @@ final class Drain {
     private static void drain(SyncContext ctx, Thread self, CallbackFrame frame) {
         ContextSettings settings = ctx.settings;
         SyncContextObserver observer = settings.observer;
-        DrainPool pool = settings.drainPool;
+        ElasticDrainHints pool = settings.drainHints;
         int maxBatch = settings.maxBatch;
         int budget = maxBatch; // callbacks this batch may still take
         int done = 0; // callbacks finished here and still in the count
@@ -166,7 +166,7 @@ final class Drain {
      * a producer"): few callbacks waiting, {@value SyncContext#TAILING_RUN} run since it last stepped back,
      * and a pool that spins (only the default executor's does).
      */
-    private static boolean stepsBack(@Nullable DrainPool pool, int waiting, int sinceStepBack) {
+    private static boolean stepsBack(@Nullable ElasticDrainHints pool, int waiting, int sinceStepBack) {
         return waiting < TAILING_RUN && sinceStepBack >= TAILING_RUN && pool != null && pool.stepBack();
     }
 

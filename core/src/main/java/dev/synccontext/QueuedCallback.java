@@ -21,7 +21,7 @@ abstract sealed class QueuedCallback<T> extends CompletableFuture<T> permits Que
     /** The callback until taken; null once taken. Published with the slot, read by the slot's claimer. */
     private @Nullable Object callback;
 
-    /** Coarse time it was queued if chosen for sampling (see {@link SampleClock}), else 0. */
+    /** Coarse time it was queued if chosen for sampling (see {@link SampleTime}), else 0. */
     int sampledAt;
 
     QueuedCallback(Object callback) {

@@ -42,10 +42,10 @@ final class SubmitSites implements CallbackDecorator {
             return decorated;
         }
         Throwable stack = stack();
-        int at = SampleClock.now();
+        int at = SampleTime.now();
         return () -> {
             CallbackFrame frame = CallbackFrame.get();
-            frame.noteSubmitted(stack, SampleClock.nanosSince(at));
+            frame.noteSubmitted(stack, SampleTime.nanosSince(at));
             try {
                 decorated.run();
             } finally {
@@ -61,10 +61,10 @@ final class SubmitSites implements CallbackDecorator {
             return decorated;
         }
         Throwable stack = stack();
-        int at = SampleClock.now();
+        int at = SampleTime.now();
         return () -> {
             CallbackFrame frame = CallbackFrame.get();
-            frame.noteSubmitted(stack, SampleClock.nanosSince(at));
+            frame.noteSubmitted(stack, SampleTime.nanosSince(at));
             try {
                 return decorated.call();
             } finally {

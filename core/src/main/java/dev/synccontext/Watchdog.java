@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Every thread that enters a callback registers its {@link CallbackFrame} here once. Scans look at
  * each frame: a frame whose callback sequence number has not moved since an earlier scan has been
  * running the same callback at least since that scan. Each {@link ContextClock} has its own scans
- * ({@link ClockScan}: when they come, how a callback's start is estimated, why a report is never early
+ * ({@link WatchdogScan}: when they come, how a callback's start is estimated, why a report is never early
  * and at most one tick late); a callback is watched by the scans of its context's clock:
  * <ul>
  *   <li><b>{@link ContextClock#system()}</b>: one daemon thread for the whole JVM
@@ -42,7 +42,7 @@ import org.jspecify.annotations.Nullable;
  * blocked.
  *
  * <p>What a report says and where it goes (log line, observer, Flight Recorder) is
- * {@link BlockedReport}'s.
+ * {@link WatchdogReport}'s.
  *
  * <p>Frames are held weakly: a thread that dies takes its frame with it. A callback of an outer
  * context that keeps calling nested callbacks looks busy-but-moving and is reported late; that is
@@ -58,13 +58,13 @@ final class Watchdog {
     private static final System.Logger LOG = System.getLogger(RendererSyncContext.class.getName());
     private static final ConcurrentLinkedQueue<WeakReference<CallbackFrame>> FRAMES =
             new ConcurrentLinkedQueue<>();
-    private static final ClockScan SYSTEM = new ClockScan(ContextClock.system());
+    private static final WatchdogScan SYSTEM = new WatchdogScan(ContextClock.system());
     /**
      * The scans of the other clocks, weakly both ways: a clock's pending scan (a timer on it) holds its
      * scans, so both go when the clock goes.
      */
     @GuardedBy("Watchdog.class")
-    private static final Map<ContextClock, WeakReference<ClockScan>> OTHERS = new WeakHashMap<>();
+    private static final Map<ContextClock, WeakReference<WatchdogScan>> OTHERS = new WeakHashMap<>();
     private static @Nullable Thread thread;
 
     private Watchdog() {
@@ -80,12 +80,12 @@ final class Watchdog {
             }
             return;
         }
-        ClockScan scans;
+        WatchdogScan scans;
         synchronized (Watchdog.class) {
-            WeakReference<ClockScan> ref = OTHERS.get(clock);
+            WeakReference<WatchdogScan> ref = OTHERS.get(clock);
             scans = ref == null ? null : ref.get();
             if (scans == null) {
-                scans = new ClockScan(clock);
+                scans = new WatchdogScan(clock);
                 OTHERS.put(clock, new WeakReference<>(scans));
             }
         }
@@ -145,16 +145,16 @@ final class Watchdog {
     /** Callbacks over their threshold right now, as of their clock's last scan. */
     static List<BlockedCallback> blockedNow() {
         List<BlockedCallback> blocked = new ArrayList<>(SYSTEM.blockedNow());
-        List<ClockScan> others = new ArrayList<>();
+        List<WatchdogScan> others = new ArrayList<>();
         synchronized (Watchdog.class) {
-            for (WeakReference<ClockScan> ref : OTHERS.values()) {
-                ClockScan scans = ref.get();
+            for (WeakReference<WatchdogScan> ref : OTHERS.values()) {
+                WatchdogScan scans = ref.get();
                 if (scans != null) {
                     others.add(scans);
                 }
             }
         }
-        for (ClockScan scans : others) {
+        for (WatchdogScan scans : others) {
             blocked.addAll(scans.blockedNow());
         }
         return blocked;

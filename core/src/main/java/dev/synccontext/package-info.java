@@ -28,21 +28,25 @@
  * closing and refusing: {@code ContextBuilder}, {@code ContextSettings}, {@code Termination},
  * {@code Refusals}. Asking another context: {@code Ask}.
  *
- * <p><b>The default executor</b>, which tolerates blocking callbacks: {@code ElasticExecutor} (its public
- * face), {@code WorkerPool} (the queue and the threads: submit, take, spin, park, wake, retire),
- * {@code PoolWorker} (one thread), {@code BlockedWorkerMonitor} (what the pool does when a worker blocks:
- * it tells a stuck task from a busy pool and gives the queued work as many workers as the stuck ones), {@code DrainPool} (what a context asks of
- * its pool: stepping back, going on after a batch), {@code LibraryThreads} (the library's own threads).
+ * <p><b>The default executor</b>, which tolerates blocking callbacks; its types share the stem
+ * {@code Elastic}: {@code ElasticExecutor} (what a context and the application see), {@code ElasticPool}
+ * (the queue and the threads: submit, take, spin, park, wake, retire), {@code ElasticWorker} (one thread),
+ * {@code ElasticMonitor} (what the pool does when a worker blocks: it tells a stuck task from a busy pool
+ * and gives the queued work as many workers as the stuck ones), {@code ElasticDrainHints} (what a context
+ * asks of the pool: stepping back, going on after a batch), and {@code LibraryThreads} (how the library
+ * makes its own threads).
  *
- * <p><b>Diagnostics.</b> The watchdog, for callbacks that run too long: {@code Watchdog},
- * {@code ClockScan} (its scans of one clock's contexts), {@code BlockedCallback}, {@code BlockedReport},
- * {@code CallSites}, {@code SubmitSites}, {@code AllocationProbe}. Deadlocks: {@code WaitGraph},
+ * <p><b>Diagnostics.</b> The watchdog, for callbacks that run too long; its types share the stem
+ * {@code Watchdog}, and "blocked" in this package means a callback the watchdog reports:
+ * {@code Watchdog}, {@code WatchdogScan} (its scans of one clock's contexts), {@code WatchdogReport} (how
+ * a report reaches the log, the observer and Flight Recorder), with {@code BlockedCallback} (the public
+ * report), {@code CallSites}, {@code SubmitSites}, {@code AllocationProbe}. Deadlocks: {@code WaitGraph},
  * {@code Awaited}. Flight Recorder: {@code FlightEvents}, {@code BlockedCallbackEvent},
  * {@code QueueWaitEvent}, {@code DroppedWorkEvent}. The kind of thread: {@code ThreadKinds}.
  *
- * <p><b>Time.</b> {@code ContextClock} is the one clock of contexts and the parts on them;
- * {@code SystemClock} is the real one. {@code SampleClock} is not a clock of its own but a compact
- * encoding of its time in a sampled node.
+ * <p><b>Time.</b> "Clock" means one thing: {@code ContextClock}, the clock of contexts and the parts on
+ * them; {@code SystemClock} is the real one. {@code SampleTime} is not a clock but a compact encoding of
+ * {@code System.nanoTime()} in a sampled node.
  *
  * <p>Beside this package: {@code dev.synccontext.registry} (many contexts: creating, finding, closing),
  * {@code dev.synccontext.statistics}, {@code dev.synccontext.live} (live channels) and

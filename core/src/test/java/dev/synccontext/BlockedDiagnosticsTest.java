@@ -145,7 +145,7 @@ class BlockedDiagnosticsTest {
             assertThat(report.submitStack()).as("the stack that posted it")
                     .anySatisfy(f -> assertThat(f.getMethodName()).isEqualTo("runAThousand"));
             assertThat(report.stack()).anySatisfy(f -> assertThat(f.getMethodName()).isEqualTo("awaitUninterruptibly"));
-            String line = BlockedReport.message(report, THRESHOLD.toNanos());
+            String line = WatchdogReport.message(report, THRESHOLD.toNanos());
             assertThat(line).contains("'" + prefix + BLOCKED + "'", "(scope session)", report.callbackSite().toString(),
                     virtual ? "on virtual thread" : "on platform thread", "queued for ", "Submitted at:");
 
@@ -222,6 +222,6 @@ class BlockedDiagnosticsTest {
         assertThat(report.virtualThread()).isFalse();
         assertThat(report.callbackSite().getMethodName())
                 .startsWith("lambda$withoutSubmitSiteSamplingAReportHasNoSubmitStack");
-        assertThat(BlockedReport.message(report, 50_000_000)).doesNotContain("scope").doesNotContain("Submitted at");
+        assertThat(WatchdogReport.message(report, 50_000_000)).doesNotContain("scope").doesNotContain("Submitted at");
     }
 }

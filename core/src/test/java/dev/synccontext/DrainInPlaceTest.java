@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A drain on the default executor that ends a batch with no other task waiting for the pool goes on in
- * place ({@link DrainPool#continueAfterBatch}) instead of giving the context up and resubmitting itself:
+ * place ({@link ElasticDrainHints#continueAfterBatch}) instead of giving the context up and resubmitting itself:
  * fairness must stay what the resubmission gave (a task waiting at the end of a batch runs before the
  * rest of the hot context's work), and the count must stay exact although the drain never gives the
  * context up (it gives back what it finished every {@link Drain#CARRY_LIMIT} callbacks).

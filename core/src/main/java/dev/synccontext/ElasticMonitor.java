@@ -7,7 +7,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The thread that tells a stuck task from a busy pool: while work is queued it looks at every worker
  * each tick, stops counting the ones that have stayed in one task since its last look, and gives the
- * queued work as many workers as that freed ({@link WorkerPool#signalForQueued}).
+ * queued work as many workers as that freed ({@link ElasticPool#signalForQueued}).
  *
  * <h2>Guarantees</h2>
  * <ul>
@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  *       empty for {@value #LINGER_TICKS} looks, and re-checks the queue after publishing that it
  *       parks. Whoever leaves work queued behind a task that may block wakes it: a submitter that finds
  *       every counted worker awake, and a worker that starts a task while others are still queued
- *       ({@link WorkerPool#work}). So queued work never waits on a parked monitor while the tasks
+ *       ({@link ElasticPool#work}). So queued work never waits on a parked monitor while the tasks
  *       ahead of it block.</li>
  *   <li><b>Soon, then sooner.</b> A look compensates every worker still in the task it was in at the
  *       previous look, or in a task that has run longer than {@code tick / }{@value #FAST_TICK_DIVISOR};
@@ -25,10 +25,10 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code <prefix>monitor-N} that inherits nothing from the thread that made it
  *       ({@link LibraryThreads}); it never ends (it parks while the queue stays empty).</li>
  * </ul>
- * It does not count a worker twice: the mark is a CAS on the worker ({@link PoolWorker#markBlocked}).
+ * It does not count a worker twice: the mark is a CAS on the worker ({@link ElasticWorker#markBlocked}).
  * A CPU-bound task longer than a tick looks the same as a blocked one and is compensated too.
  */
-final class BlockedWorkerMonitor {
+final class ElasticMonitor {
 
     /** After a look that found stuck workers, the next look comes this many times sooner. */
     static final int FAST_TICK_DIVISOR = 8;
@@ -37,7 +37,7 @@ final class BlockedWorkerMonitor {
 
     private static final AtomicLong MONITOR_IDS = new AtomicLong();
 
-    private final WorkerPool pool;
+    private final ElasticPool pool;
     private final long tickNanos;
     private final Thread thread;
     /** 0 until the first {@link #wake} starts the thread (moved once, by CAS). */
@@ -46,7 +46,7 @@ final class BlockedWorkerMonitor {
     private volatile boolean parked;
     private final AtomicLong compensations = new AtomicLong();
 
-    BlockedWorkerMonitor(WorkerPool pool, String namePrefix, long tickNanos) {
+    ElasticMonitor(ElasticPool pool, String namePrefix, long tickNanos) {
         this.pool = pool;
         this.tickNanos = tickNanos;
         thread = LibraryThreads.daemon(namePrefix + "monitor-" + MONITOR_IDS.incrementAndGet(), this::loop);
@@ -112,7 +112,7 @@ final class BlockedWorkerMonitor {
         int found = 0;
         long now = System.nanoTime();
         long stuckAfter = tickNanos / FAST_TICK_DIVISOR;
-        for (PoolWorker w : pool.workers()) {
+        for (ElasticWorker w : pool.workers()) {
             int seq = w.taskSeqOpaque();
             // In one task since the last look, or (one look is enough) for longer than a fast tick.
             if (w.currentOpaque() != null && (seq == w.seenSeq || now - w.startedAtOpaque() > stuckAfter)

@@ -5,8 +5,8 @@ import java.lang.invoke.VarHandle;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A thread of a {@link WorkerPool}: runs the pool's loop ({@link WorkerPool#work}) and publishes what
- * the {@link BlockedWorkerMonitor} reads to tell a stuck task from a busy thread.
+ * A thread of a {@link ElasticPool}: runs the pool's loop ({@link ElasticPool#work}) and publishes what
+ * the {@link ElasticMonitor} reads to tell a stuck task from a busy thread.
  *
  * <h2>Guarantees</h2>
  * <ul>
@@ -23,9 +23,9 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  * The accessors carry their access mode in their names ({@code casState}, {@code currentOpaque}).
  */
-final class PoolWorker extends Thread {
+final class ElasticWorker extends Thread {
 
-    /** Parked in {@link WorkerPool#park}, in the idle list; moved to {@link #AWAKE} by a waker's CAS. */
+    /** Parked in {@link ElasticPool#park}, in the idle list; moved to {@link #AWAKE} by a waker's CAS. */
     static final int PARKED = 0;
     /**
      * Running, searching for work or spinning. Set at start; set from {@link #PARKED} by the CAS of
@@ -35,7 +35,7 @@ final class PoolWorker extends Thread {
     /** Retired after {@code keepAlive} parked: moved from {@link #PARKED} by the worker's own CAS; final. */
     static final int RETIRED = 2;
 
-    final WorkerPool pool;
+    final ElasticPool pool;
     @SuppressWarnings("unused") // Accessed through STATE.
     private volatile int state = AWAKE;
     /** 1 while the monitor does not count this worker as awake because its task is stuck. */
@@ -54,7 +54,7 @@ final class PoolWorker extends Thread {
     @Nullable Runnable next;
 
     /** Made through {@link LibraryThreads#create} only: a daemon that inherits nothing from its creator. */
-    PoolWorker(WorkerPool pool, String name) {
+    ElasticWorker(ElasticPool pool, String name) {
         super(null, null, name, 0, false);
         this.pool = pool;
     }
@@ -123,11 +123,11 @@ final class PoolWorker extends Thread {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(PoolWorker.class, "state", int.class);
-            BLOCKED = lookup.findVarHandle(PoolWorker.class, "blocked", int.class);
-            CURRENT = lookup.findVarHandle(PoolWorker.class, "current", Runnable.class);
-            TASK_SEQ = lookup.findVarHandle(PoolWorker.class, "taskSeq", int.class);
-            STARTED_AT = lookup.findVarHandle(PoolWorker.class, "startedAt", long.class);
+            STATE = lookup.findVarHandle(ElasticWorker.class, "state", int.class);
+            BLOCKED = lookup.findVarHandle(ElasticWorker.class, "blocked", int.class);
+            CURRENT = lookup.findVarHandle(ElasticWorker.class, "current", Runnable.class);
+            TASK_SEQ = lookup.findVarHandle(ElasticWorker.class, "taskSeq", int.class);
+            STARTED_AT = lookup.findVarHandle(ElasticWorker.class, "startedAt", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

@@ -6,11 +6,11 @@ package dev.synccontext;
  * ({@code SyncContext}, "Stepping back from a producer").
  *
  * <p>The context resolves its executor to this interface once, as its settings are built
- * ({@link ContextSettings#drainPool}); null there means the executor does not support stepping back, and
+ * ({@link ContextSettings#drainHints}); null there means the executor does not support stepping back, and
  * the drain never does. Only {@link ElasticExecutor} implements it: stepping back is a spin on the
  * drain's thread, which costs nothing only in a pool that would otherwise spin an idle worker for work.
  */
-interface DrainPool {
+interface ElasticDrainHints {
 
     /**
      * Called on a thread of this pool by a drain right behind a producer: waits a bounded moment, writing

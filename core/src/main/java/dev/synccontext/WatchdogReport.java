@@ -11,14 +11,14 @@ import java.util.concurrent.TimeUnit;
  * {@link BlockedCallbackEvent} for a Flight Recorder recording. Runs on the watchdog thread; never
  * throws for what the observer threw.
  */
-final class BlockedReport {
+final class WatchdogReport {
 
     static final int STACK_FRAMES_LOGGED = 32;
     static final int SUBMIT_FRAMES_LOGGED = 16;
 
     private static final System.Logger LOG = System.getLogger(RendererSyncContext.class.getName());
 
-    private BlockedReport() {
+    private WatchdogReport() {
     }
 
     static void deliver(SyncContext ctx, BlockedCallback blocked) {

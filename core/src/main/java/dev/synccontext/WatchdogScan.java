@@ -39,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  * clock are set on the clock itself with {@link ContextClock#scheduleBackground}, so under a virtual
  * clock the scans, and the reports, happen inside the calls that move its time, at exact instants.
  */
-final class ClockScan {
+final class WatchdogScan {
 
     private static final System.Logger LOG = System.getLogger(RendererSyncContext.class.getName());
 
@@ -58,7 +58,7 @@ final class ClockScan {
     @GuardedBy("this")
     private boolean failed;
 
-    ClockScan(ContextClock clock) {
+    WatchdogScan(ContextClock clock) {
         this.clock = clock;
     }
 
@@ -147,7 +147,7 @@ final class ClockScan {
         }
         for (Report report : due) { // outside the lock: an observer may call blockedCallbacks()
             report.context.countBlocked();
-            BlockedReport.deliver(report.context, report.blocked);
+            WatchdogReport.deliver(report.context, report.blocked);
         }
         return Math.min(next, nextTickAfter(clock.nanoTime()));
     }

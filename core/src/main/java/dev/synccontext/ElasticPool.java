@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The queue, the threads and how they find work: submit, take, spin, park, wake, retire. It owns the
  * queue and every count that decides whether a submitter wakes a worker ({@code awake},
- * {@code spinning}, {@code threads}); the {@link BlockedWorkerMonitor} changes them only through
+ * {@code spinning}, {@code threads}); the {@link ElasticMonitor} changes them only through
  * {@link #uncountBlocked} and {@link #signalForQueued}. How the whole pool works and why is in
  * {@link ElasticExecutor}.
  *
@@ -29,12 +29,12 @@ import org.jspecify.annotations.Nullable;
  *       handler and the worker goes on.</li>
  *   <li><b>The counts come back.</b> {@code awake} counts workers awake and not marked blocked; once
  *       every worker has parked or retired it is 0 (each worker the monitor stopped counting is counted
- *       again once, by whichever of {@link PoolWorker#unmarkBlocked} and the monitor wins).</li>
+ *       again once, by whichever of {@link ElasticWorker#unmarkBlocked} and the monitor wins).</li>
  *   <li><b>At most {@code maxThreads} threads, at most one spinner.</b> A thread is started only by a
  *       CAS that keeps {@code threads <= maxThreads}; the spinning flag is taken by CAS.</li>
  * </ul>
  */
-final class WorkerPool {
+final class ElasticPool {
 
     private final String namePrefix;
     private final int parallelism;
@@ -44,8 +44,8 @@ final class WorkerPool {
 
     private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
     /** Parked workers, most recently parked first (so the others time out and retire). */
-    private final ConcurrentLinkedDeque<PoolWorker> idle = new ConcurrentLinkedDeque<>();
-    private final List<PoolWorker> workers = new CopyOnWriteArrayList<>();
+    private final ConcurrentLinkedDeque<ElasticWorker> idle = new ConcurrentLinkedDeque<>();
+    private final List<ElasticWorker> workers = new CopyOnWriteArrayList<>();
     /** Workers awake and not counted as blocked: running, searching, spinning or about to park. */
     private final AtomicInteger awake = new AtomicInteger();
     /** Whether a worker is spinning for work right now (at most one). */
@@ -55,20 +55,20 @@ final class WorkerPool {
     /** Times {@link #signal} found {@code maxThreads} alive and busy; written only on that rare path. */
     private final AtomicLong capReached = new AtomicLong();
     /** Started with the first worker; looks only while work is queued. */
-    private final BlockedWorkerMonitor monitor;
+    private final ElasticMonitor monitor;
 
-    WorkerPool(String namePrefix, int parallelism, int maxThreads, long keepAliveNanos, long tickNanos,
+    ElasticPool(String namePrefix, int parallelism, int maxThreads, long keepAliveNanos, long tickNanos,
             long spinNanos) {
         this.namePrefix = namePrefix;
         this.parallelism = parallelism;
         this.maxThreads = maxThreads;
         this.keepAliveNanos = keepAliveNanos;
         this.spinNanos = spinNanos;
-        this.monitor = new BlockedWorkerMonitor(this, namePrefix, tickNanos);
+        this.monitor = new ElasticMonitor(this, namePrefix, tickNanos);
     }
 
     void execute(Runnable task) {
-        if (Thread.currentThread() instanceof PoolWorker w && w.pool == this && w.current == task && w.next == null) {
+        if (Thread.currentThread() instanceof ElasticWorker w && w.pool == this && w.current == task && w.next == null) {
             // A drain resubmitting itself: run it next on this thread, no wake-up (see takeTask).
             w.next = task;
             return;
@@ -96,9 +96,9 @@ final class WorkerPool {
 
     /** Wakes a parked worker or starts a new one; false if {@code maxThreads} are alive and busy. */
     private boolean signal() {
-        PoolWorker w;
+        ElasticWorker w;
         while ((w = idle.pollFirst()) != null) {
-            if (w.casState(PoolWorker.PARKED, PoolWorker.AWAKE)) {
+            if (w.casState(ElasticWorker.PARKED, ElasticWorker.AWAKE)) {
                 awake.incrementAndGet();
                 LockSupport.unpark(w);
                 return true;
@@ -108,7 +108,7 @@ final class WorkerPool {
             if (threads.compareAndSet(n, n + 1)) {
                 awake.incrementAndGet();
                 String name = namePrefix + threadIds.incrementAndGet();
-                PoolWorker started = LibraryThreads.create(() -> new PoolWorker(this, name));
+                ElasticWorker started = LibraryThreads.create(() -> new ElasticWorker(this, name));
                 workers.add(started);
                 started.start();
                 monitor.wake();
@@ -121,12 +121,12 @@ final class WorkerPool {
     }
 
     /** The worker's loop: take, run, repeat; returns when the worker retires. */
-    void work(PoolWorker w) {
+    void work(ElasticWorker w) {
         try {
             for (Runnable task; (task = takeTask(w)) != null;) {
                 if (monitor.isParked() && !queue.isEmpty()) {
                     // This task may block, and the work left queued would then depend on the monitor
-                    // alone: it must be looking (see BlockedWorkerMonitor#loop).
+                    // alone: it must be looking (see ElasticMonitor#loop).
                     monitor.wake();
                 }
                 w.startTask(task);
@@ -152,7 +152,7 @@ final class WorkerPool {
         }
     }
 
-    private @Nullable Runnable takeTask(PoolWorker w) {
+    private @Nullable Runnable takeTask(ElasticWorker w) {
         Runnable task = w.next;
         if (task != null) {
             w.next = null;
@@ -191,7 +191,7 @@ final class WorkerPool {
      * and tell it to go on. False, with nothing done, if a task is queued or {@code drain} is not
      * {@code w}'s task: then it resubmits itself as usual.
      */
-    boolean restartInPlace(PoolWorker w, Runnable drain) {
+    boolean restartInPlace(ElasticWorker w, Runnable drain) {
         if (w.current != drain || w.next != null || !queue.isEmpty()) {
             return false;
         }
@@ -239,23 +239,23 @@ final class WorkerPool {
      * Parks {@code w} until a submitter wakes it or {@code keepAlive} passes. True if the worker
      * should look for work again, false if it retired.
      */
-    private boolean park(PoolWorker w) {
-        w.setState(PoolWorker.PARKED);
+    private boolean park(ElasticWorker w) {
+        w.setState(ElasticWorker.PARKED);
         idle.addFirst(w);
         if (!w.unmarkBlocked()) {
             awake.decrementAndGet(); // unless the monitor already stopped counting this worker
         }
         // The flag is written: look once more, as a submitter that saw this worker awake did not wake one.
-        if (!queue.isEmpty() && w.casState(PoolWorker.PARKED, PoolWorker.AWAKE)) {
+        if (!queue.isEmpty() && w.casState(ElasticWorker.PARKED, ElasticWorker.AWAKE)) {
             awake.incrementAndGet();
             idle.remove(w);
             return true;
         }
         long deadline = System.nanoTime() + keepAliveNanos;
-        while (w.state() == PoolWorker.PARKED) {
+        while (w.state() == ElasticWorker.PARKED) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                if (w.casState(PoolWorker.PARKED, PoolWorker.RETIRED)) {
+                if (w.casState(ElasticWorker.PARKED, ElasticWorker.RETIRED)) {
                     idle.remove(w);
                     threads.decrementAndGet();
                     return false;
@@ -271,11 +271,11 @@ final class WorkerPool {
     // ---------------------------------------------------------------- for the monitor
 
     /** The workers alive now (a snapshot to iterate). */
-    List<PoolWorker> workers() {
+    List<ElasticWorker> workers() {
         return workers;
     }
 
-    /** The monitor marked a worker blocked ({@link PoolWorker#markBlocked} won): it no longer counts as awake. */
+    /** The monitor marked a worker blocked ({@link ElasticWorker#markBlocked} won): it no longer counts as awake. */
     void uncountBlocked() {
         awake.decrementAndGet();
     }
@@ -331,15 +331,15 @@ final class WorkerPool {
      */
     int runningWorkers(boolean blocked) {
         int n = 0;
-        for (PoolWorker w : workers) {
-            if (w.state() != PoolWorker.RETIRED && w.currentOpaque() != null && w.isBlockedOpaque() == blocked) {
+        for (ElasticWorker w : workers) {
+            if (w.state() != ElasticWorker.RETIRED && w.currentOpaque() != null && w.isBlockedOpaque() == blocked) {
                 n++;
             }
         }
         return n;
     }
 
-    BlockedWorkerMonitor monitor() {
+    ElasticMonitor monitor() {
         return monitor;
     }
 }
