@@ -2,7 +2,6 @@ package dev.synccontext;
 
 import static dev.synccontext.SyncContext.ABORTED;
 import static dev.synccontext.SyncContext.COUNT_MASK;
-import static dev.synccontext.SyncContext.TAILING_RUN;
 
 import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
@@ -13,8 +12,22 @@ import org.jspecify.annotations.Nullable;
  * context; each step that moves the state word (giving ownership up, yielding after a batch, handing
  * the context to a sender) is {@link SyncContext}'s, called from here, and the loop's own writes are the
  * owner token and the progress count, which the owner alone writes.
+ *
+ * <h2>Stepping back from a producer</h2>
+ * A drain that catches up with a producer (fewer than {@value #TAILING_RUN} callbacks waiting, the next
+ * slot not written yet) would follow right behind it, and the state word's and the slots' cache lines
+ * would move between two CPUs with every post. On the default executor it steps back instead
+ * ({@link ElasticExecutor#stepBack}: a bounded spin that writes nothing shared, skipped while other tasks
+ * are queued), so that its next run is a batch. No transition changes. It steps back again only after
+ * {@value #TAILING_RUN} more callbacks, so a slow producer costs at most one step back per drain.
  */
 final class Drain {
+
+    /**
+     * Fewer callbacks than this waiting, after a drain has run some, means it is right behind a producer
+     * (see "Stepping back from a producer" above); also how many it must run before it steps back again.
+     */
+    static final int TAILING_RUN = 8;
 
     /**
      * How many finished callbacks a drain that goes on in place after its batches
@@ -43,8 +56,8 @@ final class Drain {
      *
      * <p>Each look at the state has one of four outcomes: <em>leave</em> (nothing waits, or closeNow()
      * began), <em>yield</em> after a full batch (give the context up with {@code SCHEDULED} and resubmit
-     * the drain), <em>step back</em> from a producer right ahead ({@link SyncContext}, "Stepping back from a
-     * producer"), or <em>run a counted batch</em>. A batch ends where its budget does, unless the pool would
+     * the drain), <em>step back</em> from a producer right ahead ("Stepping back from a producer"
+     * above), or <em>run a counted batch</em>. A batch ends where its budget does, unless the pool would
      * run the resubmitted drain next on this thread anyway ({@link ElasticDrainHints#continueAfterBatch}: no other
      * task waits): then the next batch begins in place, still without a look at the state, and what it
      * finished is given back every {@value #CARRY_LIMIT} callbacks, or as it leaves.
@@ -162,8 +175,8 @@ final class Drain {
     }
 
     /**
-     * Whether the drain caught up with a producer and stepped back ({@link SyncContext}, "Stepping back from
-     * a producer"): few callbacks waiting, {@value SyncContext#TAILING_RUN} run since it last stepped back,
+     * Whether the drain caught up with a producer and stepped back ("Stepping back from
+     * a producer"): few callbacks waiting, {@value #TAILING_RUN} run since it last stepped back,
      * and a pool that spins (only the default executor's does).
      */
     private static boolean stepsBack(@Nullable ElasticDrainHints pool, int waiting, int sinceStepBack) {

@@ -3,7 +3,7 @@ package dev.synccontext;
 /**
  * The one thing a context asks of the pool it drains on, beyond {@link java.util.concurrent.Executor#execute}:
  * whether a drain that has caught up with its producer may hold its thread a moment longer
- * ({@code SyncContext}, "Stepping back from a producer").
+ * ({@code Drain}, "Stepping back from a producer").
  *
  * <p>The context resolves its executor to this interface once, as its settings are built
  * ({@link ContextSettings#drainHints}); null there means the executor does not support stepping back, and

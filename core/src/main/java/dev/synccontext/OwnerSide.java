@@ -22,7 +22,7 @@ abstract class OwnerSide {
      * creates a fresh queue's first chunk.
      */
     @Nullable QueueChunk headChunk;
-    /** The thread running a callback of this context, or null; see {@link SyncContext}, "Ownership token". */
+    /** The thread running a callback of this context, or null; see {@link ContextState}, "Ownership token". */
     @Nullable Thread owner;
     /** Callbacks the running drain finished but has not yet subtracted from the count. */
     int progress;

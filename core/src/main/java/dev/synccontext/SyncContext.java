@@ -1,7 +1,5 @@
 package dev.synccontext;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -12,19 +10,12 @@ import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The one implementation of {@link RendererSyncContext}. docs/DESIGN.md, "The state machine", has every
- * transition with the method here that makes it.
+ * The one implementation of {@link RendererSyncContext}. The state word ({@link ContextState}: a count,
+ * four flags, the queue's sequence) decides who owns the context; every change of it is a method here
+ * (docs/DESIGN.md, "The state machine", lists them with their methods).
  *
  * <h2>How it works</h2>
- * One {@code long} word, {@link #state}, decides who may run what: the <em>count</em> of callbacks
- * accepted and not yet finished (low 28 bits), four flags, {@code CHUNKED} and the queue's
- * <em>sequence</em> (top 31 bits: the next index to hand out). Whoever moves the count from 0 to 1
- * <em>owns</em> the context until the count is back to 0. Ownership is in exactly one of two places:
- * {@code RUNNING} (a thread holds it: an inline caller, a sender, a drain, a waiter given its turn) or
- * {@code SCHEDULED} (a drain was handed to the executor and has not started). {@code CLOSED} makes every
- * later reservation fail; {@code ABORTED} (with {@code CLOSED}) asks the owner to abort what is queued.
- *
- * <p>Idle {@code invokeAsync}: one CAS to claim, the callback on the caller's thread, one CAS back to 0;
+ * Idle {@code invokeAsync}: one CAS to claim, the callback on the caller's thread, one CAS back to 0;
  * no allocation on success. A caller never runs other callers' work: what queued up meanwhile goes to a
  * drain on the executor, or to a thread that waits for its own call. A queued submission is one CAS too
  * (count + 1 and sequence + 1: {@link #reserved}), then a plain write of its slot in the chunked queue
@@ -36,28 +27,6 @@ import org.jspecify.annotations.Nullable;
  * the context up empty drops the chunks and restarts the sequence ({@link #giveUpEmpty}): an idle, open
  * context is the state 0 and holds no array.
  *
- * <h2>Stepping back from a producer</h2>
- * A drain that catches up with a producer (fewer than {@value #TAILING_RUN} callbacks waiting, the next
- * slot not written yet) would follow right behind it, and the state word's and the slots' cache lines
- * would move between two CPUs with every post. On the default executor it steps back instead
- * ({@link ElasticExecutor#stepBack}: a bounded spin that writes nothing shared, skipped while other tasks
- * are queued), so that its next run is a batch. No transition changes. It steps back again only after
- * {@value #TAILING_RUN} more callbacks, so a slow producer costs at most one step back per drain.
- *
- * <h2>Force-close without waiting</h2>
- * {@link #closeNow()} never waits for the owner. Every slot is claimed once, by an atomic exchange
- * ({@link QueueChunk#claim}): by the owner to run it, or by closeNow() to abort it. closeNow() sets
- * {@code ABORTED} with one atomic or that also reads the sequence, claims every slot below it
- * ({@link CallbackQueue#visitQueued}) and counts them off. After it returns, nothing starts but the
- * callback the owner had already claimed; whoever brings the count to zero completes the termination.
- *
- * <h2>Ownership token</h2>
- * {@link OwnerSide#owner} holds the thread that runs a callback of this context (a drain: for its whole
- * batch). It is cleared <em>before</em> the CAS that gives ownership away, never after, so it never erases
- * the next owner's token; a thread sees its own reference there only while it owns the context, which
- * makes {@link #checkAccess()} exact without a thread-local. Every write of the token and of the progress
- * is a method of this class.
- *
  * <h2>Known limits</h2>
  * A {@link StackOverflowError} inside this class itself, between a claim or reservation and its release or
  * link, leaves the count one too high and wedges the context (a callback that overflows is handled like
@@ -65,67 +34,14 @@ import org.jspecify.annotations.Nullable;
  * the queue until {@link #closeNow()}, which takes it over.
  *
  * <h2>What lives beside this class</h2>
- * Every change of the state word is made here: owners <em>give</em> the context (up, back, to the
- * executor, to a thread), threads <em>take</em> it. The owner's loop is {@link Drain}'s; running a
- * callback and telling the observer, {@link CallbackRunner}'s; each {@code invokeAsync*} kind's code, its
- * {@link Invocation} constant's; a sender's wait, {@link QueuedSend}'s; a waiter's offer to run its own
- * call, {@link QueuedFuture}'s; the termination and closeNow()'s walk, {@link Termination}'s; what a
- * refused caller is told, {@link Refusals}'.
+ * The state word's layout, its reads and the owner token's rule: {@link ContextState}. The owner's loop:
+ * {@link Drain}. Running a callback: {@link CallbackRunner}. A sender's and a waiter's wait: {@link QueuedSend},
+ * {@link QueuedFuture}. The termination and why {@link #closeNow()} never waits: {@link Termination}.
  */
-final class SyncContext extends CallbackQueue implements RendererSyncContext, Runnable {
-
-    static final int COUNT_MASK = (1 << 28) - 1;
-    static final int RUNNING = 1 << 28;
-    static final int SCHEDULED = 1 << 29;
-    static final int CLOSED = 1 << 30;
-    static final long ABORTED = 1L << 31;
-    /** The queue has a chunk: set by the reservation that creates it, cleared by the give-up that drops it. */
-    static final long CHUNKED = 1L << 32;
-    /** The sequence of queued reservations since the queue last had no chunk: the top 31 bits. */
-    static final int SEQUENCE_SHIFT = 33;
-    static final long SEQUENCE_ONE = 1L << SEQUENCE_SHIFT;
-    /** The count and the four flags: what is left of the state when the queue is given up empty. */
-    static final long COUNT_AND_FLAGS = (1L << 32) - 1;
-    /**
-     * Fewer callbacks than this waiting, after a drain has run some, means it is right behind a producer
-     * (see "Stepping back from a producer"); also how many it must run before it steps back again.
-     */
-    static final int TAILING_RUN = 8;
-
-    private static final VarHandle STATE;
-    private static final VarHandle OWNER;
-    private static final VarHandle PROGRESS;
-    private static final VarHandle UNHANDLED;
-    private static final VarHandle BLOCKED;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(SyncContext.class, "state", long.class);
-            OWNER = lookup.findVarHandle(OwnerSide.class, "owner", Thread.class);
-            PROGRESS = lookup.findVarHandle(OwnerSide.class, "progress", int.class);
-            UNHANDLED = lookup.findVarHandle(SyncContext.class, "unhandledCount", long.class);
-            BLOCKED = lookup.findVarHandle(SyncContext.class, "blockedCount", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    final String name;
-    final ContextSettings settings;
-
-    private volatile long state;
-    /** Null until the first close, closeNow or awaitTermination; see {@link Termination#of}. */
-    @SuppressWarnings("unused") // Accessed through Termination's VarHandle.
-    @Nullable Termination termination;
-    @SuppressWarnings("unused") // Accessed through UNHANDLED.
-    private long unhandledCount;
-    @SuppressWarnings("unused") // Accessed through BLOCKED.
-    private long blockedCount;
+final class SyncContext extends ContextState implements RendererSyncContext, Runnable {
 
     SyncContext(String name, ContextSettings settings) {
-        this.name = name;
-        this.settings = settings;
+        super(name, settings);
     }
 
     // ---------------------------------------------------------------- invokeAsync*
@@ -260,22 +176,6 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         }
     }
 
-    /**
-     * The state after a queued reservation: one more callback counted, the next index of the sequence
-     * taken, and the queue marked as having a chunk (the reservation that sets that mark creates it). A
-     * reservation is the order point of the queue: a {@code closeNow()} that comes after it finds its
-     * index below the sequence it reads, and claims the slot once it is written; a reservation after
-     * closeNow() fails, as the state is closed.
-     */
-    private static long reserved(long s) {
-        return (s + 1 + SEQUENCE_ONE) | CHUNKED;
-    }
-
-    /** The index a reservation on state {@code s} took. */
-    private static int index(long s) {
-        return (int) (s >>> SEQUENCE_SHIFT);
-    }
-
     // ---------------------------------------------------------------- send
 
     @Override
@@ -365,12 +265,11 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     }
 
     /**
-     * An owner releasing after its own callback, with work queued behind it: if the next index holds a call
-     * whose caller spins in a wait for it (QueuedFuture, "A waiting caller runs its own turn"), gives that
-     * caller the context, the call left in the queue for it to take. The owner's own callback is given back
-     * first, so the count the waiter finds is the queue's; the context stays {@code RUNNING} throughout.
-     * Called with the token cleared. False (nothing changed) if the next call is not written yet, is not a
-     * call, or nobody spins for it.
+     * An owner releasing after its own callback, with work queued: if the next index holds a call whose
+     * caller spins for it (QueuedFuture, "A waiting caller runs its own turn"), gives that caller the context,
+     * the call left in the queue for it. The owner's callback is given back first, so the waiter finds the
+     * queue's count; {@code RUNNING} stays throughout. Called with the token cleared. False (nothing
+     * changed) if the next call is not written yet, is not a call, or nobody spins for it.
      */
     private boolean giveHeadCallToWaiter() {
         if (!(peekWritten() instanceof QueuedFuture<?> call) || !call.reserveTurn()) {
@@ -412,13 +311,11 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     }
 
     /**
-     * A caller spinning in a wait for {@code call} (QueuedFuture, "A waiting caller runs its own turn") finds
-     * a drain handed to the executor and not started yet ({@code SCHEDULED}) with its call next in the queue:
-     * it takes that drain's ownership over, as the drain task would ({@link #takeScheduled}), and then
-     * runs its call as a waiter handed the context does ({@link #runGivenTurn}, not taken). The executor's
-     * task finds {@code SCHEDULED} gone and returns, as after a closeNow(). The queue's head is read off the
-     * owner's thread here, so it is only believed if the state did not move meanwhile: the CAS from the state
-     * read before it.
+     * A caller spinning for {@code call} (QueuedFuture, "A waiting caller runs its own turn") finds a drain
+     * scheduled and not started, with its call next: it takes the drain's ownership, as the drain task would
+     * ({@link #takeScheduled}), and runs its call ({@link #runGivenTurn}, not taken); the task then finds
+     * {@code SCHEDULED} gone and returns, as after a closeNow(). The head is read off the owner's thread,
+     * so it is believed only if the state did not move meanwhile: the CAS from the state read before it.
      *
      * @return true if this thread owns the context now; false if nothing changed
      */
@@ -431,9 +328,9 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     /**
      * The waiting caller of {@code call} was handed the context ({@link #giveHeadCallToWaiter} and
      * {@link #takeScheduledFor}: {@code taken} false, the call at the queue's head;
-     * {@link #giveTakenCallToWaiter}: taken): runs the call on this thread as the owner, then releases as an
-     * inline caller does. If {@code closeNow()} came meanwhile, nothing
-     * starts: a call it claimed is its to fail; one taken already fails here, as a send handed its turn does.
+     * {@link #giveTakenCallToWaiter}: taken): runs the call on this thread as the owner, then releases as
+     * an inline caller does. If {@code closeNow()} came meanwhile, nothing starts: a call it claimed is its
+     * to fail; one taken already fails here, as a send handed its turn does.
      */
     void runGivenTurn(QueuedFuture<?> call, boolean taken) {
         if ((state & ABORTED) != 0) {
@@ -685,37 +582,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
         return Termination.of(this).await(this, timeout);
     }
 
-    // ---------------------------------------------------------------- admission
-
-    /** Why a new callback cannot be accepted in state {@code s}, or null if it can; allocates only to refuse. */
-    private @Nullable RejectedExecutionException refusal(long s) {
-        if ((s & CLOSED) != 0) {
-            return Refusals.closed(name, Termination.of(this));
-        }
-        int max = settings.maxQueueDepth;
-        if (max > 0 && queued(s) >= max) {
-            return new RejectedExecutionException(Refusals.full(name, max));
-        }
-        return null;
-    }
-
-    private int queued(long s) {
-        int running = (s & RUNNING) != 0 ? 1 : 0;
-        return (int) (s & COUNT_MASK) - running - (int) PROGRESS.getOpaque(this);
-    }
-
-    // ---------------------------------------------------------------- counters
-
-    /** A posted callback failed; see {@link CallbackRunner#reportUnhandled}. */
-    void countUnhandled() {
-        UNHANDLED.getAndAdd(this, 1L);
-    }
-
-    void countBlocked() {
-        BLOCKED.getAndAdd(this, 1L);
-    }
-
-    // ---------------------------------------------------------------- queries
+    // ---------------------------------------------------------------- the token and the progress
 
     /**
      * A thread that took the context (a drain, a caller refused a drain) sets its token: from now on
@@ -728,59 +595,5 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     /** The owner publishes the callbacks it finished and still counts, so {@link #queueDepth()} stays right. */
     void setProgress(int finished) {
         PROGRESS.setOpaque(this, finished);
-    }
-
-    /** The owner token, read volatile: for {@link WaitGraph}, which follows owners across contexts. */
-    @Nullable Thread ownerVolatile() {
-        return (Thread) OWNER.getVolatile(this);
-    }
-
-    /** The state word, read volatile: for the owner's loop ({@link Drain}), which moves it only through the methods here. */
-    long stateVolatile() {
-        return state;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public boolean checkAccess() {
-        return OWNER.getOpaque(this) == Thread.currentThread();
-    }
-
-    @Override
-    public void assertAccess() {
-        if (!checkAccess()) {
-            throw Refusals.noAccess(name);
-        }
-    }
-
-    @Override
-    public int queueDepth() {
-        return Math.max(0, queued(state));
-    }
-
-    @Override
-    public long unhandledExceptionCount() {
-        return (long) UNHANDLED.getOpaque(this);
-    }
-
-    @Override
-    public long blockedCallbackCount() {
-        return (long) BLOCKED.getOpaque(this);
-    }
-
-    @Override
-    public boolean isClosed() {
-        return (state & CLOSED) != 0;
-    }
-
-    @Override
-    public String toString() {
-        long s = state;
-        return "RendererSyncContext[" + name + ", queueDepth=" + Math.max(0, queued(s))
-                + ((s & CLOSED) != 0 ? ", closed" : "") + "]";
     }
 }

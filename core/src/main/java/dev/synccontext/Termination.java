@@ -15,6 +15,14 @@ import org.jspecify.annotations.Nullable;
  * unfinished callbacks reaches zero. Whoever brings the count there completes it; that is decided by
  * the context's state word, in {@link SyncContext}. Here: waiting for it, and {@code closeNow()}'s
  * walk over the queue ({@link Abort}).
+ *
+ * <h2>Force-close without waiting</h2>
+ * {@code closeNow()} never waits for the owner. Every slot is claimed once, by an atomic exchange
+ * ({@link QueueChunk#claim}): by the owner to run it, or by closeNow() to abort it. closeNow() sets
+ * {@code ABORTED} with one atomic or that also reads the sequence, claims every slot below it
+ * ({@link CallbackQueue#visitQueued}, with {@link Abort}) and counts them off. After it returns, nothing
+ * starts but the callback the owner had already claimed; whoever brings the count to zero completes the
+ * termination.
  */
 final class Termination {
 
@@ -22,7 +30,7 @@ final class Termination {
 
     static {
         try {
-            TERMINATION = MethodHandles.lookup().findVarHandle(SyncContext.class, "termination", Termination.class);
+            TERMINATION = MethodHandles.lookup().findVarHandle(ContextState.class, "termination", Termination.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -56,7 +64,7 @@ final class Termination {
     }
 
     /** The context's termination, created by the first thread that asks; every thread gets the same. */
-    static Termination of(SyncContext ctx) {
+    static Termination of(ContextState ctx) {
         Termination t = (Termination) TERMINATION.getAcquire(ctx);
         if (t != null) {
             return t;

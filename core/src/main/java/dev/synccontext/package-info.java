@@ -16,7 +16,8 @@
  * {@code CallbackPath} and {@code CallbackOutcome}, {@code ContextWaits}, and what a caller may be thrown:
  * {@code ContextDeadlockException}, {@code ContextShuttingDownException}.
  *
- * <p><b>The context and its queue.</b> {@code SyncContext} keeps the state word and makes every
+ * <p><b>The context and its queue.</b> {@code ContextState} holds the state word, its layout and its
+ * reads (the queries, the queue depth, the owner token's rule); {@code SyncContext} makes every
  * transition of it: where the owner <em>gives</em> the context away (up, to the executor, to a sender or
  * a waiting caller) and where a thread <em>takes</em> it. {@code Drain} is the owner's loop over the
  * queue. The queue: {@code CallbackQueue}, {@code QueueChunk}, and the owner's fields kept a cache line

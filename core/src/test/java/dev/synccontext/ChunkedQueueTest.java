@@ -25,8 +25,8 @@ class ChunkedQueueTest {
 
     static {
         try {
-            STATE = MethodHandles.privateLookupIn(SyncContext.class, MethodHandles.lookup())
-                    .findVarHandle(SyncContext.class, "state", long.class);
+            STATE = MethodHandles.privateLookupIn(ContextState.class, MethodHandles.lookup())
+                    .findVarHandle(ContextState.class, "state", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

@@ -29,7 +29,7 @@ class FieldLayoutTest {
             owner.add(span(OwnerSide.class.getDeclaredField(name)));
         }
         List<long[]> producers = List.of(span(CallbackQueue.class.getDeclaredField("tailChunk")),
-                span(SyncContext.class.getDeclaredField("state")));
+                span(ContextState.class.getDeclaredField("state")));
 
         for (long[] o : owner) {
             for (long[] p : producers) {

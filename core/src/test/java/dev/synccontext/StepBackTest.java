@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A drain on the default executor that catches up with a producer steps back ({@code SyncContext},
+ * A drain on the default executor that catches up with a producer steps back ({@code Drain},
  * "Stepping back from a producer"): {@link ElasticExecutor#stepBack} spins a little, only while no other
  * task waits for the pool. Stepping back only delays the drain, so every rule of the contract must hold
  * exactly as before while it happens.

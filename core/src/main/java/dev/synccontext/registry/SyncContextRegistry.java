@@ -5,7 +5,6 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.statistics.SyncContextStatistics;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -69,7 +68,8 @@ public class SyncContextRegistry implements AutoCloseable {
     private final GracefulClose closes;
     private final List<Consumer<SyncContextStatistics>> laneListeners = new CopyOnWriteArrayList<>();
     private final LongAdder refusedCreations = new LongAdder();
-    private final RefusalLog refusals;
+    /** Posts of the registry's own threads: refusals counted and logged, never thrown. */
+    private final Fanout fanout;
     private volatile boolean closed;
 
     private final @Nullable ExecutorService ownedExecutor;
@@ -109,7 +109,7 @@ public class SyncContextRegistry implements AutoCloseable {
         this.ownedExecutor = ownedExecutor;
         this.customizers = List.copyOf(customizers);
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.refusals = new RefusalLog(clock);
+        this.fanout = new Fanout(new RefusalLog(clock));
         this.closes = new GracefulClose(template, clock);
     }
 
@@ -276,7 +276,7 @@ public class SyncContextRegistry implements AutoCloseable {
         Objects.requireNonNull(scope, "scope");
         Objects.requireNonNull(callback, "callback");
         Lane lane = lanes.get(scope);
-        return lane == null ? new Broadcast(0, 0) : postToEach(lane.live, context -> true, callback);
+        return lane == null ? new Broadcast(0, 0) : fanout.toEach(lane.live, context -> true, callback);
     }
 
     /**
@@ -286,18 +286,7 @@ public class SyncContextRegistry implements AutoCloseable {
     public Broadcast broadcastToKeys(Predicate<String> keys, Runnable callback) {
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(callback, "callback");
-        int delivered = 0;
-        int refused = 0;
-        for (Map.Entry<String, RendererSyncContext> entry : keyed.entrySet()) {
-            if (keys.test(entry.getKey())) {
-                if (postOne(entry.getValue(), callback)) {
-                    delivered++;
-                } else {
-                    refused++;
-                }
-            }
-        }
-        return new Broadcast(delivered, refused);
+        return fanout.toKeys(keyed, keys, callback);
     }
 
     /**
@@ -320,31 +309,11 @@ public class SyncContextRegistry implements AutoCloseable {
         int delivered = 0;
         int refused = 0;
         for (Lane lane : lanes.values()) {
-            Broadcast one = postToEach(lane.live, which, callback);
+            Broadcast one = fanout.toEach(lane.live, which, callback);
             delivered += one.delivered();
             refused += one.refused();
         }
         return new Broadcast(delivered, refused);
-    }
-
-    private Broadcast postToEach(Collection<RendererSyncContext> contexts, Predicate<? super RendererSyncContext> which,
-            Runnable callback) {
-        int delivered = 0;
-        int refused = 0;
-        for (RendererSyncContext context : contexts) { // weakly consistent: each one open throughout is seen once
-            if (which.test(context)) {
-                if (postOne(context, callback)) {
-                    delivered++;
-                } else {
-                    refused++;
-                }
-            }
-        }
-        return new Broadcast(delivered, refused);
-    }
-
-    private boolean postOne(RendererSyncContext context, Runnable callback) {
-        return postCounted(context, callback, "A broadcast callback");
     }
 
     /**
@@ -360,18 +329,7 @@ public class SyncContextRegistry implements AutoCloseable {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(callback, "callback");
         Objects.requireNonNull(what, "what");
-        return postCounted(context, callback, what);
-    }
-
-    /** Posts on a thread that has no caller to throw to: a refusal is counted and logged instead. */
-    private boolean postCounted(RendererSyncContext context, Runnable callback, String what) {
-        try {
-            context.post(callback);
-            return true;
-        } catch (RuntimeException refused) { // closed or full; or a decorator that threw: either way, not queued
-            refusals.refused(context, what, refused);
-            return false;
-        }
+        return fanout.post(context, callback, what);
     }
 
     /**
@@ -386,7 +344,7 @@ public class SyncContextRegistry implements AutoCloseable {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(delay, "delay");
         Objects.requireNonNull(callback, "callback");
-        return clock.schedule(() -> postCounted(context, callback, "A delayed callback"), delay);
+        return clock.schedule(() -> fanout.post(context, callback, "A delayed callback"), delay);
     }
 
     /**
@@ -395,7 +353,7 @@ public class SyncContextRegistry implements AutoCloseable {
      * callback posted explicitly with {@code post} still throws to its caller, and is not counted here.)
      */
     public long refusedCallbacks() {
-        return refusals.count();
+        return fanout.refused();
     }
 
     // ---------------------------------------------------------------- closing

@@ -38,7 +38,7 @@ class MixedLoadStressTest {
 
     /**
      * On the default executor, where a drain that catches up with a producer steps back
-     * ({@code SyncContext}, "Stepping back from a producer"): the executor users get. {@code StepBackTest}
+     * ({@code Drain}, "Stepping back from a producer"): the executor users get. {@code StepBackTest}
      * is the test that aims at the step back itself.
      */
     @Test
