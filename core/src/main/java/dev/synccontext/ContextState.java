@@ -137,7 +137,7 @@ abstract class ContextState extends CallbackQueue implements RendererSyncContext
         return (Thread) OWNER.getVolatile(this);
     }
 
-    /** The state word, read volatile: for the owner's loop ({@link Drain}), which moves it only through {@link SyncContext}'s methods. */
+    /** The state word, read volatile: for the owner's loop ({@link Drain}), which moves it through {@link SyncContext}. */
     long stateVolatile() {
         return state;
     }
