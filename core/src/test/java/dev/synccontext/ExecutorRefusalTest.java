@@ -33,7 +33,7 @@ class ExecutorRefusalTest {
         executor.reject(false);
         assertThat(ctx.invokeAsync(() -> "serving again").join()).isEqualTo("serving again");
         ctx.post(() -> { });
-        assertThat(executor.runAll()).isEqualTo(1);
+        assertThat(executor.runUntilIdle()).isEqualTo(1);
     }
 
     @Test
@@ -50,7 +50,7 @@ class ExecutorRefusalTest {
         executor.reject(false);
         List<String> ran = new CopyOnWriteArrayList<>();
         ctx.post(() -> ran.add("after"));
-        executor.runAll();
+        executor.runUntilIdle();
         assertThat(ran).containsExactly("after");
     }
 

@@ -26,12 +26,12 @@ class FairnessAndCapacityTest {
             ctx.post(() -> ran.add(n));
         }
 
-        assertThat(executor.runOne()).isTrue();
+        assertThat(executor.runNext()).isTrue();
         assertThat(ran).as("first drain").hasSize(4);
         assertThat(executor.pending()).as("drain resubmitted itself").isEqualTo(1);
-        assertThat(executor.runOne()).isTrue();
+        assertThat(executor.runNext()).isTrue();
         assertThat(ran).hasSize(8);
-        executor.runAll();
+        executor.runUntilIdle();
         assertThat(ran).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
         assertThat(executor.submitted()).isEqualTo(3);
     }

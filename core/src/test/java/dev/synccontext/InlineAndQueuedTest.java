@@ -110,7 +110,7 @@ class InlineAndQueuedTest {
         CompletableFuture<Void> later = ctx.invokeAsync(() -> { order.add("invoked"); });
 
         assertThat(later).as("invokeAsync behind a pending post must queue").isNotDone();
-        executor.runAll();
+        executor.runUntilIdle();
         assertThat(order).containsExactly("posted", "invoked");
         assertThat(later).isCompleted();
     }

@@ -7,8 +7,10 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * An executor that only queues; the test decides when (and on which thread) tasks run, so a test of
- * what a context hands to its executor is deterministic. Shared with the other modules' tests through
- * core's test jar. Thread-safe.
+ * what a context hands to its executor is deterministic. Its verbs are the test kit's
+ * {@code DeterministicExecutor}'s ({@link #runNext}, {@link #runUntilIdle}, {@link #pending}, {@link #submitted});
+ * the kit's also picks among queued tasks by seed and bounds a run, which core's tests do not need. Shared with
+ * the other modules' tests through core's test jar. Thread-safe.
  */
 public final class ManualExecutor implements Executor {
 
@@ -41,7 +43,7 @@ public final class ManualExecutor implements Executor {
     }
 
     /** Runs queued tasks on the calling thread until none is left; returns how many ran. */
-    public int runAll() {
+    public int runUntilIdle() {
         int ran = 0;
         for (Runnable task; (task = poll()) != null; ran++) {
             task.run();
@@ -50,7 +52,7 @@ public final class ManualExecutor implements Executor {
     }
 
     /** Runs one queued task; false if there was none. */
-    public boolean runOne() {
+    public boolean runNext() {
         Runnable task = poll();
         if (task == null) {
             return false;

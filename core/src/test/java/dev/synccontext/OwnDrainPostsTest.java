@@ -40,7 +40,7 @@ class OwnDrainPostsTest {
             ctx.post(() -> order.add("B1"));
         });
 
-        executor.runAll();
+        executor.runUntilIdle();
 
         assertThat(order).containsExactly("A", "B", "A1", "A2", "B1");
         assertThat(depthSeenInside).as("queue depth inside A: B alone, then B, A1, A2").containsExactly(1, 3);
@@ -61,7 +61,7 @@ class OwnDrainPostsTest {
         };
         ctx.post(step[0]);
 
-        int drains = executor.runAll();
+        int drains = executor.runUntilIdle();
 
         assertThat(ran).hasSize(steps);
         for (int i = 0; i < steps; i++) {
@@ -90,9 +90,9 @@ class OwnDrainPostsTest {
         sender.start();
         PostAndSendTest.awaitQueueDepth(ctx, 2);
 
-        executor.runAll(); // runs A, then hands the context to the sender, which runs S on its thread
+        executor.runUntilIdle(); // runs A, then hands the context to the sender, which runs S on its thread
         sender.join(10_000);
-        executor.runAll(); // the sender's release scheduled a drain for A1
+        executor.runUntilIdle(); // the sender's release scheduled a drain for A1
 
         assertThat(senderFailure.get()).isNull();
         assertThat(order).containsExactly("A", "S", "A1");
@@ -113,7 +113,7 @@ class OwnDrainPostsTest {
             posted.countDown();
             Occupier.awaitUninterruptibly(release);
         });
-        Thread drain = new Thread(executor::runAll, "drain");
+        Thread drain = new Thread(executor::runUntilIdle, "drain");
         drain.start();
         Occupier.awaitUninterruptibly(posted);
 
@@ -139,7 +139,7 @@ class OwnDrainPostsTest {
             returned.set(ctx.closeNow());
         });
 
-        executor.runAll();
+        executor.runUntilIdle();
 
         assertThat(returned.get()).containsExactly(p1);
         assertThat(ran).isEmpty();
@@ -160,7 +160,7 @@ class OwnDrainPostsTest {
             }
         });
 
-        executor.runAll();
+        executor.runUntilIdle();
 
         assertThat(refused).singleElement().satisfies(t -> assertThat(t).hasMessageContaining("is full"));
     }

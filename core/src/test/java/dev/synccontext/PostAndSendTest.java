@@ -35,7 +35,7 @@ class PostAndSendTest {
         assertThat(ran).as("post ran inline").isFalse();
         assertThat(ctx.queueDepth()).isEqualTo(1);
         assertThat(executor.pending()).as("one drain scheduled").isEqualTo(1);
-        executor.runAll();
+        executor.runUntilIdle();
         assertThat(ran).isTrue();
     }
 
@@ -48,7 +48,7 @@ class PostAndSendTest {
         ctx.execute(() -> ran.set(true));
 
         assertThat(ran).as("execute ran inline").isFalse();
-        executor.runAll();
+        executor.runUntilIdle();
         assertThat(ran).isTrue();
     }
 
@@ -64,7 +64,7 @@ class PostAndSendTest {
         });
 
         assertThat(order).containsExactly("after post");
-        executor.runAll();
+        executor.runUntilIdle();
         assertThat(order).containsExactly("after post", "posted");
     }
 

@@ -62,7 +62,7 @@ class WaiterRunsOwnTurnTest {
 
         occupier.close();
         assertThat(executor.submitted()).as("the release handed the queued call to a drain").isEqualTo(1);
-        executor.runAll();
+        executor.runUntilIdle();
 
         assertThat(waiter.result()).as("the drain ran it, here").isSameAs(Thread.currentThread());
     }
@@ -78,7 +78,7 @@ class WaiterRunsOwnTurnTest {
         join.countDown();
 
         assertThat(waiter.result()).as("the waiter took the drain over and ran its call").isSameAs(waiter.thread);
-        assertThat(executor.runAll()).as("the executor's task still runs").isEqualTo(1);
+        assertThat(executor.runUntilIdle()).as("the executor's task still runs").isEqualTo(1);
         assertThat(ctx.queueDepth()).isZero();
         assertThat(ranInline(ctx)).as("and finds the drain taken: the context is idle").isTrue();
     }
@@ -93,7 +93,7 @@ class WaiterRunsOwnTurnTest {
         occupier.close(); // the next item is a post: the release hands the queue to a drain
         assertThat(executor.pending()).isEqualTo(1);
 
-        Thread drain = new Thread(executor::runAll, "drain");
+        Thread drain = new Thread(executor::runUntilIdle, "drain");
         drain.start();
         drain.join(TimeUnit.SECONDS.toMillis(10));
 
@@ -123,7 +123,7 @@ class WaiterRunsOwnTurnTest {
         assertThat(waiter.result()).isSameAs(waiter.thread);
         assertThat(postRanOn.get()).as("the post queued behind the call did not run on the waiter").isNull();
         assertThat(executor.submitted()).as("the waiter's release handed the post to a drain").isEqualTo(1);
-        executor.runAll();
+        executor.runUntilIdle();
         assertThat(postRanOn.get()).isSameAs(Thread.currentThread());
         occupier.close();
     }
@@ -142,7 +142,7 @@ class WaiterRunsOwnTurnTest {
         occupier.close();
         assertThat(executor.pending()).as("the first call, not the waiter's, is next: a drain").isEqualTo(1);
         assertThat(order).isEmpty();
-        Thread drain = new Thread(executor::runAll, "drain");
+        Thread drain = new Thread(executor::runUntilIdle, "drain");
         drain.start();
         drain.join(TimeUnit.SECONDS.toMillis(10));
 
@@ -184,7 +184,7 @@ class WaiterRunsOwnTurnTest {
             }
         });
         assertThat(outcome.join()).as("no offer was made from inside").isEqualTo(QueuedFuture.NOT_WAITING);
-        executor.runAll(); // the other thread's call
+        executor.runUntilIdle(); // the other thread's call
     }
 
     private static boolean ranInline(RendererSyncContext ctx) {

@@ -32,7 +32,7 @@ import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The "Live channels" example of autoconfigure/README.md cannot rot: the files it shows are this package's
+ * The "Live channels" example of autoconfigure/docs/live-channels.md cannot rot: the files it shows are this package's
  * sources, shown verbatim, and the application they make works as the README says: a tab gets a snapshot,
  * then every change in order, and an {@code ended} event when its session ends.
  */
@@ -48,7 +48,7 @@ class LiveReadmeExampleTest {
 
     @Test
     void theReadmeShowsThisExampleVerbatim() throws IOException {
-        String readme = Files.readString(REPOSITORY.resolve("autoconfigure/README.md"));
+        String readme = Files.readString(REPOSITORY.resolve("autoconfigure/docs/live-channels.md"));
         Map<String, String> shown = new LinkedHashMap<>();
         Matcher matcher = FILE_BLOCK.matcher(readme);
         String here = "autoconfigure/src/test/java/com/example/live/";

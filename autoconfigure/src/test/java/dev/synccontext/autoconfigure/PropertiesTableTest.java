@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -16,9 +15,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The property table of autoconfigure/README.md is the configuration metadata (generated from the properties
+ * The property table of autoconfigure/docs/properties.md is the configuration metadata (generated from the properties
  * classes, merged with the additional metadata): every {@code synccontext.*} property has a row, and no row, nor
- * any {@code synccontext.x=value} the READMEs show, names a property that does not exist.
+ * any {@code synccontext.x=value} the READMEs and reference pages show, names a property that does not exist.
  */
 class PropertiesTableTest {
 
@@ -29,18 +28,18 @@ class PropertiesTableTest {
     @Test
     void theTableHasARowForEveryPropertyAndNoOther() throws IOException {
         Set<String> rows = new TreeSet<>();
-        Matcher row = ROW.matcher(Files.readString(REPOSITORY.resolve("autoconfigure/README.md")));
+        Matcher row = ROW.matcher(Files.readString(REPOSITORY.resolve("autoconfigure/docs/properties.md")));
         while (row.find()) {
             rows.add(row.group(1));
         }
-        assertThat(rows).as("the property table of autoconfigure/README.md against the configuration metadata")
+        assertThat(rows).as("the property table of autoconfigure/docs/properties.md against the configuration metadata")
                 .containsExactlyElementsOf(properties());
     }
 
     @Test
     void everySettingTheReadmesShowExists() throws IOException {
         Set<String> properties = properties();
-        for (Path readme : List.of(REPOSITORY.resolve("README.md"), REPOSITORY.resolve("autoconfigure/README.md"))) {
+        for (Path readme : ReadmeJavaBlocksTest.readmes()) {
             Matcher setting = SETTING.matcher(Files.readString(readme));
             while (setting.find()) {
                 assertThat(properties).as(REPOSITORY.relativize(readme) + " sets " + setting.group(1)).contains(setting.group(1));

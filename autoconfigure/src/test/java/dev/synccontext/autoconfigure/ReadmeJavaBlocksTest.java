@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every Java block in README.md and the modules' READMEs is either compiled by the build or visibly a fragment:
+ * Every Java block in README.md, the modules' READMEs and their reference pages ({@code <module>/docs/*.md}) is either compiled by the build or visibly a fragment:
  * a block right after {@code <!-- file: path -->} is that file of the repository, verbatim (and the build compiles
  * and runs it); one right after {@code <!-- fragment -->} opens with a {@code // fragment} comment, so a reader
  * sees that it will not compile as shown. No other Java block is allowed.
@@ -68,7 +68,18 @@ class ReadmeJavaBlocksTest {
         List<Path> readmes = new ArrayList<>();
         readmes.add(REPOSITORY.resolve("README.md"));
         try (Stream<Path> modules = Files.list(REPOSITORY)) {
-            modules.map(module -> module.resolve("README.md")).filter(Files::isRegularFile).sorted().forEach(readmes::add);
+            for (Path module : modules.filter(Files::isDirectory).sorted().toList()) {
+                Path readme = module.resolve("README.md");
+                if (Files.isRegularFile(readme)) {
+                    readmes.add(readme);
+                }
+                Path docs = module.resolve("docs");
+                if (!module.getFileName().toString().equals("docs") && Files.isDirectory(docs)) {
+                    try (Stream<Path> pages = Files.list(docs)) {
+                        pages.filter(page -> page.toString().endsWith(".md")).sorted().forEach(readmes::add);
+                    }
+                }
+            }
         }
         return readmes;
     }

@@ -25,9 +25,7 @@ public class ClaimReleaseModelCheckingTest extends ModelCheckingTest {
 
     @Operation
     public void invokeAsync(@Param(gen = ThreadIdGen.class) int producer) {
-        Ledger.Task task = ledger.task(producer);
-        ledger.future(task, ledger.ctx.invokeAsync(task));
-        ledger.outside("invokeAsync");
+        ledger.invokeAsync(producer);
     }
 
     @Operation

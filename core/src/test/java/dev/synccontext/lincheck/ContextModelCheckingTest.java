@@ -28,9 +28,7 @@ public class ContextModelCheckingTest extends ModelCheckingTest {
 
     @Operation
     public void invokeAsync(@Param(gen = ThreadIdGen.class) int producer) {
-        Ledger.Task task = ledger.task(producer);
-        ledger.future(task, ledger.ctx.invokeAsync(task));
-        ledger.outside("invokeAsync");
+        ledger.invokeAsync(producer);
     }
 
     @Operation
@@ -45,13 +43,7 @@ public class ContextModelCheckingTest extends ModelCheckingTest {
 
     @Operation
     public void post(@Param(gen = ThreadIdGen.class) int producer) {
-        Ledger.Task task = ledger.task(producer);
-        try {
-            ledger.ctx.post(task);
-        } catch (RejectedExecutionException closed) {
-            ledger.reported(task);
-        }
-        ledger.outside("post");
+        ledger.post(producer);
     }
 
     @Operation
@@ -85,14 +77,12 @@ public class ContextModelCheckingTest extends ModelCheckingTest {
 
     @Operation
     public void close() {
-        ledger.ctx.close();
-        ledger.outside("close");
+        ledger.close();
     }
 
     @Operation
     public void closeNow() {
-        ledger.reportedAll(ledger.ctx.closeNow());
-        ledger.outside("closeNow");
+        ledger.closeNow();
     }
 
     @Validate

@@ -3,7 +3,6 @@ package dev.synccontext.lincheck;
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.RejectedExecutionException;
 import org.jetbrains.kotlinx.lincheck.annotations.Operation;
 import org.jetbrains.kotlinx.lincheck.annotations.Param;
 import org.jetbrains.kotlinx.lincheck.annotations.Validate;
@@ -30,20 +29,12 @@ public class DeferredDrainModelCheckingTest extends ModelCheckingTest {
 
     @Operation
     public void invokeAsync(@Param(gen = ThreadIdGen.class) int producer) {
-        Ledger.Task task = ledger.task(producer);
-        ledger.future(task, ledger.ctx.invokeAsync(task));
-        ledger.outside("invokeAsync");
+        ledger.invokeAsync(producer);
     }
 
     @Operation
     public void post(@Param(gen = ThreadIdGen.class) int producer) {
-        Ledger.Task task = ledger.task(producer);
-        try {
-            ledger.ctx.post(task);
-        } catch (RejectedExecutionException closed) {
-            ledger.reported(task);
-        }
-        ledger.outside("post");
+        ledger.post(producer);
     }
 
     @Operation
@@ -68,14 +59,12 @@ public class DeferredDrainModelCheckingTest extends ModelCheckingTest {
 
     @Operation
     public void close() {
-        ledger.ctx.close();
-        ledger.outside("close");
+        ledger.close();
     }
 
     @Operation
     public void closeNow() {
-        ledger.reportedAll(ledger.ctx.closeNow());
-        ledger.outside("closeNow");
+        ledger.closeNow();
     }
 
     @Validate

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -37,6 +38,35 @@ final class Ledger {
     Task task(int producer) {
         int seq = producer >= 0 ? ++submittedSeq[producer] : 0;
         return new Task(nextId.getAndIncrement(), producer, seq);
+    }
+
+    // The operations several checks share: one call on the context, its outcome written down, then the
+    // caller checked to be outside the context again.
+
+    void invokeAsync(int producer) {
+        Task task = task(producer);
+        future(task, ctx.invokeAsync(task));
+        outside("invokeAsync");
+    }
+
+    void post(int producer) {
+        Task task = task(producer);
+        try {
+            ctx.post(task);
+        } catch (RejectedExecutionException closed) {
+            reported(task);
+        }
+        outside("post");
+    }
+
+    void close() {
+        ctx.close();
+        outside("close");
+    }
+
+    void closeNow() {
+        reportedAll(ctx.closeNow());
+        outside("closeNow");
     }
 
     void future(Task task, CompletableFuture<?> future) {

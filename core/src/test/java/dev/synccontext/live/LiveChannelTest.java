@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -15,27 +13,16 @@ import org.junit.jupiter.api.Test;
 /** The rules of one channel and its subscribers, with in-memory transports (no network, no Spring). */
 class LiveChannelTest {
 
-    private final ExecutorService drains = Executors.newFixedThreadPool(2, r -> {
-        Thread thread = new Thread(r, "live-drain");
-        thread.setDaemon(true);
-        return thread;
-    });
-    private final LiveStatistics statistics = new LiveStatistics("test");
+    private final LiveDrains drains = new LiveDrains(2);
 
     @AfterEach
     void stop() throws InterruptedException {
-        drains.shutdownNow();
-        assertThat(drains.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    }
-
-    private LiveChannel.Builder channel(OverflowPolicy policy, int capacity) {
-        return LiveChannel.builder("board").policy(policy).bufferCapacity(capacity).replayCapacity(16)
-                .executor(drains).statistics(statistics);
+        drains.close();
     }
 
     @Test
     void aSubscriberGetsASnapshotThenEveryMessageInOrderWrittenOffThePublishersThread() {
-        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 1000).build(() -> "state-0");
+        LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 1000).build(() -> "state-0");
         RecordingTransport tab = new RecordingTransport();
         live.subscribe(tab);
         for (int i = 1; i <= 500; i++) {
@@ -52,7 +39,7 @@ class LiveChannelTest {
 
     @Test
     void aStalledSubscriberCostsItsBoundedBufferAndEveryDropIsCounted() {
-        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 8).build(() -> "s");
+        LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 8).build(() -> "s");
         RecordingTransport stalled = RecordingTransport.stalled();
         LiveSubscriber subscriber = live.subscribe(stalled);
         for (int i = 1; i <= 10_000; i++) {
@@ -61,19 +48,19 @@ class LiveChannelTest {
         assertThat(subscriber.highWater()).isEqualTo(8);
         assertThat(subscriber.buffered()).isEqualTo(8);
         assertThat(subscriber.dropped()).as("snapshot + 10,000 published, 8 kept").isEqualTo(10_001 - 8);
-        assertThat(statistics.dropped(OverflowPolicy.DROP_OLDEST)).isEqualTo(10_001 - 8);
-        assertThat(statistics.buffered()).isEqualTo(8);
+        assertThat(drains.statistics.dropped(OverflowPolicy.DROP_OLDEST)).isEqualTo(10_001 - 8);
+        assertThat(drains.statistics.buffered()).isEqualTo(8);
 
         stalled.resume();
         await().atMost(Duration.ofSeconds(10)).until(() -> stalled.written.size() == 8);
         assertThat(stalled.sequences()).as("the newest 8, in order").containsExactly(
                 9_993L, 9_994L, 9_995L, 9_996L, 9_997L, 9_998L, 9_999L, 10_000L);
-        assertThat(statistics.buffered()).isZero();
+        assertThat(drains.statistics.buffered()).isZero();
     }
 
     @Test
     void coalesceByKeyKeepsTheLatestValuePerKeyAndKeepsSequenceNumbersIncreasing() {
-        LiveChannel live = channel(OverflowPolicy.COALESCE_BY_KEY, 8).build(() -> "s");
+        LiveChannel live = drains.channel(OverflowPolicy.COALESCE_BY_KEY, 8).build(() -> "s");
         RecordingTransport tab = RecordingTransport.stalled();
         LiveSubscriber subscriber = live.subscribe(tab);
         for (int i = 1; i <= 100; i++) {
@@ -83,7 +70,7 @@ class LiveChannelTest {
         live.publish("note", "unkeyed");
         assertThat(subscriber.buffered()).as("snapshot, a, b, the unkeyed note").isEqualTo(4);
         assertThat(subscriber.dropped()).isEqualTo(198);
-        assertThat(statistics.dropped(OverflowPolicy.COALESCE_BY_KEY)).isEqualTo(198);
+        assertThat(drains.statistics.dropped(OverflowPolicy.COALESCE_BY_KEY)).isEqualTo(198);
         tab.resume();
         await().atMost(Duration.ofSeconds(10)).until(() -> tab.written.size() == 4);
         assertThat(tab.written).extracting(LiveMessage::data).containsExactly("s", "a100", "b100", "unkeyed");
@@ -92,7 +79,7 @@ class LiveChannelTest {
 
     @Test
     void theDisconnectPolicyClosesASubscriberWhoseBufferIsFullAndDropsNothing() throws InterruptedException {
-        LiveChannel live = channel(OverflowPolicy.DISCONNECT, 4).build(() -> "s");
+        LiveChannel live = drains.channel(OverflowPolicy.DISCONNECT, 4).build(() -> "s");
         RecordingTransport stalled = RecordingTransport.stalled();
         RecordingTransport healthy = new RecordingTransport();
         LiveSubscriber slow = live.subscribe(stalled);
@@ -105,14 +92,14 @@ class LiveChannelTest {
         assertThat(stalled.closed).hasValue(CloseReason.TOO_SLOW);
         assertThat(slow.isOpen()).isFalse();
         assertThat(slow.dropped()).isZero();
-        assertThat(statistics.slowDisconnects()).isEqualTo(1);
+        assertThat(drains.statistics.slowDisconnects()).isEqualTo(1);
         assertThat(live.subscribers()).hasSize(1);
-        assertThat(statistics.buffered()).isZero();
+        assertThat(drains.statistics.buffered()).isZero();
     }
 
     @Test
     void aTransportWhoseOwnBoundGaveUpEndsItsSubscriberAsTooSlowCountedOnce() throws InterruptedException {
-        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "s");
+        LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "s");
         RecordingTransport given = RecordingTransport.stalled();
         LiveSubscriber subscriber = live.subscribe(given);
         live.publish("board", 1);
@@ -123,9 +110,9 @@ class LiveChannelTest {
         assertThat(given.closedLatch.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(given.closed).hasValue(CloseReason.TOO_SLOW);
         assertThat(subscriber.closeReason()).isEqualTo(CloseReason.TOO_SLOW);
-        assertThat(statistics.slowDisconnects()).isEqualTo(1);
-        assertThat(statistics.subscribers()).isZero();
-        assertThat(statistics.buffered()).isZero();
+        assertThat(drains.statistics.slowDisconnects()).isEqualTo(1);
+        assertThat(drains.statistics.subscribers()).isZero();
+        assertThat(drains.statistics.buffered()).isZero();
         assertThat(live.subscribers()).isEmpty();
         subscriber.cancel();
         assertThat(subscriber.closeReason()).as("ended once").isEqualTo(CloseReason.TOO_SLOW);
@@ -133,7 +120,7 @@ class LiveChannelTest {
 
     @Test
     void aReconnectWithTheLastIdGetsExactlyWhatItMissed() {
-        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 64).build(() -> "s");
+        LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 64).build(() -> "s");
         for (int i = 1; i <= 20; i++) {
             live.publish("board", i);
         }
@@ -142,12 +129,12 @@ class LiveChannelTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> back.written.size() == 8);
         assertThat(back.sequences()).containsExactly(13L, 14L, 15L, 16L, 17L, 18L, 19L, 20L);
         assertThat(back.written).noneMatch(LiveMessage::snapshot);
-        assertThat(statistics.resumed()).isEqualTo(1);
+        assertThat(drains.statistics.resumed()).isEqualTo(1);
     }
 
     @Test
     void aReconnectPastTheReplayBufferFromAnotherChannelOrWithGarbageGetsOneSnapshot() {
-        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 64).build(() -> "now");
+        LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 64).build(() -> "now");
         for (int i = 1; i <= 40; i++) {
             live.publish("board", i); // the replay buffer keeps 25..40
         }
@@ -163,12 +150,12 @@ class LiveChannelTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> back.written.size() == 2);
             assertThat(back.written.get(1).sequence()).as("continues after the snapshot").isEqualTo(live.lastSequence());
         }
-        assertThat(statistics.snapshots()).isEqualTo(5);
+        assertThat(drains.statistics.snapshots()).isEqualTo(5);
     }
 
     @Test
     void aReplayThatWouldNotFitTheSubscribersBufferBecomesASnapshotInsteadOfAGap() {
-        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "now");
+        LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "now");
         for (int i = 1; i <= 10; i++) {
             live.publish("board", i);
         }
@@ -180,7 +167,7 @@ class LiveChannelTest {
 
     @Test
     void aClosedChannelRefusesPublishesAndClosesNewSubscribers() throws InterruptedException {
-        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "now");
+        LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "now");
         RecordingTransport open = new RecordingTransport();
         live.subscribe(open);
         live.close();
@@ -190,12 +177,12 @@ class LiveChannelTest {
                 .hasMessageContaining("board").hasMessageContaining("closed");
         RecordingTransport late = new RecordingTransport();
         assertThat(live.subscribe(late).isOpen()).isFalse();
-        assertThat(statistics.subscribers()).isZero();
+        assertThat(drains.statistics.subscribers()).isZero();
     }
 
     @Test
     void aTransportThatEndedBeforeItsSubscriptionArrivedLeavesNothingBehind() {
-        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "now");
+        LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "now");
         RecordingTransport gone = new RecordingTransport() {
             @Override
             public void attach(LiveSubscriber subscriber) {
@@ -204,8 +191,8 @@ class LiveChannelTest {
         };
         assertThat(live.subscribe(gone).isOpen()).isFalse();
         assertThat(live.subscribers()).isEmpty();
-        assertThat(statistics.subscribers()).isZero();
-        assertThat(statistics.buffered()).isZero();
+        assertThat(drains.statistics.subscribers()).isZero();
+        assertThat(drains.statistics.buffered()).isZero();
     }
 
     @Test
@@ -218,7 +205,7 @@ class LiveChannelTest {
 
     @Test
     void endGivesEachReadingSubscriberItsBufferThenTheLastMessageThenClosesIt() throws InterruptedException {
-        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 1000).build(() -> "s");
+        LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 1000).build(() -> "s");
         RecordingTransport tab = new RecordingTransport();
         LiveSubscriber subscriber = live.subscribe(tab);
         for (int i = 1; i <= 200; i++) {
@@ -241,7 +228,7 @@ class LiveChannelTest {
 
     @Test
     void endClosesAStalledSubscriberAtOnceWithoutWaitingForIt() throws InterruptedException {
-        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "s");
+        LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "s");
         RecordingTransport stalled = RecordingTransport.stalled();
         live.subscribe(stalled);
         for (int i = 1; i <= 100; i++) {
@@ -251,13 +238,13 @@ class LiveChannelTest {
         live.end("ended", "gone");
         assertThat(stalled.closedLatch.await(10, TimeUnit.SECONDS)).as("not waited for").isTrue();
         assertThat(stalled.closed).hasValue(CloseReason.CHANNEL_CLOSED);
-        assertThat(statistics.buffered()).isZero();
+        assertThat(drains.statistics.buffered()).isZero();
     }
 
     @Test
     void theSubscribersChangedListenerHearsEveryJoinAndLeaveWhileTheChannelIsOpen() throws InterruptedException {
         java.util.concurrent.atomic.AtomicInteger changes = new java.util.concurrent.atomic.AtomicInteger();
-        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 8).onSubscribersChanged(changes::incrementAndGet)
+        LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 8).onSubscribersChanged(changes::incrementAndGet)
                 .build(() -> "s");
         RecordingTransport first = new RecordingTransport();
         RecordingTransport second = new RecordingTransport();

@@ -2,8 +2,6 @@ package dev.synccontext.live;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -18,16 +16,11 @@ import org.junit.jupiter.api.Test;
  */
 class SubscriberCloseRaceTest {
 
-    private final ExecutorService drains = Executors.newFixedThreadPool(4, r -> {
-        Thread thread = new Thread(r, "live-drain");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final LiveDrains drains = new LiveDrains(4);
 
     @AfterEach
     void stop() throws InterruptedException {
-        drains.shutdownNow();
-        assertThat(drains.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+        drains.close();
     }
 
     @Test
@@ -37,7 +30,7 @@ class SubscriberCloseRaceTest {
         int writesAfterClose = 0;
         for (int round = 0; round < rounds; round++) {
             LiveChannel live = LiveChannel.builder("board").policy(OverflowPolicy.DROP_OLDEST).bufferCapacity(64)
-                    .executor(drains).build(() -> "s");
+                    .executor(drains.executor).build(() -> "s");
             RecordingTransport tab = new RecordingTransport();
             tab.writeNanos = 20_000;
             LiveSubscriber subscriber = live.subscribe(tab);

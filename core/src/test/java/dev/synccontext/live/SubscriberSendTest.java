@@ -20,27 +20,16 @@ import org.junit.jupiter.api.Test;
  */
 class SubscriberSendTest {
 
-    private final ExecutorService drains = Executors.newFixedThreadPool(2, r -> {
-        Thread thread = new Thread(r, "live-drain");
-        thread.setDaemon(true);
-        return thread;
-    });
-    private final LiveStatistics statistics = new LiveStatistics("test");
+    private final LiveDrains drains = new LiveDrains(2);
 
     @AfterEach
     void stop() throws InterruptedException {
-        drains.shutdownNow();
-        assertThat(drains.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    }
-
-    private LiveChannel.Builder channel(OverflowPolicy policy, int capacity) {
-        return LiveChannel.builder("board").policy(policy).bufferCapacity(capacity).replayCapacity(16)
-                .executor(drains).statistics(statistics);
+        drains.close();
     }
 
     @Test
     void aSentMessageReachesOnlyItsSubscriberBetweenThePublishesAroundItAndIsNeverReplayed() {
-        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 64).build(() -> "s");
+        LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 64).build(() -> "s");
         RecordingTransport asking = RecordingTransport.stalled();
         RecordingTransport other = new RecordingTransport();
         LiveSubscriber subscriber = live.subscribe(asking);
@@ -71,7 +60,7 @@ class SubscriberSendTest {
     @Test
     void aSentMessageNeverReplacesTheBufferedMessageWhoseSequenceItShares() {
         for (OverflowPolicy policy : OverflowPolicy.values()) {
-            LiveChannel live = channel(policy, 8).build(() -> "s");
+            LiveChannel live = drains.channel(policy, 8).build(() -> "s");
             RecordingTransport tab = RecordingTransport.stalled();
             LiveSubscriber subscriber = live.subscribe(tab);
             live.publish("board", "board", "keyed");
@@ -89,7 +78,7 @@ class SubscriberSendTest {
 
     @Test
     void nothingIsSentAfterTheChannelEndedOrTheSubscriberLeftAndTheCallerIsTold() {
-        LiveChannel live = channel(OverflowPolicy.COALESCE_BY_KEY, 8).build(() -> "s");
+        LiveChannel live = drains.channel(OverflowPolicy.COALESCE_BY_KEY, 8).build(() -> "s");
         RecordingTransport cancelled = new RecordingTransport();
         LiveSubscriber leaving = live.subscribe(cancelled);
         leaving.cancel();
@@ -106,7 +95,7 @@ class SubscriberSendTest {
 
     @Test
     void aSendThatOverflowsADisconnectingBufferEndsTheSubscriberAndSaysSo() {
-        LiveChannel live = channel(OverflowPolicy.DISCONNECT, 2).build(() -> "s");
+        LiveChannel live = drains.channel(OverflowPolicy.DISCONNECT, 2).build(() -> "s");
         RecordingTransport tab = RecordingTransport.stalled();
         LiveSubscriber subscriber = live.subscribe(tab);
         assertThat(subscriber.send("error", "fits")).isTrue();
@@ -121,7 +110,7 @@ class SubscriberSendTest {
     @Test
     void concurrentSendsAndPublishesAreWrittenOneAtATimeEachInItsOrderNothingLost() throws Exception {
         int perThread = 2_000;
-        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 5 * perThread + 1).build(() -> "s");
+        LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 5 * perThread + 1).build(() -> "s");
         RecordingTransport tab = new RecordingTransport();
         LiveSubscriber subscriber = live.subscribe(tab);
         ExecutorService senders = Executors.newFixedThreadPool(5);

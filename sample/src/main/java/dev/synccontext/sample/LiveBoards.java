@@ -11,7 +11,7 @@ import org.springframework.stereotype.Component;
  * (the ticker) can reach each of them. Boards add themselves when their session creates them and
  * remove themselves when it ends.
  *
- * <p>Shutdown needs nothing here: the starter's drain (autoconfigure/README.md, "Drain on shutdown") tells
+ * <p>Shutdown needs nothing here: the starter's drain (autoconfigure/docs/live-channels.md, "Drain on shutdown") tells
  * every open tab to go away, paced, before the web server's graceful phase, and the page reconnects.
  */
 @Component

@@ -1,59 +1,39 @@
 package dev.synccontext.autoconfigure.durable;
 
+import static dev.synccontext.autoconfigure.durable.DurableNodes.browser;
+import static dev.synccontext.autoconfigure.durable.DurableNodes.post;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.synccontext.ContextClock;
-import dev.synccontext.spring.durable.InMemoryStateStore;
-import dev.synccontext.spring.durable.StateStore;
-import dev.synccontext.spring.durable.session.Durable;
 import dev.synccontext.spring.durable.session.DurableContexts;
-import dev.synccontext.spring.handler.OnContext;
-import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.testing.Browser;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
-import org.springframework.session.MapSessionRepository;
-import org.springframework.session.web.http.SessionRepositoryFilter;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The durable meters and the endpoint's {@code durable} section after real events: two nodes (two Spring Boot
- * applications on real Tomcat in one JVM) share one state store and one session repository, and one session
- * moves between them over HTTP. Each node's meter binder is bound to a registry of its own and read after the
- * events that should move it.
+ * The durable meters and the endpoint's {@code durable} section after real events: two nodes
+ * ({@link DurableNodes}) share one state store and one session repository, and one session moves between them
+ * over HTTP. Each node's meter binder is bound to a registry of its own and read after the events that should
+ * move it.
  */
 class DurableMetersHttpTest {
 
-    private final StateStore store = new InMemoryStateStore(ContextClock.system());
-    private final MapSessionRepository sessions = new MapSessionRepository(new ConcurrentHashMap<>());
-    private final List<ConfigurableApplicationContext> nodes = new ArrayList<>();
+    private final DurableNodes nodes = new DurableNodes();
 
     @AfterEach
     void stopNodes() {
-        nodes.forEach(ConfigurableApplicationContext::close);
+        nodes.close();
     }
 
     @Test
@@ -62,16 +42,16 @@ class DurableMetersHttpTest {
         ConfigurableApplicationContext nodeB = start();
         MeterRegistry metersA = meters(nodeA);
         MeterRegistry metersB = meters(nodeB);
-        Browser browser = new Browser(port(nodeA));
+        Browser browser = browser(nodeA);
         for (int i = 1; i <= 3; i++) {
-            assertThat(browser.post("/count").body()).isEqualTo(String.valueOf(i));
+            assertThat(browser.post("/counter").body()).isEqualTo(String.valueOf(i));
         }
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
                 counter(metersA, "synccontext.durable.snapshots.written")).as("a's debounced snapshot").isPositive());
         assertThat(counter(metersA, "synccontext.durable.snapshot.bytes")).isPositive();
         assertThat(counter(metersA, "synccontext.durable.restores.miss")).as("a new session").isEqualTo(1);
 
-        assertThat(post(browser, nodeB, "/count")).as("b asked a, a handed over").isEqualTo("4");
+        assertThat(post(browser, nodeB, "/counter")).as("b asked a, a handed over").isEqualTo("4");
         assertThat(handOffs(metersB, "no-affinity")).as("a was alive and answered").isEqualTo(1);
         assertThat(handOffs(metersB, "deploy")).isZero();
         assertThat(counter(metersB, "synccontext.durable.handoffs.requested")).isEqualTo(1);
@@ -82,7 +62,7 @@ class DurableMetersHttpTest {
         assertThat(waits.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS)).isPositive();
 
         nodeB.close(); // graceful: the final snapshot, then the release
-        assertThat(post(browser, nodeA, "/count")).as("a restores b's final snapshot").isEqualTo("5");
+        assertThat(post(browser, nodeA, "/counter")).as("a restores b's final snapshot").isEqualTo("5");
         assertThat(handOffs(metersA, "deploy")).as("taken from a released record").isEqualTo(1);
         assertThat(counter(metersA, "synccontext.durable.restores.hit")).isEqualTo(1);
         assertThat(metersA.get("synccontext.durable.sessions.owned").gauge().value()).isEqualTo(1);
@@ -103,8 +83,8 @@ class DurableMetersHttpTest {
     void aSnapshotOverTheBudgetIsCountedNotWrittenAndTheLastStoredStateStands() {
         ConfigurableApplicationContext node = start("synccontext.durable.size-budget=300B");
         MeterRegistry meters = meters(node);
-        Browser browser = new Browser(port(node));
-        assertThat(browser.post("/count").body()).isEqualTo("1");
+        Browser browser = browser(node);
+        assertThat(browser.post("/counter").body()).isEqualTo("1");
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
                 counter(meters, "synccontext.durable.snapshots.written")).isEqualTo(1));
 
@@ -119,17 +99,10 @@ class DurableMetersHttpTest {
     }
 
     private ConfigurableApplicationContext start(String... properties) {
-        List<String> all = new ArrayList<>(List.of("server.port=0", "spring.main.banner-mode=off",
-                "synccontext.durable.debounce=20ms", "management.endpoints.web.exposure.include=synccontext"));
+        List<String> all = new ArrayList<>(List.of("synccontext.durable.debounce=20ms",
+                "management.endpoints.web.exposure.include=synccontext"));
         all.addAll(List.of(properties));
-        ConfigurableApplicationContext node = new SpringApplicationBuilder(App.class)
-                .initializers(context -> {
-                    context.getBeanFactory().registerSingleton("sharedStateStore", store);
-                    context.getBeanFactory().registerSingleton("sharedSessions", sessions);
-                })
-                .properties(all.toArray(String[]::new)).run();
-        nodes.add(node);
-        return node;
+        return nodes.start(all.toArray(String[]::new));
     }
 
     /** The node's durable meter binder, bound to a registry of the test's own. */
@@ -151,95 +124,9 @@ class DurableMetersHttpTest {
         return registry.get("synccontext.durable.writes.rejected").tag("reason", reason).functionCounter().count();
     }
 
-    private static String post(Browser browser, ConfigurableApplicationContext node, String path) {
-        HttpResponse<String> reply = browser.send(browser.request(base(node).resolve(path))
-                .POST(HttpRequest.BodyPublishers.noBody()));
-        assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
-        return reply.body();
-    }
-
     private static JsonNode endpoint(ConfigurableApplicationContext node) {
-        HttpResponse<String> reply = new Browser(port(node)).get("/actuator/synccontext");
+        HttpResponse<String> reply = browser(node).get("/actuator/synccontext");
         assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
         return JsonMapper.builder().build().readTree(reply.body());
-    }
-
-    private static int port(ConfigurableApplicationContext node) {
-        return ((WebServerApplicationContext) node).getWebServer().getPort();
-    }
-
-    private static URI base(ConfigurableApplicationContext node) {
-        return URI.create("http://localhost:" + port(node));
-    }
-
-    @SpringBootConfiguration
-    @EnableAutoConfiguration
-    @Import({ Controller.class, Counter.class, Note.class })
-    static class App {
-
-        @Bean
-        SessionRepositoryFilter<?> springSessionRepositoryFilter(MapSessionRepository sharedSessions) {
-            return new SessionRepositoryFilter<>(sharedSessions);
-        }
-    }
-
-    @ContextScoped
-    @Durable(name = "counter")
-    public static class Counter {
-        private int count;
-
-        public int getCount() {
-            return count;
-        }
-
-        public void setCount(int count) {
-            this.count = count;
-        }
-
-        public int increment() {
-            return ++count;
-        }
-    }
-
-    @ContextScoped
-    @Durable(name = "note")
-    public static class Note {
-        private String text = "";
-
-        public String getText() {
-            return text;
-        }
-
-        public void setText(String text) {
-            this.text = text;
-        }
-
-        public int add(String more) {
-            text = text + more;
-            return text.length();
-        }
-    }
-
-    @RestController
-    static class Controller {
-        private final Counter counter;
-        private final Note note;
-
-        Controller(Counter counter, Note note) {
-            this.counter = counter;
-            this.note = note;
-        }
-
-        @OnContext
-        @PostMapping("/count")
-        int count() {
-            return counter.increment();
-        }
-
-        @OnContext
-        @PostMapping("/note")
-        int note(@RequestParam String add) {
-            return note.add(add);
-        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.synccontext.autoconfigure.durable;
 
+import static dev.synccontext.autoconfigure.durable.DurableNodes.browser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.ContextClock;
@@ -7,9 +8,6 @@ import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.InMemoryStateStore;
 import dev.synccontext.spring.durable.StateStore;
 import dev.synccontext.spring.durable.WriteOutcome;
-import dev.synccontext.spring.durable.session.Durable;
-import dev.synccontext.spring.handler.OnContext;
-import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.testing.Browser;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -21,22 +19,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code synccontext.durable.write-through=true} over real HTTP (Tomcat, one node, an in-memory store behind a
- * decorator that records every accepted snapshot and can refuse or fail writes; one node for every test, each
- * with its own session): an answer is given only after its
- * snapshot was accepted, and a refused or failed write is never answered as success. The debounce is an hour, so
+ * {@code synccontext.durable.write-through=true} over real HTTP (Tomcat, one node of {@link DurableApp}, an
+ * in-memory store behind a decorator that records every accepted snapshot and can refuse or fail writes; one node
+ * for every test, each with its own session): an answer is given only after its snapshot was accepted, and a
+ * refused or failed write is never answered as success. The debounce is an hour, so
  * only write-through can have written anything while a test runs.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -130,61 +119,11 @@ class WriteThroughHttpTest {
         assertThat(browser.post("/counter").body()).isEqualTo("2");
     }
 
+    /** A node of its own on {@code store}, with write-through on or off. */
     private static ConfigurableApplicationContext start(boolean writeThrough, SwitchableStore store) {
-        return new SpringApplicationBuilder(App.class)
-                .initializers(context -> context.getBeanFactory().registerSingleton("switchableStore", store))
-                .properties("server.port=0", "spring.main.banner-mode=off", "synccontext.durable.debounce=1h",
-                        "synccontext.durable.write-through=" + writeThrough, "spring.mvc.problemdetails.enabled=true")
-                .run();
-    }
-
-    private static Browser browser(ConfigurableApplicationContext node) {
-        return new Browser(((WebServerApplicationContext) node).getWebServer().getPort());
-    }
-
-    @SpringBootConfiguration
-    @EnableAutoConfiguration
-    @Import({ CounterController.class, Counter.class })
-    static class App {
-    }
-
-    @ContextScoped
-    @Durable(name = "counter")
-    public static class Counter {
-        private int count;
-
-        public int getCount() {
-            return count;
-        }
-
-        public void setCount(int count) {
-            this.count = count;
-        }
-
-        public int increment() {
-            return ++count;
-        }
-    }
-
-    @RestController
-    static class CounterController {
-        private final Counter counter;
-
-        CounterController(Counter counter) {
-            this.counter = counter;
-        }
-
-        @OnContext
-        @PostMapping("/counter")
-        int increment() {
-            return counter.increment();
-        }
-
-        @OnContext
-        @GetMapping("/counter")
-        int read() {
-            return counter.getCount();
-        }
+        DurableNodes nodes = new DurableNodes(store);
+        return nodes.start("synccontext.durable.debounce=1h", "synccontext.durable.write-through=" + writeThrough,
+                "spring.mvc.problemdetails.enabled=true");
     }
 
     /** The in-memory store, recording accepted snapshots; {@code refuse} answers STALE, {@code fail} throws. */

@@ -41,7 +41,7 @@ import org.springframework.web.socket.messaging.WebSocketStompClient;
 
 /**
  * A stalled STOMP client over real Tomcat and real sockets, with {@code setPreservePublishOrder(true)} (the
- * setup autoconfigure/README.md recommends, {@link LiveStompTest}'s app): one channel on one context, a healthy
+ * setup autoconfigure/docs/live-channels.md recommends, {@link LiveStompTest}'s app): one channel on one context, a healthy
  * subscriber ({@link WebSocketStompClient}) and a stalled one (a raw socket with a 2 KB receive buffer that
  * completes the handshake, CONNECTs, SUBSCRIBEs and subscribes, in real masked frames, then never reads), while
  * the state changes 5,000 times (about 10 MB, far beyond the socket buffers).

@@ -29,7 +29,7 @@ class BaselineContextContractTest extends SyncContextContract {
         Optional<BaselineSyncContext>[] inside = new Optional[2];
         ctx.invokeAsync(() -> inside[0] = BaselineSyncContext.currentBaseline()).join();
         ctx.post(() -> inside[1] = BaselineSyncContext.currentBaseline());
-        executor.runAll();
+        executor.runUntilIdle();
         assertThat(inside[0]).containsSame(ctx);
         assertThat(inside[1]).containsSame(ctx);
         assertThat(BaselineSyncContext.currentBaseline()).isEmpty();

@@ -103,7 +103,7 @@ abstract class SyncContextContract {
         AtomicInteger ran = new AtomicInteger();
         ctx.post(ran::incrementAndGet);
         assertThat(ran).as("post ran inside post()").hasValue(0);
-        executor.runAll();
+        executor.runUntilIdle();
         assertThat(ran).hasValue(1);
     }
 
@@ -227,7 +227,7 @@ abstract class SyncContextContract {
             throw boom;
         });
         ctx.post(after::incrementAndGet);
-        executor.runAll();
+        executor.runUntilIdle();
         assertThat(seen).containsExactly(boom);
         assertThat(after).hasValue(1);
         assertThat(ctx.unhandledExceptionCount()).isEqualTo(1);
@@ -281,7 +281,7 @@ abstract class SyncContextContract {
         AtomicReference<Boolean> queuedAccess = new AtomicReference<>();
         ctx.invokeAsync(() -> inlineAccess.set(ctx.checkAccess())).join();
         ctx.post(() -> queuedAccess.set(ctx.checkAccess()));
-        executor.runAll();
+        executor.runUntilIdle();
         assertThat(inlineAccess.get()).isTrue();
         assertThat(queuedAccess.get()).isTrue();
         assertThat(ctx.checkAccess()).as("after callbacks ran on this thread").isFalse();
