@@ -202,3 +202,5 @@ end_stage
 echo "== all stages passed:"
 printf '  %s\n' "${stage_report[@]}"
 echo "  total: ${SECONDS} s"
+echo "== the slowest test classes (surefire reports; a module's last stage overwrote its earlier reports):"
+bash .ci/slowest-tests 20
