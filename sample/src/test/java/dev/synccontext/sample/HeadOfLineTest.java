@@ -44,6 +44,9 @@ class HeadOfLineTest {
         }
         Board board = liveBoards.all().stream().filter(b -> b.context().name().equals(contextName)).findFirst()
                 .orElseThrow();
+        // Counted from here: the session's first request builds its board (class loading, first use of the
+        // live channel), which on a loaded machine can itself outlast the test's 200 ms blocked threshold.
+        long blockedBefore = client.get("/api/board").json().get("context").get("blocked").asLong();
         try (StalledSocket stalledTab = StalledSocket.events(port, client.sessionId())) {
             await().atMost(WAIT).until(() -> board.tabs().size() == 1);
             LiveSubscriber stalled = board.tabs().get(0);
@@ -71,8 +74,8 @@ class HeadOfLineTest {
                 assertThat(stalled.dropped()).as("the boards that passed it by are counted").isPositive();
                 Reply last = client.get("/api/board");
                 assertThat(last.counter()).isEqualTo(total);
-                assertThat(last.json().get("context").get("blocked").asLong())
-                        .as("the watchdog never saw the session's context blocked").isZero();
+                assertThat(last.json().get("context").get("blocked").asLong() - blockedBefore)
+                        .as("the watchdog never saw the session's context blocked by the stalled tab").isZero();
                 System.out.printf("head-of-line: stalled after %d clicks, %d more answered; the stalled tab wrote %d"
                         + " boards, dropped %d, holds %d; the healthy tab got %d%n", stalledAt, CLICKS_WHILE_STALLED,
                         stalled.written(), stalled.dropped(), stalled.buffered(), healthy.boards().size());
