@@ -111,7 +111,9 @@ class AuctionRoomHttpLoadTest {
         System.out.println("AuctionRoomHttpLoadTest seed " + seed + " (rerun with -Dstress.seed=" + seed + ")");
         SplittableRandom random = new SplittableRandom(seed);
         for (int run = 0; run < count; run++) {
+            long started = System.nanoTime();
             stack.run(random.split()).assertExact("seed " + seed + ", run " + run + ": ");
+            System.out.printf("[auction] run %d: %d ms%n", run, (System.nanoTime() - started) / 1_000_000);
         }
     }
 
