@@ -156,13 +156,16 @@ class AuctionApp {
             this.rooms = Rooms.<Auction, Bid>builder(registry, "auction", id -> new Auction()).build();
         }
 
-        /** On the caller's session context: joins its live channel to the room; answers the caller's name. */
+        /**
+         * On the caller's session context: joins its live channel to the room, each bid an event named after the
+         * room's key; answers the caller's name.
+         */
         CompletableFuture<String> join(String auction) {
             RendererSyncContext me = RendererSyncContext.current().orElseThrow();
             LiveChannel channel = bidder.live(); // resolved on the caller's context: its own bidder's channel
             Room<Auction, Bid> room = rooms.open(auction);
             return room.ask(state -> {
-                room.join(me, channel, "bid", Bid::line);
+                room.join(me, channel, room.key(), Bid::line); // the event names its room: one stream, many rooms
                 return me.name();
             });
         }
@@ -244,6 +247,12 @@ class AuctionApp {
         @GetMapping("/auction/me")
         String me() {
             return bidder.state();
+        }
+
+        /** A message of the session's own on its live channel, between the rooms' bids. */
+        @PostMapping("/auction/note")
+        void note(@RequestParam String text) {
+            bidder.live().publish("note", text);
         }
 
         @GetMapping("/auction/{id}/history")
