@@ -255,6 +255,25 @@ class RoomTest {
     }
 
     @Test
+    void aConvergingChannelMemberGetsTheRoomsKeyOrItsEventsKeyForTheChannelToCoalesce() {
+        Room<List<Integer>, Integer> perRoom = rooms(Delivery.CONVERGING).open("1");
+        Room<List<Integer>, Integer> perKey = Rooms.<List<Integer>, Integer>builder(registry, "lots",
+                id -> new ArrayList<>()).delivery(Delivery.CONVERGING).coalesceBy(price -> price % 2).build().open("1");
+        RendererSyncContext session = registry.create("session");
+        LiveChannel channel = LiveChannel.builder("session-channel").policy(OverflowPolicy.COALESCE_BY_KEY)
+                .bufferCapacity(100).executor(Runnable::run).build(() -> "snapshot");
+        ListTransport tab = new ListTransport();
+        channel.subscribe(tab);
+        perRoom.join(session, channel, "price", e -> e);
+        perKey.join(session, channel, "lot", e -> e);
+        publish(perRoom, 2);
+        publish(perKey, 2);
+        assertThat(tab.written.stream().filter(m -> !m.snapshot()).map(m -> m.event() + " " + m.key()).toList())
+                .containsExactly("price auction:1", "price auction:1", "lot lots:1:1", "lot lots:1:0");
+        channel.close();
+    }
+
+        @Test
     void anIdleRoomExpiresAndItsMembershipsEnd() {
         Rooms<List<Integer>, Integer> rooms = Rooms.<List<Integer>, Integer>builder(registry, "auction",
                 id -> new ArrayList<>()).idleTimeout(Duration.ofMillis(50)).build();
