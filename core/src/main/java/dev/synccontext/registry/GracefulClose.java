@@ -52,6 +52,10 @@ final class GracefulClose {
         releaseHooks.add(hook);
     }
 
+    boolean removeReleaseHook(Function<RendererSyncContext, @Nullable Runnable> hook) {
+        return releaseHooks.remove(hook);
+    }
+
     /**
      * Closes a context the registry no longer tracks, without blocking: its last callbacks queued, a forced
      * close set on the clock for {@code shutdownTimeout} later, cancelled once the last callback ran.

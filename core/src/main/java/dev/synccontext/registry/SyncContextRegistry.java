@@ -425,6 +425,17 @@ public class SyncContextRegistry implements AutoCloseable {
         closes.addReleaseHook(Objects.requireNonNull(hook, "hook"));
     }
 
+    /**
+     * Unregisters {@code hook} (the same instance given to {@link #onRelease}), so that the registry no longer
+     * holds it: for a part that ends before the registry ({@code Rooms.close()}). A release already under way
+     * may still call it once.
+     *
+     * @return whether it was registered
+     */
+    public boolean removeReleaseHook(Function<RendererSyncContext, @Nullable Runnable> hook) {
+        return closes.removeReleaseHook(Objects.requireNonNull(hook, "hook"));
+    }
+
     private void checkOpen() {
         if (closed) {
             refusedCreations.increment();

@@ -28,11 +28,17 @@ final class ChannelMember<E> extends Member<E> {
     boolean deliver(E event) {
         Object payload = data.apply(event);
         try {
-            channel.publish(eventName, room.delivery() == Delivery.CONVERGING ? room.key() : null, payload);
+            channel.publish(eventName, room.delivery() == Delivery.CONVERGING ? channelKey(event) : null, payload);
             return true;
         } catch (IllegalStateException closed) { // the channel went away with its context
             room.refusedByChannel(channel, closed);
             return false;
         }
+    }
+
+    /** The room's key, or {@code roomKey:eventKey} when the room coalesces by key. */
+    private String channelKey(E event) {
+        Object key = room.coalesceKey(event);
+        return key == null ? room.key() : room.key() + ":" + key;
     }
 }

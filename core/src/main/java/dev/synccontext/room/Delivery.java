@@ -18,7 +18,9 @@ public enum Delivery {
      * context member has at most one callback of the room queued at a time; events published while it waits
      * replace each other, and the callback hands over the latest, so a slow member converges on the current
      * state without its queue growing. A live-channel member gets each event with the room's key as its key,
-     * which a {@link dev.synccontext.live.OverflowPolicy#COALESCE_BY_KEY} channel coalesces.
+     * which a {@link dev.synccontext.live.OverflowPolicy#COALESCE_BY_KEY} channel coalesces. Per room by default:
+     * any event replaces any other. A room whose events are parts of its state (the price of each lot) sets
+     * {@link Rooms.Builder#coalesceBy} so that only events of the same key replace each other.
      */
     CONVERGING
 }

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * State that many sessions share (an auction, a game, a document), on a keyed context of its own, with members
@@ -170,6 +171,11 @@ public final class Room<S, E> {
 
     Delivery delivery() {
         return rooms.delivery();
+    }
+
+    /** {@link Delivery#CONVERGING}: what {@code event} coalesces with ({@link Rooms.Builder#coalesceBy}), or null: the room. */
+    @Nullable Object coalesceKey(E event) {
+        return rooms.coalesceKey(event);
     }
 
     boolean offer(RendererSyncContext member, Runnable callback) {

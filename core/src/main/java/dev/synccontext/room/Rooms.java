@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -28,6 +29,9 @@ import org.jspecify.annotations.Nullable;
  *       Duration)}); its memberships end and {@link #find} no longer finds it.</li>
  *   <li><b>Membership ends with the member's context.</b> One release hook on the registry: when it releases a
  *       context (a session ended, a socket closed, shutdown), that context leaves every room of these rooms.</li>
+ *   <li><b>{@link #close()} leaves nothing behind</b> in the registry: the rooms' contexts are removed (released
+ *       as by {@link SyncContextRegistry#remove}), every membership ends, and the release hook is unregistered,
+ *       so rooms made for a while (a test, a module reloaded) do not stay reachable from the registry.</li>
  * </ul>
  * Thread-safe. The registry's keys of these rooms are {@code name + ":" + id}; a context-scoped bean declared for
  * them ({@code @ContextScoped(key = "auction:*")}) lives on the room's context.
@@ -35,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  * @param <S> a room's state
  * @param <E> its events
  */
-public final class Rooms<S, E> {
+public final class Rooms<S, E> implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Rooms.class.getName());
 
@@ -44,6 +48,9 @@ public final class Rooms<S, E> {
     private final Function<String, ? extends S> state;
     private final Delivery delivery;
     private final @Nullable Duration idleTimeout;
+    private final @Nullable Function<? super E, ?> coalesceKey;
+    private final Function<RendererSyncContext, @Nullable Runnable> releaseHook = this::released;
+    private final AtomicBoolean closed = new AtomicBoolean();
     private final ConcurrentHashMap<String, Room<S, E>> rooms = new ConcurrentHashMap<>();
     /** The memberships of each member's context, so that its release ends them without visiting every room. */
     private final ConcurrentHashMap<RendererSyncContext, Set<Member<E>>> byOwner = new ConcurrentHashMap<>();
@@ -55,7 +62,8 @@ public final class Rooms<S, E> {
         this.state = builder.state;
         this.delivery = builder.delivery;
         this.idleTimeout = builder.idleTimeout;
-        registry.onRelease(this::released);
+        this.coalesceKey = builder.coalesceKey;
+        registry.onRelease(releaseHook);
     }
 
     /**
@@ -70,9 +78,14 @@ public final class Rooms<S, E> {
     /**
      * The room {@code id}, made if there is none open (its context is {@code registry.forKey(name + ":" + id,
      * idleTimeout)}). Counts as a use of the room for its idle timeout.
+     *
+     * @throws IllegalStateException after {@link #close()}
      */
     public Room<S, E> open(String id) {
         Objects.requireNonNull(id, "id");
+        if (closed.get()) {
+            throw new IllegalStateException("The rooms '" + name + "' are closed: open made no room '" + key(id) + "'");
+        }
         return rooms.compute(id, (k, existing) -> {
             RendererSyncContext context = registry.forKey(key(k), idleTimeout);
             if (existing != null && existing.context() == context) {
@@ -115,8 +128,37 @@ public final class Rooms<S, E> {
         return name + ":" + id;
     }
 
+    /**
+     * Ends these rooms: removes every room's context from the registry (its queued callbacks still run, then
+     * it closes), ends every membership, and unregisters the release hook. {@link #open} refuses afterwards,
+     * {@link #find} finds nothing. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        for (Room<S, E> room : List.copyOf(rooms.values())) {
+            rooms.remove(room.id(), room);
+            if (registry.find(room.key()).orElse(null) == room.context()) {
+                registry.remove(room.key());
+            }
+            room.endAll();
+        }
+        byOwner.values().forEach(held -> List.copyOf(held).forEach(Member::leave));
+        registry.removeReleaseHook(releaseHook);
+    }
+
     Delivery delivery() {
         return delivery;
+    }
+
+    /**
+     * What a {@link Delivery#CONVERGING} member coalesces {@code event} with: events of the same key replace
+     * each other ({@link Builder#coalesceBy}); without one, every event of the room has the same key.
+     */
+    @Nullable Object coalesceKey(E event) {
+        return coalesceKey == null ? null : coalesceKey.apply(event);
     }
 
     boolean offer(RendererSyncContext member, Runnable callback) {
@@ -172,6 +214,7 @@ public final class Rooms<S, E> {
         private final Function<String, ? extends S> state;
         private Delivery delivery = Delivery.LOG;
         private @Nullable Duration idleTimeout;
+        private @Nullable Function<? super E, ?> coalesceKey;
 
         private Builder(SyncContextRegistry registry, String name, Function<String, ? extends S> state) {
             this.registry = Objects.requireNonNull(registry, "registry");
@@ -198,8 +241,30 @@ public final class Rooms<S, E> {
             return this;
         }
 
-        /** The rooms; registers their release hook on the registry (once per {@code build}). */
+        /**
+         * {@link Delivery#CONVERGING} per key instead of per room: events with equal keys ({@code equals}) replace
+         * each other, events of other keys do not, so a member converges on the latest event of every key (the
+         * price of each lot of an auction) rather than on the room's latest event only. A context member gets,
+         * in its one queued callback, the latest event of each key in the order those were published; a
+         * channel member gets each event with the key {@code roomKey + ":" + key}, which a
+         * {@link dev.synccontext.live.OverflowPolicy#COALESCE_BY_KEY} channel coalesces. The key function runs
+         * on the room's context; it must not throw or return null.
+         */
+        public Builder<S, E> coalesceBy(Function<? super E, ?> key) {
+            this.coalesceKey = Objects.requireNonNull(key, "key");
+            return this;
+        }
+
+        /**
+         * The rooms; registers their release hook on the registry ({@link Rooms#close()} unregisters it).
+         *
+         * @throws IllegalStateException {@link #coalesceBy} with {@link Delivery#LOG} (a log coalesces nothing)
+         */
         public Rooms<S, E> build() {
+            if (coalesceKey != null && delivery != Delivery.CONVERGING) {
+                throw new IllegalStateException("coalesceBy applies to Delivery.CONVERGING; rooms '" + name
+                        + "' deliver " + delivery + " (every event): set delivery(Delivery.CONVERGING) or drop coalesceBy");
+            }
             return new Rooms<>(this);
         }
     }

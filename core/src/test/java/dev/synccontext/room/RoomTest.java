@@ -116,6 +116,66 @@ class RoomTest {
     }
 
     @Test
+    void convergingByKeyHandsASlowMemberTheLatestOfEachKeyInPublicationOrder() throws Exception {
+        Rooms<List<Integer>, Integer> rooms = Rooms.<List<Integer>, Integer>builder(registry, "auction",
+                id -> new ArrayList<>()).delivery(Delivery.CONVERGING).coalesceBy(price -> price % 3).build();
+        Room<List<Integer>, Integer> room = rooms.open("1");
+        RendererSyncContext slow = registry.create("session");
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        room.join(slow, seen::add);
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        slow.post(() -> {
+            busy.countDown();
+            awaitLatch(release);
+        });
+        busy.await();
+        int[] depths = new int[1];
+        room.context().invokeAsync(() -> {
+            for (int i = 1; i <= 500; i++) { // three keys (i % 3), interleaved; the last of each: 498, 499, 500
+                room.publish(i);
+                depths[0] = Math.max(depths[0], slow.queueDepth());
+            }
+        }).join();
+        assertThat(depths[0]).describedAs("room callbacks queued on the slow member at once").isEqualTo(1);
+        release.countDown();
+        settle(slow);
+        assertThat(seen).describedAs("the latest of each key, in publication order").containsExactly(498, 499, 500);
+    }
+
+    @Test
+    void coalescingByKeyNeedsConvergingDelivery() {
+        assertThatThrownBy(() -> Rooms.<List<Integer>, Integer>builder(registry, "auction", id -> new ArrayList<>())
+                .coalesceBy(price -> price % 3).build()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("CONVERGING").hasMessageContaining("auction");
+    }
+
+    @Test
+    void closingTheRoomsRemovesTheirContextsEndsMembershipsAndLeavesTheRegistryHoldingNothing() {
+        Rooms<List<Integer>, Integer> rooms = rooms(Delivery.LOG);
+        Room<List<Integer>, Integer> room = rooms.open("1");
+        Membership membership = room.join(registry.create("session"), e -> { });
+        rooms.close();
+        assertThat(room.isClosed()).describedAs("the room's context").isTrue();
+        assertThat(registry.find("auction:1")).isEmpty();
+        assertThat(membership.isActive()).isFalse();
+        assertThat(rooms.find("1")).isEmpty();
+        assertThatThrownBy(() -> rooms.open("2")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("auction:2");
+        rooms.close(); // idempotent
+
+        // The registry keeps no reference to closed rooms (their release hook): they can be collected.
+        java.lang.ref.WeakReference<Rooms<List<Integer>, Integer>> closed = new java.lang.ref.WeakReference<>(
+                rooms(Delivery.LOG));
+        closed.get().open("3").join(registry.create("session"), e -> { });
+        closed.get().close();
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            System.gc();
+            return closed.get() == null;
+        });
+    }
+
+    @Test
     void aReleasedMemberLeavesItsRooms() {
         Rooms<List<Integer>, Integer> rooms = rooms(Delivery.LOG);
         Room<List<Integer>, Integer> one = rooms.open("1");
@@ -195,6 +255,25 @@ class RoomTest {
     }
 
     @Test
+    void aConvergingChannelMemberGetsTheRoomsKeyOrItsEventsKeyForTheChannelToCoalesce() {
+        Room<List<Integer>, Integer> perRoom = rooms(Delivery.CONVERGING).open("1");
+        Room<List<Integer>, Integer> perKey = Rooms.<List<Integer>, Integer>builder(registry, "lots",
+                id -> new ArrayList<>()).delivery(Delivery.CONVERGING).coalesceBy(price -> price % 2).build().open("1");
+        RendererSyncContext session = registry.create("session");
+        LiveChannel channel = LiveChannel.builder("session-channel").policy(OverflowPolicy.COALESCE_BY_KEY)
+                .bufferCapacity(100).executor(Runnable::run).build(() -> "snapshot");
+        ListTransport tab = new ListTransport();
+        channel.subscribe(tab);
+        perRoom.join(session, channel, "price", e -> e);
+        perKey.join(session, channel, "lot", e -> e);
+        publish(perRoom, 2);
+        publish(perKey, 2);
+        assertThat(tab.written.stream().filter(m -> !m.snapshot()).map(m -> m.event() + " " + m.key()).toList())
+                .containsExactly("price auction:1", "price auction:1", "lot lots:1:1", "lot lots:1:0");
+        channel.close();
+    }
+
+        @Test
     void anIdleRoomExpiresAndItsMembershipsEnd() {
         Rooms<List<Integer>, Integer> rooms = Rooms.<List<Integer>, Integer>builder(registry, "auction",
                 id -> new ArrayList<>()).idleTimeout(Duration.ofMillis(50)).build();

@@ -1,0 +1,109 @@
+package dev.synccontext.spring.websocket;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.handler.OnContext;
+import java.lang.reflect.Type;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.messaging.converter.StringMessageConverter;
+import org.springframework.messaging.handler.annotation.MessageMapping;
+import org.springframework.messaging.handler.annotation.SendTo;
+import org.springframework.messaging.simp.stomp.StompFrameHandler;
+import org.springframework.messaging.simp.stomp.StompHeaders;
+import org.springframework.messaging.simp.stomp.StompSession;
+import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.socket.client.standard.StandardWebSocketClient;
+import org.springframework.web.socket.messaging.WebSocketStompClient;
+
+/**
+ * {@code @OnContext(false)} on one method of an {@code @OnContext} STOMP controller, over a real socket: that
+ * method runs as if the class carried no annotation (on Spring's inbound thread, no context around its body),
+ * while the class's other methods still run on the STOMP session's context.
+ */
+@SpringBootTest(classes = OnContextOptOutStompTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+class OnContextOptOutStompTest {
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void aMethodMarkedOnContextFalseRunsOffTheContextItsSiblingsRunOn() throws Exception {
+        WebSocketStompClient client = new WebSocketStompClient(new StandardWebSocketClient());
+        client.setMessageConverter(new StringMessageConverter());
+        StompSession session = client.connectAsync("ws://127.0.0.1:" + port + "/stomp", new StompSessionHandlerAdapter() {
+        }).get(30, SECONDS);
+        try {
+            BlockingQueue<String> replies = new LinkedBlockingQueue<>();
+            session.subscribe("/topic/opt", new StompFrameHandler() {
+                @Override
+                public Type getPayloadType(StompHeaders headers) {
+                    return String.class;
+                }
+
+                @Override
+                public void handleFrame(StompHeaders headers, Object payload) {
+                    replies.add((String) payload);
+                }
+            });
+            // The subscription takes effect on Spring's inbound pool: send until the first reply arrives.
+            String on = null;
+            for (int i = 0; i < 600 && on == null; i++) {
+                session.send("/app/opt/on", "");
+                on = replies.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
+            assertThat(on).as("the class's @OnContext").startsWith("on websocket-");
+            replies.clear();
+            session.send("/app/opt/off", "");
+            assertThat(takeNot(replies, on)).as("@OnContext(false) on the method").isEqualTo("off");
+            session.send("/app/opt/on", "");
+            assertThat(replies.poll(30, SECONDS)).isEqualTo(on);
+        } finally {
+            session.disconnect();
+            client.stop();
+        }
+    }
+
+    /** The next reply that is not a late answer to a probe of the subscription. */
+    private static String takeNot(BlockingQueue<String> replies, String probe) throws InterruptedException {
+        String reply;
+        do {
+            reply = replies.poll(30, SECONDS);
+        } while (probe.equals(reply));
+        return reply;
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import({StompBroker.class, OptOutController.class})
+    static class App {
+    }
+
+    @Controller
+    @OnContext
+    static class OptOutController {
+
+        @MessageMapping("/opt/on")
+        @SendTo("/topic/opt")
+        String on() {
+            return "on " + RendererSyncContext.current().map(RendererSyncContext::name).orElse("none");
+        }
+
+        @MessageMapping("/opt/off")
+        @SendTo("/topic/opt")
+        @OnContext(false)
+        String off() {
+            return RendererSyncContext.current().map(c -> "on " + c.name()).orElse("off");
+        }
+    }
+}
