@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 
 import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.testing.StalledSocket;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -44,7 +45,7 @@ class HeadOfLineTest {
         }
         Board board = liveBoards.all().stream().filter(b -> b.context().name().equals(contextName)).findFirst()
                 .orElseThrow();
-        try (StalledSocket stalledTab = StalledSocket.events(port, client.sessionId())) {
+        try (StalledSocket stalledTab = StalledSocket.sse(port, "/api/events", client.sessionId())) {
             await().atMost(WAIT).until(() -> board.tabs().size() == 1);
             LiveSubscriber stalled = board.tabs().get(0);
             try (EventStream healthy = client.events()) {
