@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 
 import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.testing.StalledSocket;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -47,7 +48,7 @@ class HeadOfLineTest {
         // Counted from here: the session's first request builds its board (class loading, first use of the
         // live channel), which on a loaded machine can itself outlast the test's 200 ms blocked threshold.
         long blockedBefore = client.get("/api/board").json().get("context").get("blocked").asLong();
-        try (StalledSocket stalledTab = StalledSocket.events(port, client.sessionId())) {
+        try (StalledSocket stalledTab = StalledSocket.sse(port, "/api/events", client.sessionId())) {
             await().atMost(WAIT).until(() -> board.tabs().size() == 1);
             LiveSubscriber stalled = board.tabs().get(0);
             try (EventStream healthy = client.events()) {

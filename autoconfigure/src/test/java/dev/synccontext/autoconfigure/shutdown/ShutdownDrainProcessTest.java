@@ -3,6 +3,7 @@ package dev.synccontext.autoconfigure.shutdown;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.synccontext.testing.SseCrowd;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.reflect.Type;
@@ -75,8 +76,8 @@ class ShutdownDrainProcessTest {
         try (SseCrowd crowd = new SseCrowd(port(app, out))) {
             int port = port(app, out);
             for (int opened = 0; opened < SSE; opened += 250) {
-                List<SseCrowd.Client> batch = crowd.open(Math.min(250, SSE - opened));
-                await().atMost(Duration.ofSeconds(60)).until(() -> batch.stream().allMatch(c -> c.subscribedAt >= 0));
+                List<SseCrowd.Tab> batch = crowd.open("/events", Math.min(250, SSE - opened));
+                await().atMost(Duration.ofSeconds(60)).until(() -> batch.stream().allMatch(c -> c.snapshotAt() >= 0));
             }
             for (int i = 0; i < STOMP; i++) {
                 StompTab tab = new StompTab();
@@ -100,14 +101,15 @@ class ShutdownDrainProcessTest {
             assertThat(Duration.ofNanos(exitNanos)).as("exit after SIGTERM")
                     .isLessThanOrEqualTo(SHUTDOWN_TIMEOUT.plusSeconds(2));
 
-            List<SseCrowd.Client> sse = crowd.clients();
-            await().atMost(Duration.ofSeconds(5)).until(() -> sse.stream().allMatch(c -> c.endedAt >= 0)
+            List<SseCrowd.Tab> sse = crowd.tabs();
+            assertThat(crowd.failure()).as("the SSE crowd's selector").isNull();
+            await().atMost(Duration.ofSeconds(5)).until(() -> sse.stream().allMatch(c -> c.endedAt() >= 0)
                     && stompTabs.stream().allMatch(t -> t.closedAt.get() >= 0));
             assertThat(sse).as("SSE clients that got the going-away event, last, then the end of their stream")
                     .allSatisfy(c -> {
-                        assertThat(c.goingAwayAt).isPositive();
-                        assertThat(c.goingAwayLast).isTrue();
-                        assertThat(c.endedAt).isGreaterThanOrEqualTo(c.goingAwayAt);
+                        assertThat(c.goingAwayAt()).isPositive();
+                        assertThat(c.goingAwayLast()).isTrue();
+                        assertThat(c.endedAt()).isGreaterThanOrEqualTo(c.goingAwayAt());
                     });
             assertThat(stompTabs).as("STOMP sessions that got the going-away ERROR frame, then were closed")
                     .allSatisfy(t -> {
@@ -116,7 +118,7 @@ class ShutdownDrainProcessTest {
                     });
 
             List<Long> arrivals = new ArrayList<>();
-            sse.forEach(c -> arrivals.add(c.goingAwayAt));
+            sse.forEach(c -> arrivals.add(c.goingAwayAt()));
             stompTabs.forEach(t -> arrivals.add(t.goingAwayAt.get()));
             arrivals.sort(null);
             int maxInWindow = maxInWindow(arrivals, WINDOW.toNanos());
@@ -124,7 +126,8 @@ class ShutdownDrainProcessTest {
             System.out.printf("going-away: %d arrivals over %.2f s, at most %d in any %d ms (pace %d/s)%n",
                     arrivals.size(), spreadSeconds, maxInWindow, WINDOW.toMillis(), PACE);
             System.out.println("going-away arrivals per 100 ms: " + histogram(arrivals, 100_000_000L)
-                    + " (SSE " + histogram(sse.stream().map(c -> c.goingAwayAt).sorted().toList(), 100_000_000L) + ")");
+                    + " (SSE " + histogram(sse.stream().map(SseCrowd.Tab::goingAwayAt).sorted().toList(), 100_000_000L)
+                    + ")");
             assertThat(maxInWindow).as("going-aways in any %s window", WINDOW)
                     .isLessThanOrEqualTo((int) (PACE * WINDOW.toMillis() / 1000.0 * PACE_TOLERANCE));
             assertThat(spreadSeconds).as("the going-aways are spread over (subscribers - 1) / pace")

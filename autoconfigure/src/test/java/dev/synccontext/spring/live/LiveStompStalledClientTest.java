@@ -8,6 +8,7 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.live.CloseReason;
 import dev.synccontext.live.LiveStatistics;
 import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.testing.StalledSocket;
 import java.io.IOException;
 import java.lang.reflect.Type;
 import java.nio.file.Files;

@@ -12,6 +12,8 @@ import dev.synccontext.spring.live.LiveBoardApp.Boards;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.SseClient;
+import dev.synccontext.testing.StalledSocket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;

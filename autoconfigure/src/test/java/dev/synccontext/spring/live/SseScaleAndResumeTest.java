@@ -10,6 +10,8 @@ import dev.synccontext.spring.live.LiveBoardApp.Board;
 import dev.synccontext.spring.live.LiveBoardApp.Boards;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.SseClient;
+import dev.synccontext.testing.StalledSocket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;

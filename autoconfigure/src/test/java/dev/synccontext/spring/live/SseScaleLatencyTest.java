@@ -8,11 +8,13 @@ import static org.awaitility.Awaitility.await;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.live.LiveBoardApp.Board;
 import dev.synccontext.spring.live.LiveBoardApp.Boards;
-import dev.synccontext.spring.live.TimedSseCrowd.Tab;
 import dev.synccontext.live.LiveStatistics;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.testing.NoThreadLeftStuck;
+import dev.synccontext.testing.SseCrowd.Tab;
+import dev.synccontext.testing.SseCrowd;
+import dev.synccontext.testing.StalledSocket;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -43,7 +45,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * Issue 24's scale rule at the issue's size, over real Tomcat and real sockets: 1,000 sessions, each with its
- * own board and live channel on its own context, one healthy SSE tab per session ({@link TimedSseCrowd}, one
+ * own board and live channel on its own context, one healthy SSE tab per session ({@link SseCrowd}, one
  * selector thread for all of them), and, in the second run, 50 more tabs on 50 of those sessions whose clients
  * never read ({@link StalledSocket}: 2 KB receive buffer), their socket buffers filled before the run. Each run
  * publishes one change on every session per round, {@value #ROUNDS} rounds, the next round once every healthy
@@ -149,7 +151,7 @@ class SseScaleLatencyTest {
     MeterRegistry meters;
 
     /** The test's crowd, for the failure messages of waits. */
-    private volatile @Nullable TimedSseCrowd crowd;
+    private volatile @Nullable SseCrowd crowd;
 
     /** One run's healthy latencies (sorted, nanoseconds), overall and for the tabs sharing a session with a stalled one. */
     record Run(String name, long[] latencies, long[] neighbours, long[] others, int startWorkers, int maxWorkers, int maxInDrains,
@@ -185,7 +187,7 @@ class SseScaleLatencyTest {
         long coalescedBefore = statistics.dropped(OverflowPolicy.COALESCE_BY_KEY);
         long writtenBefore = statistics.written();
         ExecutorService publisher = threads.fixedPool(1, "scale-publisher-");
-        TimedSseCrowd crowd = threads.closing(new TimedSseCrowd(port, threads.threadFactory("timed-sse-crowd-")));
+        SseCrowd crowd = threads.closing(new SseCrowd(port, threads.threadFactory("timed-sse-crowd-"), true));
         this.crowd = crowd;
 
         Tab[] tabs = openHealthyTabs(crowd);
@@ -350,7 +352,7 @@ class SseScaleLatencyTest {
         return Math.max(2 * run.othersP99(), run.othersP99() + NEIGHBOUR_SLACK_NANOS);
     }
 
-    private Tab[] openHealthyTabs(TimedSseCrowd crowd) throws Exception {
+    private Tab[] openHealthyTabs(SseCrowd crowd) throws Exception {
         List<Tab> all = new ArrayList<>();
         for (int from = 0; from < SESSIONS; from += CONNECT_BATCH) {
             List<String> names = IntStream.range(from, Math.min(from + CONNECT_BATCH, SESSIONS)).mapToObj(i -> "h" + i).toList();
@@ -374,7 +376,7 @@ class SseScaleLatencyTest {
     }
 
     /** {@code rounds} rounds of one change on every session, each awaited by every healthy tab. */
-    private Run run(String name, int rounds, Tab[] tabs, Board[] board, ExecutorService publisher, TimedSseCrowd crowd)
+    private Run run(String name, int rounds, Tab[] tabs, Board[] board, ExecutorService publisher, SseCrowd crowd)
             throws Exception {
         awaitDelivered(tabs, board, lastSequences(board), name + ", before the first round");
         ThreadMXBean threadBean = ManagementFactory.getThreadMXBean();
@@ -498,7 +500,7 @@ class SseScaleLatencyTest {
                 }
             }
             if (!behind.isEmpty()) {
-                TimedSseCrowd reader = crowd;
+                SseCrowd reader = crowd;
                 throw new AssertionError(what + ": " + behind.size() + " tabs did not get their event within " + DEADLINE
                         + ": " + behind.subList(0, Math.min(10, behind.size())) + "; the crowd's selector failed with "
                         + (reader == null ? null : reader.failure()), late);

@@ -1,4 +1,4 @@
-package dev.synccontext.spring.live;
+package dev.synccontext.testing;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -16,22 +16,31 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A healthy SSE tab: {@code java.net.http} reading the stream on its own thread and keeping every event
- * (id, name, data). {@link #close()} drops the connection, as a tab whose network went away.
+ * (id, name, data). {@link #close()} drops the connection, as a tab whose network went away. For many tabs on
+ * one thread, see {@link SseCrowd}; for one that never reads, {@link StalledSocket}.
  */
-final class SseClient implements AutoCloseable {
+public final class SseClient implements AutoCloseable {
 
-    record Event(String id, String event, String data) {
-        long sequence() {
+    /** One event: its id, its name ({@code message} if none) and its data lines joined. */
+    public record Event(String id, String event, String data) {
+        /** The id's part after its last {@code -}: the channel's sequence number. */
+        public long sequence() {
             return Long.parseLong(id.substring(id.lastIndexOf('-') + 1));
         }
     }
 
-    final List<Event> events = new CopyOnWriteArrayList<>();
+    /** Every event received, in order. */
+    public final List<Event> events = new CopyOnWriteArrayList<>();
     private final InputStream body;
     private final Thread reader;
-    volatile @Nullable Throwable failure;
+    /** Why the stream ended on the reader's side (the connection closed); null while it is open. */
+    public volatile @Nullable Throwable failure;
 
-    SseClient(HttpClient client, URI uri, @Nullable String cookie, @Nullable String lastEventId)
+    /**
+     * {@code GET uri} through {@code client} with the session's {@code JSESSIONID} {@code cookie} and
+     * {@code Last-Event-ID} when given; the answer must be 200, then its stream is read on a daemon thread.
+     */
+    public SseClient(HttpClient client, URI uri, @Nullable String cookie, @Nullable String lastEventId)
             throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream")
                 .timeout(Duration.ofSeconds(30));
@@ -77,11 +86,13 @@ final class SseClient implements AutoCloseable {
         }
     }
 
-    @Nullable Event last() {
+    /** The last event received; null before the first. */
+    public @Nullable Event last() {
         return events.isEmpty() ? null : events.get(events.size() - 1);
     }
 
-    List<Long> sequences() {
+    /** The sequence numbers of every event received, in order. */
+    public List<Long> sequences() {
         return events.stream().map(Event::sequence).toList();
     }
 

@@ -1,4 +1,4 @@
-package dev.synccontext.spring.live;
+package dev.synccontext.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,23 +12,25 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * A tab whose client stopped reading (a phone in a tunnel, a suspended laptop): a raw socket with a 2 KB
  * receive buffer that sends one request and never reads a byte (a STOMP client: only the handshake's answer),
- * so the server's writes fill the socket buffers and then cannot go on.
+ * so the server's writes fill the socket buffers and then cannot go on. Shared through core's test jar, as
+ * {@link Browser} is: the one stalled client of every module's tests.
  */
-final class StalledSocket implements AutoCloseable {
+public final class StalledSocket implements AutoCloseable {
 
     private final Socket socket = new Socket();
 
-    StalledSocket(int port, String request) throws IOException {
+    /** Connects to {@code 127.0.0.1:port} and sends {@code request} (a whole HTTP request head), then never reads. */
+    public StalledSocket(int port, String request) throws IOException {
         socket.setReceiveBufferSize(2048);
-        socket.connect(new InetSocketAddress("localhost", port), 5_000);
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
         OutputStream out = socket.getOutputStream();
         out.write(request.getBytes(StandardCharsets.US_ASCII));
         out.flush();
     }
 
     /** {@code GET path} with the session's cookie, asking for an event stream. */
-    static StalledSocket sse(int port, String path, String sessionCookie) throws IOException {
-        return new StalledSocket(port, "GET " + path + " HTTP/1.1\r\nHost: localhost:" + port
+    public static StalledSocket sse(int port, String path, String sessionCookie) throws IOException {
+        return new StalledSocket(port, "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port
                 + "\r\nAccept: text/event-stream\r\nCookie: JSESSIONID=" + sessionCookie + "\r\n\r\n");
     }
 
@@ -37,12 +39,13 @@ final class StalledSocket implements AutoCloseable {
      * nothing after it), sends real masked frames CONNECT, SUBSCRIBE {@code destination} and SEND
      * {@code subscribeTo} (an empty body), then never reads a byte.
      */
-    static StalledSocket stomp(int port, String path, String destination, String subscribeTo) throws IOException {
-        StalledSocket stalled = new StalledSocket(port, "GET " + path + " HTTP/1.1\r\nHost: localhost:" + port
+    public static StalledSocket stomp(int port, String path, String destination, String subscribeTo)
+            throws IOException {
+        StalledSocket stalled = new StalledSocket(port, "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port
                 + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                 + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: v12.stomp\r\n\r\n");
         stalled.awaitUpgrade();
-        stalled.sendText("CONNECT\naccept-version:1.2\nhost:localhost\nheart-beat:0,0\n\n\0");
+        stalled.sendText("CONNECT\naccept-version:1.2\nhost:127.0.0.1\nheart-beat:0,0\n\n\0");
         stalled.sendText("SUBSCRIBE\nid:sub-0\ndestination:" + destination + "\n\n\0");
         stalled.sendText("SEND\ndestination:" + subscribeTo + "\ncontent-length:0\n\n\0");
         return stalled;

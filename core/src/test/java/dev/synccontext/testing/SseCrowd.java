@@ -1,4 +1,4 @@
-package dev.synccontext.spring.live;
+package dev.synccontext.testing;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -15,26 +15,30 @@ import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Many healthy SSE tabs on one selector thread, each one timing every event it gets. The model is the drain
- * tests' {@code SseCrowd} (a thread per connection would cost the 2-core machine more than the server under
- * test); this one also decodes what arrives: each tab sends {@code GET path} over HTTP/1.1 without a cookie
- * (so each is a new session, with its own context and board), keeps the session cookie it is given, decodes
- * the chunked response and its events as bytes arrive, and keeps, per event, its sequence number (the id's
- * part after the epoch) and, for an event that is not a snapshot, its delivery latency: the selector's clock
- * when the bytes were read minus the {@code "publishedAt"} the data carries ({@link System#nanoTime()} at
- * publication, so the server must run in this JVM).
+ * Many SSE tabs on one selector thread (a thread per connection would cost the 2-core machine more than the
+ * server under test). Each tab sends {@code GET path} over HTTP/1.1 without a cookie (so each is a new session,
+ * with its own context), keeps the session cookie it is given, decodes the chunked response and its events as
+ * bytes arrive, and keeps, per event, its sequence number (the id's part after the epoch). It also keeps the
+ * selector's clock when its snapshot, its {@code going-away} event and the end of its stream (the last chunk,
+ * or the connection's end) arrived, and whether the going-away was the last event.
  *
- * <p>What a tab saw is written by the selector thread only and read by the test under the tab's monitor;
- * {@link Tab#lastSequence()} is volatile, for the test to wait on.
+ * <p>Timed ({@link #SseCrowd(int, ThreadFactory, boolean)}): an event that is not a snapshot must carry
+ * {@code "publishedAt"} ({@link System#nanoTime()} at publication, so the server must run in this JVM), and
+ * its delivery latency is the selector's clock when the bytes were read minus that.
+ *
+ * <p>What a tab saw is written by the selector thread only and read by the test under the tab's monitor or
+ * through volatile fields ({@link Tab#lastSequence()}, the times), for the test to wait on. For one tab read
+ * by {@code java.net.http}, see {@link SseClient}; for one that never reads, {@link StalledSocket}.
  */
-final class TimedSseCrowd implements AutoCloseable {
+public final class SseCrowd implements AutoCloseable {
 
     private static final byte[] PUBLISHED_AT = "\"publishedAt\":".getBytes(StandardCharsets.US_ASCII);
 
     /** One tab: its connection, its decoder's state (selector thread only) and what it saw (under its monitor). */
-    static final class Tab {
+    public static final class Tab {
 
-        final String name;
+        public final String name;
+        private final boolean timed;
         private final SocketChannel channel;
 
         // ---- the decoder (selector thread only) ----
@@ -61,34 +65,66 @@ final class TimedSseCrowd implements AutoCloseable {
         private volatile long lastSequence = -1;
         private volatile @Nullable String cookie;
         private volatile boolean ended;
+        private volatile long snapshotAt = -1;
+        private volatile long goingAwayAt = -1;
+        private volatile boolean eventAfterGoingAway;
+        private volatile long endedAt = -1;
 
-        private Tab(String name, SocketChannel channel) {
+        private Tab(String name, SocketChannel channel, boolean timed) {
             this.name = name;
             this.channel = channel;
+            this.timed = timed;
+        }
+
+        /** When ({@link System#nanoTime()}) its snapshot event arrived; -1 before. */
+        public long snapshotAt() {
+            return snapshotAt;
+        }
+
+        /** When its {@code going-away} event arrived; -1 before. */
+        public long goingAwayAt() {
+            return goingAwayAt;
+        }
+
+        /** When its stream ended (the last chunk or the connection's end); -1 before. */
+        public long endedAt() {
+            return endedAt;
+        }
+
+        /** The going-away came, and no event followed it. */
+        public boolean goingAwayLast() {
+            return goingAwayAt >= 0 && !eventAfterGoingAway;
+        }
+
+        private void end(long now) {
+            if (endedAt < 0) {
+                endedAt = now;
+            }
+            ended = true;
         }
 
         /** The sequence number of the last event received; -1 before the first. */
-        long lastSequence() {
+        public long lastSequence() {
             return lastSequence;
         }
 
         /** The {@code JSESSIONID} the server gave this tab (its session), once the response's head arrived. */
-        @Nullable String cookie() {
+        public @Nullable String cookie() {
             return cookie;
         }
 
         /** Whether the stream ended (the last chunk or the connection's end). */
-        boolean ended() {
+        public boolean ended() {
             return ended;
         }
 
         /** The sequence numbers of every event received, in arrival order. */
-        synchronized long[] sequences() {
+        public synchronized long[] sequences() {
             return Arrays.copyOf(sequences, count);
         }
 
         /** The latencies (nanoseconds) of the events received with a sequence number in {@code (after, upTo]}. */
-        synchronized long[] latencies(long after, long upTo) {
+        public synchronized long[] latencies(long after, long upTo) {
             long[] picked = new long[count];
             int n = 0;
             for (int i = 0; i < count; i++) {
@@ -100,7 +136,7 @@ final class TimedSseCrowd implements AutoCloseable {
         }
 
         /** What was wrong with the stream (a status, an id without a sequence, another epoch, no timestamp); null if nothing. */
-        synchronized @Nullable String problem() {
+        public synchronized @Nullable String problem() {
             return problem;
         }
 
@@ -136,7 +172,7 @@ final class TimedSseCrowd implements AutoCloseable {
                     sse(bytes, at, length, now);
                     at = length;
                 } else if (chunkLeft == -1) {
-                    at = chunkSizeLine(bytes, at, length);
+                    at = chunkSizeLine(bytes, at, length, now);
                 } else if (chunkLeft == -2) {
                     at++; // the CRLF after a chunk's data
                     if (--crlfLeft == 0) {
@@ -179,7 +215,7 @@ final class TimedSseCrowd implements AutoCloseable {
             return at;
         }
 
-        private int chunkSizeLine(byte[] bytes, int at, int length) {
+        private int chunkSizeLine(byte[] bytes, int at, int length, long now) {
             while (at < length) {
                 char c = (char) bytes[at++];
                 if (c == '\n') {
@@ -188,7 +224,7 @@ final class TimedSseCrowd implements AutoCloseable {
                     long size = Long.parseLong(extension >= 0 ? hex.substring(0, extension) : hex, 16);
                     chunkSize.setLength(0);
                     if (size == 0) {
-                        ended = true; // the last chunk: the server completed the stream
+                        end(now); // the last chunk: the server completed the stream
                         chunkLeft = Long.MAX_VALUE; // whatever follows (trailers) is not an event
                     } else {
                         chunkLeft = size;
@@ -228,13 +264,21 @@ final class TimedSseCrowd implements AutoCloseable {
         }
 
         private void dispatch(long now) {
+            boolean snapshot = event.equals("snapshot");
+            if (goingAwayAt >= 0) {
+                eventAfterGoingAway = true;
+            }
+            if (snapshot && snapshotAt < 0) {
+                snapshotAt = now;
+            } else if (event.equals("going-away") && goingAwayAt < 0) {
+                goingAwayAt = now;
+            }
             String eventId = id;
             if (eventId != null) {
                 int dash = eventId.lastIndexOf('-');
                 try {
                     long sequence = Long.parseLong(eventId.substring(dash + 1));
-                    boolean snapshot = event.equals("snapshot");
-                    if (!snapshot && publishedAt < 0) {
+                    if (timed && !snapshot && publishedAt < 0) {
                         problem("event " + eventId + " (" + event + ") carries no publishedAt");
                     }
                     received(eventId.substring(0, Math.max(dash, 0)), sequence,
@@ -291,12 +335,26 @@ final class TimedSseCrowd implements AutoCloseable {
     private final List<Tab> tabs = new ArrayList<>();
     private final Thread thread;
     private final InetSocketAddress server;
+    private final boolean timed;
     private volatile boolean closed;
     private volatile @Nullable Throwable failure;
 
-    /** Starts the selector on a thread of {@code threads} (so that a test's thread guard watches it). */
-    TimedSseCrowd(int port, ThreadFactory threads) throws IOException {
+    /** An untimed crowd for {@code 127.0.0.1:port}, its selector on a daemon thread of its own. */
+    public SseCrowd(int port) throws IOException {
+        this(port, runnable -> {
+            Thread thread = new Thread(runnable, "sse-crowd");
+            thread.setDaemon(true);
+            return thread;
+        }, false);
+    }
+
+    /**
+     * A crowd for {@code 127.0.0.1:port}, its selector on a thread of {@code threads} (so that a test's thread
+     * guard watches it); {@code timed}: every event but a snapshot must carry {@code "publishedAt"}.
+     */
+    public SseCrowd(int port, ThreadFactory threads, boolean timed) throws IOException {
         this.server = new InetSocketAddress("127.0.0.1", port);
+        this.timed = timed;
         this.thread = threads.newThread(this::loop);
         thread.start();
     }
@@ -305,18 +363,35 @@ final class TimedSseCrowd implements AutoCloseable {
      * Opens one tab per name ({@code GET pathPrefix + name}; blocking connects, immediate on a local port, so
      * open a batch no bigger than the server's accept backlog before waiting for it) and sends each request.
      */
-    List<Tab> open(String pathPrefix, List<String> names) throws IOException {
+    public List<Tab> open(String pathPrefix, List<String> names) throws IOException {
         List<Tab> opened = new ArrayList<>();
         for (String name : names) {
-            byte[] request = ("GET " + pathPrefix + name + " HTTP/1.1\r\nHost: 127.0.0.1:" + server.getPort()
-                    + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
-            SocketChannel channel = SocketChannel.open(server);
-            channel.write(ByteBuffer.wrap(request));
-            channel.configureBlocking(false);
-            Tab tab = new Tab(name, channel);
-            opened.add(tab);
-            toRegister.add(tab);
+            opened.add(connect(name, pathPrefix + name));
         }
+        return registered(opened);
+    }
+
+    /** Opens {@code count} tabs that all {@code GET path}, named by their number in this crowd (batches as above). */
+    public List<Tab> open(String path, int count) throws IOException {
+        int first = tabs().size();
+        List<Tab> opened = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            opened.add(connect(String.valueOf(first + i), path));
+        }
+        return registered(opened);
+    }
+
+    private Tab connect(String name, String path) throws IOException {
+        byte[] request = ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + server.getPort()
+                + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        SocketChannel channel = SocketChannel.open(server);
+        channel.write(ByteBuffer.wrap(request));
+        channel.configureBlocking(false);
+        return new Tab(name, channel, timed);
+    }
+
+    private List<Tab> registered(List<Tab> opened) {
+        toRegister.addAll(opened);
         synchronized (tabs) {
             tabs.addAll(opened);
         }
@@ -324,13 +399,20 @@ final class TimedSseCrowd implements AutoCloseable {
         return opened;
     }
 
+    /** Every tab opened so far. */
+    public List<Tab> tabs() {
+        synchronized (tabs) {
+            return List.copyOf(tabs);
+        }
+    }
+
     /** Why the selector thread stopped early; null while it runs (or after a clean close). */
-    @Nullable Throwable failure() {
+    public @Nullable Throwable failure() {
         return failure;
     }
 
     /** The selector thread's id (to read its CPU time). */
-    long threadId() {
+    public long threadId() {
         return thread.getId();
     }
 
@@ -355,7 +437,7 @@ final class TimedSseCrowd implements AutoCloseable {
                     if (read < 0) {
                         key.cancel();
                         tab.channel.close();
-                        tab.ended = true;
+                        tab.end(now);
                         continue;
                     }
                     tab.decode(buffer.array(), read, now);
@@ -379,11 +461,7 @@ final class TimedSseCrowd implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        List<Tab> all;
-        synchronized (tabs) {
-            all = List.copyOf(tabs);
-        }
-        for (Tab tab : all) {
+        for (Tab tab : tabs()) {
             tab.channel.close();
         }
         selector.close();
