@@ -147,9 +147,14 @@ begin_stage boot41 "what differs on Spring Boot 4.1.2: the Spring modules compil
 # this kind: it is compiled only.
 boot41_sources="$(mktemp -d)"
 tar -C "${repo}" --exclude=./.git --exclude=target -cf - . | tar -C "${boot41_sources}" -xf -
+boot41_passed=true
 (cd "${boot41_sources}" && "${MVN[@]}" test -Dspring-boot.version=4.1.2 -Dnetty-pin.version=4.2.18.Final \
   -pl spring,autoconfigure,test,starter -Dsurefire.failIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dtest="$(boot_line_tests),StarterOnlyApplicationTest,StarterExposesNothingByItselfTest")
+  -Dtest="$(boot_line_tests),StarterOnlyApplicationTest,StarterExposesNothingByItselfTest") || boot41_passed=false
+if [[ "${boot41_passed}" == false ]]; then
+  echo "FAILED: the Boot 4.1.2 build; its copy of the sources and reports stay in ${boot41_sources}" >&2
+  exit 1
+fi
 rm -rf "${boot41_sources}"
 end_stage
 
