@@ -192,13 +192,15 @@ else
 fi
 
 # No JVM of the build outlives it: a forked test JVM or a child JVM a test started (they run inside this
-# repository, or name it on their command line), or a Kotlin compile daemon (root POM: kotlin.compiler.daemon).
+# repository or the Boot 4.1 stage's copy, or name it on their command line), or a Kotlin compile daemon
+# (root POM: kotlin.compiler.daemon).
 begin_stage leftovers "no JVM of the build is left running"
 left=()
 for pid in $(pgrep -x java || true); do
   cwd="$(readlink "/proc/${pid}/cwd" 2>/dev/null || true)"
   cmd="$(tr '\0' ' ' <"/proc/${pid}/cmdline" 2>/dev/null || true)"
   if [[ "${cwd}" == "${repo}" || "${cwd}" == "${repo}/"* || "${cmd}" == *"${repo}/"* ]] \
+    || [[ "${cwd}" == "${boot41_sources}"* || "${cmd}" == *"${boot41_sources}/"* ]] \
     || [[ "${cmd}" == *KotlinCompileDaemon* && "${daemons_before}" != *" ${pid} "* ]]; then
     # A forked JVM's command line ends with what runs (main class or jar, arguments); its start is JVM flags.
     if [[ "${cmd}" == *KotlinCompileDaemon* ]]; then
