@@ -16,8 +16,9 @@ repo="$(pwd -P)"
 # every module downstream of it compile again.
 MVN=(mvn -B -ntp -Dkotlin.compiler.incremental=true)
 # Maven's own JVM runs C1 only (.mvn/jvm.config: -XX:TieredStopAtLevel=1). It compiles in-process (javac with
-# Error Prone, kotlinc) for minutes at most, too short for C2's compilations to pay for themselves: a clean
-# compile of core, spring and kotlin took 34 s of CPU instead of 69 s. Test JVMs are forked and keep the default JIT.
+# Error Prone, kotlinc): a clean compile of core, spring and kotlin took 36 s of CPU instead of 72 s, the whole
+# build without tests 164 s instead of 226 s (docs/2026-12-02-ci-time.md). Test JVMs are forked and keep the
+# default JIT.
 HEAVY_TIERS=(process scale system cluster)
 # The fast stage leaves out the model checks too: they run once, at the full budget, in their own stage.
 FAST_STAGE_EXCLUDES="$(IFS=,; echo "${HEAVY_TIERS[*]}"),modelcheck"
@@ -146,9 +147,14 @@ begin_stage boot41 "what differs on Spring Boot 4.1.2: the Spring modules compil
 # this kind: it is compiled only.
 boot41_sources="$(mktemp -d)"
 tar -C "${repo}" --exclude=./.git --exclude=target -cf - . | tar -C "${boot41_sources}" -xf -
+boot41_passed=true
 (cd "${boot41_sources}" && "${MVN[@]}" test -Dspring-boot.version=4.1.2 -Dnetty-pin.version=4.2.18.Final \
   -pl spring,autoconfigure,test,starter -Dsurefire.failIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dtest="$(boot_line_tests),StarterOnlyApplicationTest,StarterExposesNothingByItselfTest")
+  -Dtest="$(boot_line_tests),StarterOnlyApplicationTest,StarterExposesNothingByItselfTest") || boot41_passed=false
+if [[ "${boot41_passed}" == false ]]; then
+  echo "FAILED: the Boot 4.1.2 build; its copy of the sources and reports stay in ${boot41_sources}" >&2
+  exit 1
+fi
 rm -rf "${boot41_sources}"
 end_stage
 
@@ -186,13 +192,15 @@ else
 fi
 
 # No JVM of the build outlives it: a forked test JVM or a child JVM a test started (they run inside this
-# repository, or name it on their command line), or a Kotlin compile daemon (root POM: kotlin.compiler.daemon).
+# repository or the Boot 4.1 stage's copy, or name it on their command line), or a Kotlin compile daemon
+# (root POM: kotlin.compiler.daemon).
 begin_stage leftovers "no JVM of the build is left running"
 left=()
 for pid in $(pgrep -x java || true); do
   cwd="$(readlink "/proc/${pid}/cwd" 2>/dev/null || true)"
   cmd="$(tr '\0' ' ' <"/proc/${pid}/cmdline" 2>/dev/null || true)"
   if [[ "${cwd}" == "${repo}" || "${cwd}" == "${repo}/"* || "${cmd}" == *"${repo}/"* ]] \
+    || [[ "${cwd}" == "${boot41_sources}"* || "${cmd}" == *"${boot41_sources}/"* ]] \
     || [[ "${cmd}" == *KotlinCompileDaemon* && "${daemons_before}" != *" ${pid} "* ]]; then
     # A forked JVM's command line ends with what runs (main class or jar, arguments); its start is JVM flags.
     if [[ "${cmd}" == *KotlinCompileDaemon* ]]; then
