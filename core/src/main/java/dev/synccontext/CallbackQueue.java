@@ -70,6 +70,7 @@ abstract class CallbackQueue extends OwnerSidePadding {
     final void enqueue(int index, boolean install, Object callback) {
         QueueChunk chunk;
         if (install) {
+            ProbeCounters.INSTALLS.increment();
             chunk = new QueueChunk(index, QueueChunk.FIRST_LENGTH);
             TAIL_CHUNK.setRelease(this, chunk);
             HEAD_CHUNK.setRelease(this, chunk);
@@ -103,6 +104,9 @@ abstract class CallbackQueue extends OwnerSidePadding {
      */
     private QueueChunk awaitTail() {
         QueueChunk chunk = (QueueChunk) TAIL_CHUNK.getAcquire(this);
+        if (chunk == null) {
+            ProbeCounters.TAIL_WAITS.increment();
+        }
         for (int spins = 0; chunk == null; spins++) {
             backOff(spins);
             chunk = (QueueChunk) TAIL_CHUNK.getAcquire(this);
@@ -113,6 +117,9 @@ abstract class CallbackQueue extends OwnerSidePadding {
     /** The head chunk, which may be null for a moment as {@link #awaitTail} says. */
     private QueueChunk awaitHead() {
         QueueChunk chunk = (QueueChunk) HEAD_CHUNK.getAcquire(this);
+        if (chunk == null) {
+            ProbeCounters.HEAD_WAITS.increment();
+        }
         for (int spins = 0; chunk == null; spins++) {
             backOff(spins);
             chunk = (QueueChunk) HEAD_CHUNK.getAcquire(this);
@@ -194,6 +201,7 @@ abstract class CallbackQueue extends OwnerSidePadding {
      */
     final void restoreChunks(@Nullable QueueChunk head, int index) {
         if (head != null) {
+            ProbeCounters.GIVE_UP_FAILS.increment();
             headIndex = index;
             HEAD_CHUNK.setRelease(this, head);
             TAIL_CHUNK.setRelease(this, head);
@@ -232,6 +240,7 @@ abstract class CallbackQueue extends OwnerSidePadding {
         if (spins < SPINS_BEFORE_YIELD) {
             Thread.onSpinWait();
         } else {
+            ProbeCounters.YIELDS.increment();
             Thread.yield();
         }
     }

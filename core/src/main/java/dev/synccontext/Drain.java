@@ -30,6 +30,8 @@ final class Drain {
         }
     }
 
+    private static final boolean NO_STEP_BACK = Boolean.getBoolean("probe.noStepBack");
+
     private Drain() {
     }
 
@@ -137,7 +139,7 @@ final class Drain {
     /** See {@link SyncContext}, "Stepping back from a producer": only the default executor's pool spins. */
     private static boolean stepBack(SyncContext ctx) {
         DrainPool pool = ctx.settings.drainPool;
-        return pool != null && pool.stepBack();
+        return !NO_STEP_BACK && pool != null && pool.stepBack();
     }
 
     /**

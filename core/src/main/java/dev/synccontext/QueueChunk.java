@@ -80,6 +80,9 @@ final class QueueChunk {
      * for a producer that reserved the index but has not written it yet.
      */
     Object claim(int offset) {
+        if (SLOT.getAcquire(slots, offset) == null) {
+            ProbeCounters.CLAIM_WAITS.increment();
+        }
         for (int spins = 0; SLOT.getAcquire(slots, offset) == null; spins++) {
             CallbackQueue.backOff(spins);
         }

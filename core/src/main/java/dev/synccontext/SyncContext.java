@@ -112,6 +112,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      */
     static final int TAILING_RUN = 8;
 
+    private static final int PROBE_SPIN = Integer.getInteger("probe.spin", 0);
     private static final VarHandle STATE;
     private static final VarHandle OWNER;
     private static final VarHandle PROGRESS;
@@ -153,6 +154,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     @Override
     public CompletableFuture<Void> invokeAsync(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
+        ProbeCounters.CALLS.increment();
         // Fast path: open and idle (a caller inside the context always sees a count above zero).
         if (STATE.compareAndSet(this, 0L, (long) (1 + RUNNING))) {
             return invokeInline(callback, Invocation.RUNNABLE, Thread.currentThread());
@@ -185,6 +187,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
             return CallbackRunner.invoke(this, callback, how, CallbackPath.NESTED);
         }
         QueuedFuture<T> node = null;
+        int spins = 0;
         for (;;) {
             long s = state;
             if ((s & (COUNT_MASK | CLOSED)) == 0) {
@@ -198,6 +201,11 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
                 CallbackRunner.observe(this, CallbackPath.QUEUED, CallbackOutcome.REJECTED);
                 return CompletableFuture.failedFuture(new RejectedExecutionException(refusal));
             }
+            if (spins < PROBE_SPIN && queued(s) <= 0) {
+                spins++; // THROWAWAY: wait briefly for a drain with nothing queued to give the context up
+                Thread.onSpinWait();
+                continue;
+            }
             if (node == null) {
                 try {
                     node = how.queued(this, callback);
@@ -206,6 +214,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
                 }
             }
             if (STATE.compareAndSet(this, s, reserved(s))) {
+                ProbeCounters.QUEUED_CALLS.increment();
                 enqueue(index(s), (s & CHUNKED) == 0, node);
                 return node;
             }
@@ -403,6 +412,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
                     return;
                 }
             } else if (STATE.compareAndSet(this, s, s - 1 - RUNNING + SCHEDULED)) {
+                ProbeCounters.HANDOFFS.increment();
                 scheduleDrain();
                 return;
             }
@@ -421,6 +431,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     @Override
     public void run() {
         if (takeOverScheduled()) {
+            ProbeCounters.DRAINS.increment();
             Drain.run(this);
         } // else closeNow() took the queue over before this drain started
     }
