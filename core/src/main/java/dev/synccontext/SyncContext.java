@@ -140,6 +140,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     @Override
     public CompletableFuture<Void> invokeAsync(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
+        ProbeCounters.CALLS.increment();
         // Fast path: open and idle (a caller inside the context always sees a count above zero).
         if (STATE.compareAndSet(this, 0, 1 + RUNNING)) {
             return invokeInline(callback, Invocation.RUNNABLE, Thread.currentThread());
@@ -193,6 +194,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
                 }
             }
             if (STATE.compareAndSet(this, s, s + 1)) {
+                ProbeCounters.QUEUED_CALLS.increment();
                 enqueueUnlessForceClosed(node); // if closeNow() began meanwhile, the node comes back cancelled
                 return node;
             }
@@ -369,6 +371,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
                     return;
                 }
             } else if (STATE.compareAndSet(this, s, s - 1 - RUNNING + SCHEDULED)) {
+                ProbeCounters.HANDOFFS.increment();
                 scheduleDrain();
                 return;
             }
@@ -387,6 +390,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     @Override
     public void run() {
         if (takeOverScheduled()) {
+            ProbeCounters.DRAINS.increment();
             Drain.run(this);
         } // else closeNow() took the queue over before this drain started
     }
