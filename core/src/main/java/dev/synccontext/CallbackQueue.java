@@ -183,6 +183,9 @@ abstract class CallbackQueue extends OwnerSidePadding {
             return null;
         }
         int offset = chunk.offset(headIndex);
+        if (offset < 0 || offset > chunk.slots.length) {
+            return null; // read off the owner's thread while a drain moves on: that drain's CAS tells
+        }
         if (offset == chunk.slots.length) {
             chunk = chunk.nextAcquire();
             if (chunk == null) {

@@ -67,9 +67,10 @@ abstract sealed class QueuedFuture<T> extends QueuedCallback<T> implements Await
      * Tests set it (this package only) to hold a waiter in its offer until it is handed its turn, or to 0
      * for the premise that without the offer a drain runs the call.
      */
-    static volatile int turnSpins = TURN_SPINS;
+    static volatile int turnSpins = Integer.getInteger("probe.spins", TURN_SPINS);
 
     private static final VarHandle TURN;
+    static final boolean TAKE_SCHED = Boolean.getBoolean("probe.takeScheduled");
 
     static {
         try {
@@ -110,10 +111,17 @@ abstract sealed class QueuedFuture<T> extends QueuedCallback<T> implements Await
         if (spins == 0 || !TURN.compareAndSet(this, NOT_WAITING, SPINNING)) {
             return wait; // another thread offers already, or one did and was handed the turn
         }
+        SyncContext.C_OFFER.increment();
         for (int i = 0; i < spins && turn == SPINNING && !isDone(); i++) {
+            if (TAKE_SCHED && context.takeScheduledTurn(this)) {
+                turn = HANDED;
+                WaitGraph.leave(wait);
+                return isDone() ? null : WaitGraph.enterOrThrow(this);
+            }
             Thread.onSpinWait();
         }
         if (TURN.compareAndSet(this, SPINNING, NOT_WAITING)) {
+            (isDone() ? SyncContext.C_OFFER_DONE : SyncContext.C_OFFER_PARK).increment();
             return wait; // not handed: park as any waiter
         }
         int t;

@@ -96,6 +96,28 @@ import org.jspecify.annotations.Nullable;
  */
 final class SyncContext extends CallbackQueue implements RendererSyncContext, Runnable {
 
+    static final java.util.concurrent.atomic.LongAdder C_QUEUED = new java.util.concurrent.atomic.LongAdder(),
+            C_INLINE = new java.util.concurrent.atomic.LongAdder(), C_SCHED = new java.util.concurrent.atomic.LongAdder(),
+            C_DRAINS = new java.util.concurrent.atomic.LongAdder(), C_HT = new java.util.concurrent.atomic.LongAdder(),
+            C_HU = new java.util.concurrent.atomic.LongAdder(), C_OFFER = new java.util.concurrent.atomic.LongAdder(),
+            C_OFFER_DONE = new java.util.concurrent.atomic.LongAdder(), C_OFFER_PARK = new java.util.concurrent.atomic.LongAdder(),
+            C_RELEASE_PEEK_MISS = new java.util.concurrent.atomic.LongAdder(), C_RELEASE_NOT_SPINNING = new java.util.concurrent.atomic.LongAdder(), C_TAKE_SCHED = new java.util.concurrent.atomic.LongAdder();
+    static {
+        String f = System.getProperty("probe.exitReport");
+        if (f != null) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                String line = "queued=" + C_QUEUED + " inline=" + C_INLINE + " scheduled=" + C_SCHED + " drains=" + C_DRAINS
+                        + " handedTaken=" + C_HT + " handedUntaken=" + C_HU + " offers=" + C_OFFER + " offerDone=" + C_OFFER_DONE
+                        + " offerPark=" + C_OFFER_PARK + " releasePeekNotCall=" + C_RELEASE_PEEK_MISS + " releaseNotSpinning=" + C_RELEASE_NOT_SPINNING + " tookScheduled=" + C_TAKE_SCHED + "\n";
+                try {
+                    java.nio.file.Files.writeString(java.nio.file.Path.of(f), line, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                } catch (java.io.IOException e) {
+                    // best effort
+                }
+            }));
+        }
+    }
+
     static final int COUNT_MASK = (1 << 28) - 1;
     static final int RUNNING = 1 << 28;
     static final int SCHEDULED = 1 << 29;
@@ -209,6 +231,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
             }
             if (STATE.compareAndSet(this, s, reserved(s))) {
                 enqueue(index(s), (s & CHUNKED) == 0, node);
+                C_QUEUED.increment();
                 return node;
             }
         }
@@ -216,6 +239,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
 
     /** Runs a callback that claimed the idle context, on the caller's thread. */
     private <T> CompletableFuture<T> invokeInline(Object callback, Invocation how, Thread caller) {
+        C_INLINE.increment();
         OWNER.setOpaque(this, caller);
         try {
             return CallbackRunner.invoke(this, callback, how, CallbackPath.INLINE);
@@ -423,8 +447,19 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * call, or nobody spins for it.
      */
     private boolean handToWaiter() {
-        if (!(peekWritten() instanceof QueuedFuture<?> call) || !call.reserveTurn()) {
+        Object peeked = peekWritten();
+        if (!(peeked instanceof QueuedFuture<?> call)) {
+            C_RELEASE_PEEK_MISS.increment();
             return false;
+        }
+        if (!call.reserveTurn()) {
+            for (int i = 0; i < RELEASE_WAIT && call.turnState() == QueuedFuture.NOT_WAITING && !call.isDone(); i++) {
+                Thread.onSpinWait();
+            }
+            if (!call.reserveTurn()) {
+                C_RELEASE_NOT_SPINNING.increment();
+                return false;
+            }
         }
         STATE.getAndAdd(this, -1L);
         call.handTurn(false);
@@ -458,7 +493,22 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
      * as the owner, then releases as an inline caller does. If {@code closeNow()} came meanwhile, nothing
      * starts: a call it claimed is its to fail; one taken already fails here, as a send handed its turn does.
      */
+    /** A waiter spinning for {@code call}: takes over a drain handed to the executor and not started, if its call is next. */
+    static final int RELEASE_WAIT = Integer.getInteger("probe.releaseWait", 0);
+
+    boolean takeScheduledTurn(QueuedFuture<?> call) {
+        long s = state;
+        if ((s & (SCHEDULED | ABORTED)) != SCHEDULED || peekWritten() != call
+                || !STATE.compareAndSet(this, s, s - SCHEDULED + RUNNING)) {
+            return false;
+        }
+        C_TAKE_SCHED.increment();
+        runHandedTurn(call, false);
+        return true;
+    }
+
     void runHandedTurn(QueuedFuture<?> call, boolean taken) {
+        (taken ? C_HT : C_HU).increment();
         if ((state & ABORTED) != 0) {
             if (taken) {
                 CallbackRunner.abortQueued(call, Refusals.callClosedNowAtTurn(name));
@@ -488,6 +538,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     }
 
     private void scheduleDrain() {
+        C_SCHED.increment();
         try {
             settings.executor.execute(this);
         } catch (Throwable refused) {
@@ -499,6 +550,7 @@ final class SyncContext extends CallbackQueue implements RendererSyncContext, Ru
     @Override
     public void run() {
         if (takeOverScheduled()) {
+            C_DRAINS.increment();
             Drain.run(this);
         } // else closeNow() took the queue over before this drain started
     }
