@@ -17,7 +17,7 @@ public class LiveProperties {
     /** Maximum number of a channel's last messages kept for reconnects that resume; 0 = always a snapshot. */
     private int replayCapacity = 256;
 
-    /** How long an SSE stream stays open before it ends (the browser reconnects and resumes). */
+    /** How long an SSE stream (servlet or WebFlux) stays open before it ends (the browser reconnects and resumes). */
     private Duration sseTimeout = Duration.ofMinutes(30);
 
     /** Maximum time a WebSocket frame (or close frame) may take to go out before the subscriber is ended. */

@@ -4,6 +4,7 @@ import dev.synccontext.spring.live.JsonLiveEncoder;
 import dev.synccontext.spring.live.LiveChannels;
 import dev.synccontext.spring.live.LiveChannelsMetrics;
 import dev.synccontext.spring.live.LiveEncoder;
+import dev.synccontext.spring.live.LiveFlux;
 import dev.synccontext.spring.live.LiveSse;
 import dev.synccontext.spring.live.LiveStomp;
 import dev.synccontext.spring.live.LiveWebSocket;
@@ -30,7 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Live channels: {@link LiveChannels} always, and one transport bean per web technology present:
- * {@link LiveSse} (servlet web application), {@link LiveWebSocket} (Spring WebSocket over JSR 356),
+ * {@link LiveSse} (servlet web application), {@link LiveFlux} (reactive web application), {@link LiveWebSocket} (Spring WebSocket over JSR 356),
  * {@link LiveStomp} (a {@code SimpMessagingTemplate} bean); the meters when Micrometer is present.
  */
 @AutoConfiguration(after = SyncContextAutoConfiguration.class,
@@ -79,6 +80,18 @@ public final class SyncContextLiveAutoConfiguration {
         @ConditionalOnMissingBean
         LiveSse liveSse(ObjectProvider<LiveEncoder> encoder, LiveProperties properties) {
             return new LiveSse(encoder(encoder), properties.getSseTimeout());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    @ConditionalOnClass(name = {"org.springframework.http.codec.ServerSentEvent", "reactor.core.publisher.Flux"})
+    static class FluxSse {
+
+        @Bean
+        @ConditionalOnMissingBean
+        LiveFlux liveFlux(ObjectProvider<LiveEncoder> encoder, LiveProperties properties) {
+            return new LiveFlux(encoder(encoder), properties.getSseTimeout());
         }
     }
 

@@ -2,6 +2,7 @@ package dev.synccontext.autoconfigure.live;
 
 import dev.synccontext.spring.live.LiveChannels;
 import dev.synccontext.spring.live.LiveEncoder;
+import dev.synccontext.spring.live.LiveFlux;
 import dev.synccontext.spring.live.LiveSse;
 import dev.synccontext.spring.live.LiveStomp;
 import dev.synccontext.spring.live.LiveWebSocket;
@@ -23,14 +24,24 @@ class SyncContextLiveAutoConfigurationTest {
     void aServletApplicationGetsChannelsAndTheSseAndWebSocketTransportsButNoStompWithoutABroker() {
         AllParts.servlet().withConfiguration(LIVE).run(context -> {
             assertThat(context).hasSingleBean(LiveChannels.class).hasSingleBean(LiveSse.class)
-                    .hasSingleBean(LiveWebSocket.class).hasSingleBean(LiveEncoder.class).doesNotHaveBean(LiveStomp.class);
+                    .hasSingleBean(LiveWebSocket.class).hasSingleBean(LiveEncoder.class).doesNotHaveBean(LiveStomp.class)
+                    .doesNotHaveBean(LiveFlux.class);
+        });
+    }
+
+    @Test
+    void aReactiveApplicationGetsTheWebFluxEventStreamAndNoServletOne() {
+        AllParts.reactive().withConfiguration(LIVE).run(context -> {
+            assertThat(context).hasSingleBean(LiveChannels.class).hasSingleBean(LiveFlux.class)
+                    .hasSingleBean(LiveEncoder.class).doesNotHaveBean(LiveSse.class);
         });
     }
 
     @Test
     void aNonWebApplicationGetsChannelsOnly() {
         AllParts.plain().withConfiguration(LIVE).run(context -> {
-            assertThat(context).hasSingleBean(LiveChannels.class).doesNotHaveBean(LiveSse.class);
+            assertThat(context).hasSingleBean(LiveChannels.class).doesNotHaveBean(LiveSse.class)
+                    .doesNotHaveBean(LiveFlux.class);
         });
     }
 

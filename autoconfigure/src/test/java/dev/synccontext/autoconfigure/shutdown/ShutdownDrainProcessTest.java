@@ -171,7 +171,7 @@ class ShutdownDrainProcessTest {
         return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 
-    private static Thread pump(Process app, List<String> out) {
+    static Thread pump(Process app, List<String> out) {
         Thread pump = new Thread(() -> {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = lines.readLine()) != null; ) {
@@ -186,14 +186,14 @@ class ShutdownDrainProcessTest {
         return pump;
     }
 
-    private static int port(Process app, List<String> out) {
+    static int port(Process app, List<String> out) {
         await().atMost(Duration.ofSeconds(90)).until(() -> indexOf(out, DrainApp.OUT + "port=") >= 0 || !app.isAlive());
         int at = indexOf(out, DrainApp.OUT + "port=");
         assertThat(at).as("the app started; its output:%n%s", String.join("\n", out)).isNotNegative();
         return Integer.parseInt(out.get(at).substring((DrainApp.OUT + "port=").length()).trim());
     }
 
-    private static int indexOf(List<String> out, String prefix) {
+    static int indexOf(List<String> out, String prefix) {
         for (int i = 0; i < out.size(); i++) {
             if (out.get(i).startsWith(prefix)) {
                 return i;
@@ -203,7 +203,7 @@ class ShutdownDrainProcessTest {
     }
 
     /** The {@code name=value} pairs of the app's line {@code DRAIN-APP <kind>...}. */
-    private static Map<String, Long> counts(List<String> out, String kind) {
+    static Map<String, Long> counts(List<String> out, String kind) {
         int at = indexOf(out, DrainApp.OUT + kind);
         assertThat(at).as("the app printed its %scounts; its output:%n%s", kind, String.join("\n", out)).isNotNegative();
         Map<String, Long> counts = new HashMap<>();

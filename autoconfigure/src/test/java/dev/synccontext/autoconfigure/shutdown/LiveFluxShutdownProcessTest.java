@@ -1,0 +1,90 @@
+package dev.synccontext.autoconfigure.shutdown;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Drain on shutdown of a WebFlux application, end to end: {@link FluxDrainApp} runs as its own JVM on Reactor
+ * Netty with {@value #STREAMS} {@code LiveFlux} event streams open (raw sockets, {@link SseCrowd}, each its own
+ * {@code WebSession}); the test sends it SIGTERM and asserts that it exits within
+ * {@code synccontext.shutdown-timeout} + 2 s (the server's graceful phase finds no stream left to wait for), that
+ * every stream got its {@code going-away} event, last, then its end, and that the drain counted every one as gone
+ * away on time, none forced. No child process is left.
+ */
+@Tag("process")
+class LiveFluxShutdownProcessTest {
+
+    static final int STREAMS = 500;
+    static final int PACE = 500;
+    static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(8);
+
+    @Test
+    void sigtermWithOpenEventStreamsSendsEachItsGoingAwayAndExitsWithinTheDeadline() throws Exception {
+        Process app = start();
+        List<String> out = new CopyOnWriteArrayList<>();
+        Thread pump = ShutdownDrainProcessTest.pump(app, out);
+        try (SseCrowd crowd = new SseCrowd(ShutdownDrainProcessTest.port(app, out))) {
+            for (int opened = 0; opened < STREAMS; opened += 100) {
+                List<SseCrowd.Client> batch = crowd.open(100);
+                await().atMost(Duration.ofSeconds(60)).until(() -> batch.stream().allMatch(c -> c.subscribedAt >= 0));
+            }
+            long sigterm = System.nanoTime();
+            app.toHandle().destroy(); // SIGTERM
+            boolean exited = app.waitFor(SHUTDOWN_TIMEOUT.toSeconds() + 20, TimeUnit.SECONDS);
+            long exitNanos = System.nanoTime() - sigterm;
+            assertThat(exited).as("exited; its output:%n%s", String.join("\n", out)).isTrue();
+            pump.join(5_000);
+            System.out.printf("flux drain process: %d event streams, exit %d ms after SIGTERM%n", STREAMS,
+                    TimeUnit.NANOSECONDS.toMillis(exitNanos));
+            out.stream().filter(line -> line.startsWith(DrainApp.OUT)).forEach(System.out::println);
+            assertThat(out).as("the application ran on Reactor Netty").contains(DrainApp.OUT + "server=NettyWebServer");
+
+            assertThat(Duration.ofNanos(exitNanos)).as("exit after SIGTERM")
+                    .isLessThanOrEqualTo(SHUTDOWN_TIMEOUT.plusSeconds(2));
+            List<SseCrowd.Client> streams = crowd.clients();
+            await().atMost(Duration.ofSeconds(5)).until(() -> streams.stream().allMatch(c -> c.endedAt >= 0));
+            assertThat(streams).as("event streams that got the going-away event, last, then their end")
+                    .allSatisfy(c -> {
+                        assertThat(c.goingAwayAt).isPositive();
+                        assertThat(c.goingAwayLast).isTrue();
+                        assertThat(c.endedAt).isGreaterThanOrEqualTo(c.goingAwayAt);
+                    });
+            Map<String, Long> report = ShutdownDrainProcessTest.counts(out, "report ");
+            assertThat(report.get("goneAway")).isEqualTo(STREAMS);
+            assertThat(report.get("goneAwayAtDeadline")).isZero();
+            assertThat(report.get("forced")).isZero();
+            int readiness = ShutdownDrainProcessTest.indexOf(out, DrainApp.OUT + "readiness=REFUSING_TRAFFIC");
+            assertThat(readiness).as("readiness refused traffic").isNotNegative()
+                    .isLessThan(ShutdownDrainProcessTest.indexOf(out, DrainApp.OUT + "report "));
+        } finally {
+            Files.write(Path.of("target", "flux-drain-app.log"), out); // the app's whole output, to look at
+            if (app.isAlive()) {
+                app.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+            assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList())
+                    .as("child processes left").isEmpty();
+        }
+    }
+
+    private static Process start() throws Exception {
+        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = List.of(java, "-Xmx512m", "-XX:+UseSerialGC", "-cp", classPath,
+                FluxDrainApp.class.getName(), "--spring.main.web-application-type=reactive", "--server.port=0",
+                "--spring.main.banner-mode=off", "--logging.level.root=WARN",
+                "--logging.level.dev.synccontext.autoconfigure.shutdown=INFO",
+                "--synccontext.shutdown-timeout=" + SHUTDOWN_TIMEOUT.toSeconds() + "s",
+                "--synccontext.live.shutdown-pace=" + PACE);
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+}

@@ -1,0 +1,116 @@
+package dev.synccontext.spring.live;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.live.LiveChannel;
+import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.spring.scope.ContextScoped;
+import jakarta.annotation.PreDestroy;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.stereotype.Component;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The application of the WebFlux live-channel tests (run with {@code spring.main.web-application-type=reactive},
+ * on Reactor Netty): a {@code @ContextScoped} board per {@code WebSession} that pushes each change to its tabs
+ * through {@link LiveFlux}.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@Import({LiveFluxBoardApp.Board.class, LiveFluxBoardApp.BoardController.class, LiveFluxBoardApp.Boards.class})
+class LiveFluxBoardApp {
+
+    /** What one change publishes (and the snapshot): immutable, encoded later on a drain thread. */
+    record State(long counter, String pad) {
+    }
+
+    /** Every board, so that tests can look at the server side of each subscriber. */
+    @Component
+    static class Boards {
+        final List<Board> all = new CopyOnWriteArrayList<>();
+    }
+
+    @Component
+    @ContextScoped
+    static class Board {
+
+        final LiveChannel live;
+        /** Each subscriber by the {@code tab} name its request gave, so that a test tells its tabs apart. */
+        final Map<String, LiveSubscriber> tabs = new ConcurrentHashMap<>();
+        private long counter;
+        private String pad = "";
+
+        Board(LiveChannels channels, Boards boards) {
+            this.live = channels.open("board", this::state);
+            boards.all.add(this);
+        }
+
+        State state() {
+            return new State(counter, pad);
+        }
+
+        /** Called through the context-scoped proxy, inside the session's context. */
+        void tab(String name, LiveSubscriber subscriber) {
+            if (!name.isEmpty()) {
+                tabs.put(name, subscriber);
+            }
+        }
+
+        long change(int times, int size) {
+            if (pad.length() != size) {
+                pad = "x".repeat(size);
+            }
+            for (int i = 0; i < times; i++) {
+                counter++;
+                live.publish("board", "board", state());
+            }
+            return counter;
+        }
+
+        LiveChannel live() {
+            return live;
+        }
+
+        @PreDestroy
+        void ended() {
+            live.close();
+        }
+    }
+
+    @RestController
+    static class BoardController {
+
+        private final Board board;
+        private final LiveFlux live;
+
+        BoardController(Board board, LiveFlux live) {
+            this.board = board;
+            this.live = live;
+        }
+
+        @PostMapping("/change")
+        Mono<Long> change(RendererSyncContext context, @RequestParam(defaultValue = "1") int times,
+                @RequestParam(defaultValue = "0") int size) {
+            return Mono.fromFuture(() -> context.invokeAsync(() -> board.change(times, size)));
+        }
+
+        @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+        Flux<ServerSentEvent<String>> events(ServerWebExchange exchange, RendererSyncContext context,
+                @RequestParam(defaultValue = "") String tab) {
+            return live.subscribe(exchange, context, board::live, subscriber -> board.tab(tab, subscriber));
+        }
+    }
+}

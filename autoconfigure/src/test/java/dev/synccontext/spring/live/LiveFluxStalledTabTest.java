@@ -1,0 +1,132 @@
+package dev.synccontext.spring.live;
+
+import static dev.synccontext.spring.live.LiveFluxTest.GENEROUS;
+import static dev.synccontext.spring.live.LiveFluxTest.change;
+import static dev.synccontext.spring.live.LiveFluxTest.newBoard;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.spring.live.LiveFluxBoardApp.Board;
+import dev.synccontext.spring.live.LiveFluxBoardApp.Boards;
+import dev.synccontext.testing.Browser;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * A stalled tab on WebFlux (a raw socket with a 2 KB receive buffer that sends its request and never reads) does
+ * not hold its session or any other tab: its session's changes are answered, every healthy tab (its session's and
+ * other sessions') gets everything, each gap a counted drop; the stalled subscriber's buffer stays within its
+ * bound and overflows under its policy (a transport that wrote past the response's demand would have drained it
+ * into the server's queues instead: nothing dropped, memory unbounded), and no thread waits for it.
+ */
+@SpringBootTest(classes = LiveFluxBoardApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = {"spring.main.web-application-type=reactive", "synccontext.live.policy=drop-oldest",
+                "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=100",
+                "server.shutdown=immediate"})
+@Tag("scale") // 38 MB through the healthy tabs: a minute on the shared 2-core machine
+class LiveFluxStalledTabTest {
+
+    /**
+     * Changes per session, of {@link #SIZE} characters: 19 MB, more than a stalled connection's socket buffers (Linux
+     * grows a send buffer up to {@code tcp_wmem}'s maximum, often 4 MB) and the server's prefetch queues (a number
+     * of messages, whatever their size: about 150 on Reactor Netty) take.
+     */
+    private static final int CHANGES = 300;
+    private static final int SIZE = 64_000;
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    Boards boards;
+
+    @Test
+    void aStalledTabHoldsNeitherItsSessionNorOtherTabsNorAThread() throws Exception {
+        int sessions = 2;
+        List<Browser> tabs = new ArrayList<>();
+        List<Board> sessionBoards = new ArrayList<>();
+        List<SseClient> healthy = new ArrayList<>();
+        List<StalledSocket> stalled = new ArrayList<>();
+        try {
+            for (int i = 0; i < sessions; i++) {
+                Browser tab = new Browser(port);
+                tabs.add(tab);
+                Board board = newBoard(tab, boards);
+                sessionBoards.add(board);
+                healthy.add(new SseClient(tab.httpClient(), tab.uri("/events?tab=healthy"), null, null));
+                stalled.add(new StalledSocket(port, "GET /events?tab=stalled HTTP/1.1\r\nHost: localhost:" + port
+                        + "\r\nAccept: text/event-stream\r\nCookie: SESSION=" + tab.cookie("SESSION") + "\r\n\r\n"));
+                await().atMost(GENEROUS).until(() -> board.tabs.size() == 2);
+            }
+            for (int done = 0; done < CHANGES; done += 20) {
+                for (Browser tab : tabs) {
+                    change(tab, 20, SIZE); // answered: the stalled tab holds nothing of its session's context
+                }
+            }
+            for (int i = 0; i < sessions; i++) {
+                long last = sessionBoards.get(i).live.lastSequence();
+                SseClient client = healthy.get(i);
+                await().atMost(Duration.ofSeconds(60)).until(() -> client.last() != null && client.last().sequence() == last);
+            }
+            assertThat(threadsInWrites()).as("no thread is inside a live drain or the transport once the healthy tabs"
+                    + " caught up").isEmpty();
+            for (int i = 0; i < sessions; i++) {
+                Board board = sessionBoards.get(i);
+                long last = board.live.lastSequence();
+                LiveSubscriber fine = board.tabs.get("healthy");
+                LiveSubscriber stuck = board.tabs.get("stalled");
+                assertThat(board.live.subscribers()).as("session %d: both tabs still subscribed", i)
+                        .containsExactlyInAnyOrder(fine, stuck);
+                List<Long> seen = healthy.get(i).sequences();
+                assertThat(seen).as("session %d's healthy tab: strictly increasing", i).isSorted().doesNotHaveDuplicates();
+                assertThat(last + 1 - seen.size()).as("session %d: the healthy tab's gaps are its counted drops", i)
+                        .isEqualTo(fine.dropped());
+                for (LiveSubscriber subscriber : List.of(fine, stuck)) {
+                    assertThat(subscriber.highWater()).isLessThanOrEqualTo(subscriber.capacity());
+                    assertThat(subscriber.written() + subscriber.buffered() + subscriber.dropped())
+                            .as("session %d: everything published reached the transport, waits, or was counted dropped", i)
+                            .isEqualTo(last + 1);
+                }
+                assertThat(stuck.lastWritten()).as("session %d: the stalled tab's transport stopped taking messages", i)
+                        .isLessThan(last);
+                assertThat(stuck.buffered()).as("session %d: the stalled tab's drain parked with its buffer full (a"
+                        + " transport that ignored the response's demand would have taken them all)", i)
+                        .isEqualTo(stuck.capacity());
+                assertThat(stuck.isOpen()).isTrue();
+                System.out.printf("flux stalled tab, session %d: %d published; healthy written %d dropped %d; stalled"
+                        + " written %d (%.1f MB: the server's queues and the kernel's buffers) buffered %d dropped %d%n", i,
+                        last, fine.written(), fine.dropped(), stuck.written(), stuck.written() * (SIZE + 40) / 1e6,
+                        stuck.buffered(), stuck.dropped());
+            }
+        } finally {
+            for (SseClient client : healthy) {
+                client.close();
+            }
+            for (StalledSocket socket : stalled) {
+                socket.close();
+            }
+        }
+    }
+
+    /** Threads inside a live drain or the transport right now (a stalled client would hold them there). */
+    private static List<String> threadsInWrites() {
+        List<String> held = new ArrayList<>();
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            boolean inWrite = Arrays.stream(stack).anyMatch(frame -> frame.getClassName().endsWith("LiveSubscriber")
+                    || frame.getClassName().endsWith("FluxTransport"));
+            if (inWrite) {
+                held.add(thread.getName() + " " + Arrays.stream(stack).limit(12).map(Object::toString).toList());
+            }
+        });
+        return held;
+    }
+}

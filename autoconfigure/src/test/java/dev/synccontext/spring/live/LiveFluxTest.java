@@ -1,0 +1,171 @@
+package dev.synccontext.spring.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.synccontext.live.CloseReason;
+import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.spring.live.LiveFluxBoardApp.Board;
+import dev.synccontext.spring.live.LiveFluxBoardApp.Boards;
+import dev.synccontext.testing.Browser;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * Live channels on WebFlux over real Reactor Netty and {@code java.net.http} clients: a tab's snapshot and
+ * changes in order, resume with {@code Last-Event-ID} (what it missed, or a snapshot past the replay buffer), the
+ * going-away event, the meters. Same settings as {@link LiveFluxStalledTabTest}, so both share one application.
+ */
+@SpringBootTest(classes = LiveFluxBoardApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = {"spring.main.web-application-type=reactive", "synccontext.live.policy=drop-oldest",
+                "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=100",
+                "server.shutdown=immediate"})
+class LiveFluxTest {
+
+    static final Duration GENEROUS = Duration.ofSeconds(10);
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    Boards boards;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Test
+    void aTabGetsASnapshotThenEveryChangeInOrderOnAnEventStream() throws Exception {
+        Browser tab = new Browser(port);
+        Board board = newBoard(tab, boards);
+        HttpResponse<String> headers;
+        try (SseClient client = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
+            await().atMost(GENEROUS).until(() -> client.events.size() == 1);
+            change(tab, 5, 0);
+            await().atMost(GENEROUS).until(() -> client.events.size() == 6);
+            assertThat(client.events.get(0).event()).isEqualTo("snapshot");
+            assertThat(client.events.get(0).data()).isEqualTo("{\"counter\":0,\"pad\":\"\"}");
+            assertThat(client.events.get(0).id()).isEqualTo(board.live.epoch() + "-0");
+            assertThat(client.events.subList(1, 6)).allSatisfy(event -> assertThat(event.event()).isEqualTo("board"));
+            assertThat(client.sequences()).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+            assertThat(client.last().data()).isEqualTo("{\"counter\":5,\"pad\":\"\"}");
+            assertThat(meters.get("synccontext.live.subscribers").tag("scope", "session").gauge().value())
+                    .as("the session scope's open subscribers").isGreaterThanOrEqualTo(1);
+            assertThat(meters.get("synccontext.live.written").tag("scope", "session").functionCounter().count())
+                    .isGreaterThanOrEqualTo(6);
+        }
+        CompletableFuture<HttpResponse<java.io.InputStream>> stream = tab.httpClient().sendAsync(
+                tab.request("/events").header("Accept", "text/event-stream").build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<java.io.InputStream> response = stream.get(10, TimeUnit.SECONDS);
+        try {
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.headers().firstValue("Content-Type")).get().asString().startsWith("text/event-stream");
+            assertThat(response.headers().firstValue("Cache-Control")).contains("no-cache, no-transform");
+            assertThat(response.headers().firstValue("X-Accel-Buffering")).contains("no");
+        } finally {
+            response.body().close();
+        }
+    }
+
+    @Test
+    void aReconnectWithLastEventIdGetsTheEventsItMissedOnceAndInOrder() throws Exception {
+        Browser tab = new Browser(port);
+        Board board = newBoard(tab, boards);
+        String lastId;
+        try (SseClient first = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
+            change(tab, 10, 0);
+            await().atMost(GENEROUS).until(() -> first.events.size() == 11);
+            lastId = first.last().id();
+            assertThat(first.last().sequence()).isEqualTo(10);
+        }
+        await().atMost(GENEROUS).until(() -> board.live.subscribers().isEmpty()); // the server saw the tab go
+        change(tab, 20, 0);
+        long missedUpTo = board.live.lastSequence();
+        try (SseClient back = new SseClient(tab.httpClient(), tab.uri("/events"), null, lastId)) {
+            change(tab, 5, 0);
+            await().atMost(GENEROUS).until(() -> back.last() != null && back.last().sequence() == missedUpTo + 5);
+            assertThat(back.sequences()).as("every event after %s exactly once, in order", lastId)
+                    .containsExactlyElementsOf(LongStream.rangeClosed(11, missedUpTo + 5).boxed().toList());
+            assertThat(back.events).noneMatch(event -> event.event().equals("snapshot"));
+        }
+    }
+
+    @Test
+    void aReconnectPastTheReplayBufferGetsOneSnapshotAndContinuesFromIt() throws Exception {
+        Browser tab = new Browser(port);
+        Board board = newBoard(tab, boards);
+        String lastId;
+        try (SseClient first = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
+            await().atMost(GENEROUS).until(() -> first.events.size() == 1);
+            lastId = first.last().id();
+        }
+        await().atMost(GENEROUS).until(() -> board.live.subscribers().isEmpty());
+        change(tab, 150, 0); // the replay buffer keeps 100
+        long at = board.live.lastSequence();
+        try (SseClient back = new SseClient(tab.httpClient(), tab.uri("/events"), null, lastId)) {
+            await().atMost(GENEROUS).until(() -> back.events.size() == 1);
+            change(tab, 3, 0);
+            await().atMost(GENEROUS).until(() -> back.events.size() == 4);
+            assertThat(back.events.get(0).event()).isEqualTo("snapshot");
+            assertThat(back.events.get(0).data()).contains("\"counter\":" + at);
+            assertThat(back.sequences()).containsExactly(at, at + 1, at + 2, at + 3);
+        }
+    }
+
+    @Test
+    void aSubscriberToldToGoAwayGetsTheGoingAwayEventLastThenItsStreamEnds() throws Exception {
+        Browser tab = new Browser(port);
+        Board board = newBoard(tab, boards);
+        change(tab, 2, 0);
+        CompletableFuture<HttpResponse<String>> whole = tab.httpClient().sendAsync(
+                tab.request("/events?tab=leaving").header("Accept", "text/event-stream").build(),
+                HttpResponse.BodyHandlers.ofString());
+        await().atMost(GENEROUS).until(() -> board.tabs.containsKey("leaving"));
+        LiveSubscriber subscriber = board.tabs.get("leaving");
+        await().atMost(GENEROUS).until(() -> subscriber.written() == 1);
+        subscriber.goAway(); // what the shutdown drain does to every subscriber
+
+        HttpResponse<String> ended = whole.get(10, TimeUnit.SECONDS);
+        String id = board.live.epoch() + "-2";
+        assertThat(ended.body()).as("the snapshot, then the going-away (no id: Last-Event-ID stays the snapshot's)")
+                .isEqualTo("id:" + id + "\nevent:snapshot\ndata:{\"counter\":2,\"pad\":\"\"}\n\n"
+                        + "event:going-away\ndata:{\"reconnect\":true}\n\n");
+        assertThat(subscriber.closeReason()).isEqualTo(CloseReason.GOING_AWAY);
+        assertThat(board.live.subscribers()).isEmpty();
+    }
+
+    @Test
+    void aTabThatLeavesEndsItsSubscriberAsGone() throws Exception {
+        Browser tab = new Browser(port);
+        Board board = newBoard(tab, boards);
+        try (SseClient client = new SseClient(tab.httpClient(), tab.uri("/events?tab=left"), null, null)) {
+            await().atMost(GENEROUS).until(() -> client.events.size() == 1);
+        }
+        await().atMost(GENEROUS).until(() -> board.live.subscribers().isEmpty());
+        assertThat(board.tabs.get("left").closeReason()).isEqualTo(CloseReason.GONE);
+    }
+
+    static void change(Browser tab, int times, int size) {
+        HttpResponse<String> answer = tab.send(tab.request("/change?times=" + times + "&size=" + size)
+                .POST(HttpRequest.BodyPublishers.noBody()).timeout(GENEROUS));
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    }
+
+    /** The board of a new session: the first change creates both. */
+    static Board newBoard(Browser tab, Boards boards) {
+        int before = boards.all.size();
+        change(tab, 0, 0);
+        assertThat(boards.all).hasSize(before + 1);
+        return boards.all.get(before);
+    }
+}
