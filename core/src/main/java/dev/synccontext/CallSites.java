@@ -2,6 +2,7 @@ package dev.synccontext;
 
 import java.security.CodeSource;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
@@ -14,9 +15,17 @@ import org.jspecify.annotations.Nullable;
 final class CallSites {
 
     private static final @Nullable CodeSource LIBRARY = SyncContext.class.getProtectionDomain().getCodeSource();
-    /** A class of the starter's jar, to tell that jar from the starter's own tests. */
-    private static final String STARTER_CLASS = "dev.synccontext.spring.CompositeCallbackDecorator";
-    private static final String REACTOR_CLASS = "dev.synccontext.reactor.ContextScheduler";
+    /**
+     * Per package prefix of the library's other jars, one class of that jar, to tell the jar from its own
+     * tests (whose classes share the package but not the jar): the Spring library's decorators (the
+     * propagation and observation decorators wrap every queued callback), its auto-configuration's handler
+     * adapters, and synccontext-reactor's scheduler.
+     */
+    private static final List<Map.Entry<String, String>> SIBLING_JARS = List.of(
+            Map.entry("dev.synccontext.spring.", "dev.synccontext.spring.CompositeCallbackDecorator"),
+            Map.entry("dev.synccontext.autoconfigure.", "dev.synccontext.autoconfigure.SyncContextAutoConfiguration"),
+            Map.entry("dev.synccontext.reactor.", "dev.synccontext.reactor.ContextScheduler"),
+            Map.entry("dev.synccontext.kotlin.", "dev.synccontext.kotlin.ContextDispatcher"));
     private static final ConcurrentHashMap<String, Boolean> LIBRARY_CLASSES = new ConcurrentHashMap<>();
     /** Classes that call a callback: the frame just inside the innermost of these is the callback's. */
     private static final List<String> RUNNERS = List.of(Invocation.class.getName(), QueuedCall.class.getName(),
@@ -124,12 +133,13 @@ final class CallSites {
             if (Objects.equals(source, LIBRARY)) {
                 return true;
             }
-            // The starter's decorators and handler adapters live in a jar of their own (not its tests), and
-            // so does synccontext-reactor's scheduler.
-            String sibling = className.startsWith("dev.synccontext.autoconfigure.") ? STARTER_CLASS
-                    : className.startsWith("dev.synccontext.reactor.") ? REACTOR_CLASS : null;
-            return sibling != null && Objects.equals(source,
-                    Class.forName(sibling, false, type.getClassLoader()).getProtectionDomain().getCodeSource());
+            for (Map.Entry<String, String> sibling : SIBLING_JARS) {
+                if (className.startsWith(sibling.getKey())) {
+                    return Objects.equals(source, Class.forName(sibling.getValue(), false, type.getClassLoader())
+                            .getProtectionDomain().getCodeSource());
+                }
+            }
+            return false;
         } catch (ClassNotFoundException | LinkageError | SecurityException notOurs) {
             return false;
         }

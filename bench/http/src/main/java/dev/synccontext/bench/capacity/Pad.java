@@ -38,7 +38,9 @@ public class Pad {
     private boolean ended;
 
     Pad(RendererSyncContext context, SyncContextRegistry registry, LivePads livePads, LiveChannels channels) {
-        this.context = registry.resolve(context);
+        // Made inside the context it belongs to (a WebSocket's, or an HTTP session's callback), or on a request
+        // thread of the HTTP session whose context the injected proxy names.
+        this.context = RendererSyncContext.current().orElseGet(() -> registry.resolve(context));
         this.livePads = livePads;
         this.live = channels.builder("pad of " + this.context.name(), LiveChannels.DEFAULT_SCOPE)
                 .policy(OverflowPolicy.COALESCE_BY_KEY)

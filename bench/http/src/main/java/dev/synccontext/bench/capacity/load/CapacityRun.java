@@ -25,7 +25,9 @@ import java.util.concurrent.TimeUnit;
  * (the server gets the same class path), keys: {@code steps}
  * (default {@code 1000,2000,5000,10000,15000}), {@code warmup} (10s), {@code measure} (30s), {@code period}
  * (the click period, 5s), {@code lines} (click connections, 256), {@code server-jvm} (extra JVM flags,
- * space-separated), {@code server-args} (extra application arguments, space-separated),
+ * space-separated), {@code server-args} (extra application arguments, space-separated), {@code transport}
+ * ({@code sse}, the default: an event stream per tab, clicks on a pool of connections; or {@code websocket}: a
+ * WebSocket per tab, its clicks on the same socket),
  * {@code out} (bench/http/target/capacity). {@code bench/capacity.sh} runs it.
  */
 public final class CapacityRun {
@@ -36,7 +38,8 @@ public final class CapacityRun {
     public static void main(String[] args) throws Exception {
         Map<String, String> options = new HashMap<>(Map.of(
                 "steps", "1000,2000,5000,10000,15000", "warmup", "10s", "measure", "30s", "period", "5s",
-                "lines", "256", "server-jvm", "", "server-args", "", "out", "bench/http/target/capacity"));
+                "lines", "256", "server-jvm", "", "server-args", "", "out", "bench/http/target/capacity",
+                "transport", "sse"));
         for (String arg : args) {
             int eq = arg.indexOf('=');
             if (eq < 0 || !options.containsKey(arg.substring(0, eq))) {
@@ -49,6 +52,10 @@ public final class CapacityRun {
         Duration measure = seconds(options.get("measure"));
         Duration period = seconds(options.get("period"));
         Path out = Path.of(options.get("out"));
+        String transport = options.get("transport");
+        if (!transport.equals("sse") && !transport.equals("websocket")) {
+            throw new IllegalArgumentException("transport: sse or websocket, was " + transport);
+        }
         Files.createDirectories(out);
 
         int port;
@@ -79,7 +86,7 @@ public final class CapacityRun {
                     ProcStats.loadAverage());
             long self = ProcessHandle.current().pid();
             var settings = new LoadClient.Settings(new InetSocketAddress("127.0.0.1", port), period,
-                    Integer.parseInt(options.get("lines")), 64, false);
+                    Integer.parseInt(options.get("lines")), 64, false, transport.equals("websocket"));
             try (LoadClient client = new LoadClient(settings)) {
                 for (int sessions : steps) {
                     boolean reached = ramp(client, sessions);
@@ -98,12 +105,13 @@ public final class CapacityRun {
                     int fds = ProcStats.fileDescriptors(pid);
                     long rss = ProcStats.rssBytes(pid);
                     int live = client.liveTabs();
-                    long heap = ProcStats.liveHeapBytes(pid);
+                    // The class histogram behind the heap figure, to see whose it is.
+                    long heap = ProcStats.liveHeapBytes(pid, out.resolve("histogram-" + sessions + ".txt"));
                     StepResult step = new StepResult(sessions, live, window, serverCpu, clientCpu,
                             (heap - baseHeap) / Math.max(1, live), heap, rss, threads, fds, load);
                     results.add(step);
                     System.out.print(CapacityReport.table(List.of(step)).lines().skip(2).findFirst().orElse("") + "\n");
-                    write(out, results);
+                    write(out, results, transport);
                     if (!reached || !step.withinCapacity() && results.stream().filter(r -> !r.withinCapacity()).count() > 1) {
                         System.out.println("stopping: two steps over capacity, or the sessions could not all be opened");
                         break;
@@ -141,10 +149,11 @@ public final class CapacityRun {
         return true;
     }
 
-    private static void write(Path out, List<StepResult> results) throws IOException {
+    private static void write(Path out, List<StepResult> results, String transport) throws IOException {
         Files.writeString(out.resolve("capacity.md"), CapacityReport.table(results));
         Files.writeString(out.resolve("capacity.svg"), CapacityReport.svg(results,
-                "Click → update latency against live sessions (one SSE tab each, a click every 5 s)"));
+                "Click → update latency against live sessions (one " + (transport.equals("sse") ? "SSE" : "WebSocket")
+                        + " tab each, a click every 5 s)"));
     }
 
     private static void awaitStarted(Process server, Path log) throws Exception {

@@ -93,12 +93,17 @@ abstract class Connection {
                     }
                     client.bytesRead(read);
                     readBuffer.flip();
-                    reader.feed(readBuffer);
+                    received(readBuffer);
                 }
             }
         } catch (IOException | RuntimeException broken) {
             fail(broken.getClass().getSimpleName() + ": " + broken.getMessage());
         }
+    }
+
+    /** Consumes what was read: an HTTP response by default. */
+    void received(ByteBuffer bytes) {
+        reader.feed(bytes);
     }
 
     /** Closes the socket without reporting anything (the owner decided to). */

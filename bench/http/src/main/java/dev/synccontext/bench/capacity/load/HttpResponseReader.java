@@ -30,18 +30,20 @@ final class HttpResponseReader {
     private boolean chunked;
     private String setCookie;
     private boolean closes;
+    private boolean upgraded;
 
     HttpResponseReader(Sink sink) {
         this.sink = sink;
     }
 
     /**
-     * Consumes every byte of {@code in}.
+     * Consumes every byte of {@code in}, or, once a {@code 101 Switching Protocols} response ended, none: the
+     * bytes after it are the new protocol's, left in {@code in}.
      *
      * @throws IllegalStateException the bytes are no HTTP/1.1 response
      */
     void feed(ByteBuffer in) {
-        while (in.hasRemaining()) {
+        while (in.hasRemaining() && !upgraded) {
             switch (state) {
                 case FIXED_BODY, CHUNK_DATA -> {
                     int length = (int) Math.min(remaining, in.remaining());
@@ -150,12 +152,18 @@ final class HttpResponseReader {
 
     private void finish() {
         state = State.STATUS;
+        upgraded = status == 101;
         sink.complete(status);
     }
 
     /** Whether the response being read (or just completed) said {@code Connection: close}. */
     boolean closes() {
         return closes;
+    }
+
+    /** Whether a {@code 101 Switching Protocols} response was read: the connection speaks another protocol now. */
+    boolean upgraded() {
+        return upgraded;
     }
 
     static byte[] ascii(String text) {

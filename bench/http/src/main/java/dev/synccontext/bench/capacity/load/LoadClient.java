@@ -33,7 +33,8 @@ import java.util.function.Supplier;
  *       previous one still waiting is skipped and counted ({@link Window#overruns()}), not queued, so a
  *       slow server shows as overruns and latency rather than a growing backlog on the client.</li>
  * </ul>
- * Clicks travel on a pool of keep-alive connections ({@link ClickLine}), streams on one connection each.
+ * Clicks travel on a pool of keep-alive connections ({@link ClickLine}), streams on one connection each;
+ * over WebSockets ({@link Settings#webSocket()}) a tab clicks on its own socket.
  */
 public final class LoadClient implements AutoCloseable {
 
@@ -43,9 +44,11 @@ public final class LoadClient implements AutoCloseable {
      * @param clickLines connections in the click pool
      * @param connectsInFlight streams being opened at once (the server's accept backlog is small)
      * @param recordNonces whether each tab logs the nonces it sent and received (for the harness's test)
+     * @param webSocket whether each tab is a WebSocket ({@code /pad/ws}, clicks on the same socket) instead of
+     *        an event stream with clicks on the pool
      */
     public record Settings(InetSocketAddress server, Duration clickPeriod, int clickLines, int connectsInFlight,
-            boolean recordNonces) {
+            boolean recordNonces, boolean webSocket) {
     }
 
     private final Settings settings;
@@ -54,6 +57,7 @@ public final class LoadClient implements AutoCloseable {
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
     private final byte[] streamRequest;
+    private final byte[] socketHandshake;
     private final String clickPrefix;
     private final long periodNanos;
     private volatile boolean closed;
@@ -80,6 +84,7 @@ public final class LoadClient implements AutoCloseable {
         String host = "Host: " + settings.server().getHostString() + ":" + settings.server().getPort() + "\r\n";
         this.streamRequest = HttpResponseReader.ascii("GET /pad/events HTTP/1.1\r\n" + host
                 + "Accept: text/event-stream\r\n\r\n");
+        this.socketHandshake = WebSocketFrames.handshake("/pad/ws", host);
         this.clickPrefix = host + "Content-Length: 0\r\nCookie: ";
         try {
             this.selector = Selector.open();
@@ -207,7 +212,7 @@ public final class LoadClient implements AutoCloseable {
 
     private void openTabs() {
         while (tabs.size() < target && connecting < settings.connectsInFlight()) {
-            LiveTab tab = new LiveTab(this, settings.recordNonces());
+            LiveTab tab = new LiveTab(this, settings.recordNonces(), settings.webSocket());
             tabs.add(tab);
             connecting++;
             try {
@@ -235,6 +240,10 @@ public final class LoadClient implements AutoCloseable {
             long nonce = ++nonces;
             tab.sent(nonce, due);
             window.clickSent();
+            if (tab.frames != null) {
+                tab.clickOnSocket(nonce);
+                continue;
+            }
             ClickLine line = idleLines.pollFirst();
             if (line != null) {
                 line.click(tab, clickRequest(tab, nonce));
@@ -267,6 +276,10 @@ public final class LoadClient implements AutoCloseable {
         return streamRequest;
     }
 
+    byte[] socketHandshake() {
+        return socketHandshake;
+    }
+
     void bytesRead(int count) {
         bytesRead += count;
     }
@@ -278,7 +291,7 @@ public final class LoadClient implements AutoCloseable {
             tab.live = true;
             connecting--;
             liveTabs = ++live;
-            if (tab.cookie == null) {
+            if (tab.cookie == null && tab.frames == null) {
                 tab.fail("stream set no session cookie");
                 return;
             }

@@ -48,12 +48,20 @@ final class ProcStats {
 
     /** Bytes of live Java objects after a full collection ({@code jcmd <pid> GC.class_histogram}'s total). */
     static long liveHeapBytes(long pid) {
+        return liveHeapBytes(pid, null);
+    }
+
+    /** As {@link #liveHeapBytes(long)}, and writes the histogram's top 40 classes to {@code histogram} if not null. */
+    static long liveHeapBytes(long pid, Path histogram) {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         try {
             Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.class_histogram")
                     .redirectErrorStream(true).start();
             List<String> lines = new String(process.getInputStream().readAllBytes()).lines().toList();
             process.waitFor();
+            if (histogram != null) {
+                Files.write(histogram, lines.subList(0, Math.min(lines.size(), 43)));
+            }
             for (int i = lines.size() - 1; i >= 0; i--) {
                 String line = lines.get(i).trim();
                 if (line.startsWith("Total")) {

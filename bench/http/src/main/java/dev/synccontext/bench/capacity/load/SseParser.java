@@ -64,6 +64,14 @@ final class SseParser {
         return text.length() > start && text.charAt(start) == ' ' ? text.substring(start + 1) : text.substring(start);
     }
 
+    /** The value of {@code "name":"<text without quotes>"} in a JSON object, or {@code null} when absent. */
+    static String jsonString(String json, String name) {
+        String key = "\"" + name + "\":\"";
+        int at = json.indexOf(key);
+        int end = at < 0 ? -1 : json.indexOf('"', at + key.length());
+        return end < 0 ? null : json.substring(at + key.length(), end);
+    }
+
     /** The value of {@code "name":<digits>} in a JSON object, or {@code -1} when absent. */
     static long jsonLong(String json, String name) {
         String key = "\"" + name + "\":";

@@ -7,7 +7,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -15,8 +16,9 @@ import dev.synccontext.bench.capacity.CapacityApplication;
 
 /**
  * The capacity harness at small N, against the capacity application on real Tomcat: 200 sessions, each one
- * open event stream, each clicking; every click's update arrives once, in order, carrying its nonce, and the
- * load client counts no error. What keeps the harness's figures honest: a client that lost, repeated or
+ * open tab (an event stream with clicks on the pool of connections, or a WebSocket with clicks on the same
+ * socket), each clicking; every click's update arrives once, in order, carrying its nonce, and the load
+ * client counts no error. What keeps the harness's figures honest: a client that lost, repeated or
  * reordered updates would fail here before it reported a latency.
  */
 @SpringBootTest(classes = CapacityApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -30,10 +32,11 @@ class CapacityHarnessTest {
     @LocalServerPort
     int port;
 
-    @Test
-    void everyClicksUpdateArrivesOnceInOrderWithItsNonce() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = { "sse", "websocket" })
+    void everyClicksUpdateArrivesOnceInOrderWithItsNonce(String transport) throws Exception {
         var settings = new LoadClient.Settings(new InetSocketAddress("127.0.0.1", port), Duration.ofMillis(500), 16,
-                64, true);
+                64, true, transport.equals("websocket"));
         try (LoadClient client = new LoadClient(settings)) {
             client.sessions(SESSIONS);
             await("all " + SESSIONS + " tabs live", () -> client.liveTabs() == SESSIONS);
