@@ -292,7 +292,7 @@ class DurableClusterTest {
         void assertExact() {
             assertThat(load.other5xx.sum()).as("5xx answers other than a retried 503, such as %s", load.otherSamples)
                     .isZero();
-            assertThat(load.noAnswer.sum()).as("requests without an answer").isZero();
+            assertThat(load.noAnswer.sum()).as("requests without an answer, such as %s", load.otherSamples).isZero();
             List<String> wrong = new ArrayList<>();
             int regressions = 0;
             for (Session session : load.sessions) {
