@@ -112,6 +112,11 @@ class Daemon implements AutoCloseable {
         signal("CONT");
     }
 
+    /** SIGHUP: a daemon that reloads its configuration on it (nginx) does. */
+    void reload() {
+        signal("HUP");
+    }
+
     private void signal(String name) {
         try {
             Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();

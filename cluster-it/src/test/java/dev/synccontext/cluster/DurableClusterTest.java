@@ -18,7 +18,6 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -73,9 +72,6 @@ class DurableClusterTest {
 
     @Test
     @Order(1)
-    @Disabled("Fails: no overlap, but some sessions end one below their acknowledged increments (first runs,"
-            + " docs/2026-12-02-durable-cluster.md); the cause (a released context force-closed before its final"
-            + " write, or a timed-out hand-off) is not found yet. The kit's round-robin scenario holds.")
     void roundRobinCountsAreExactAndNoTwoCallbacksOfASessionOverlap() throws Exception {
         nodes(false, false);
         try (Nginx nginx = Nginx.start(Nginx.Balancing.ROUND_ROBIN, List.of(ports[0], ports[1]))) {
@@ -123,9 +119,6 @@ class DurableClusterTest {
 
     @Test
     @Order(4)
-    @Disabled("Does not reproduce on a quiet machine: A's 50 forced late writes land, but B writes again after them,"
-            + " so no stored count ends below what B acknowledged (it did under load). The premise needs B to stay"
-            + " idle after A's late write; the kit's ClusterPremisesTest shows the lost update deterministically.")
     void premiseWithoutTheFenceAStalledOwnersLateSnapshotLosesAnUpdate() throws Exception {
         nodes(false, false);
         Stall stall = stall(true);
@@ -136,9 +129,6 @@ class DurableClusterTest {
 
     @Test
     @Order(5)
-    @Disabled("Fails: nginx answers 502 to POSTs already sent on a keep-alive connection the stopping node closes"
-            + " (it does not retry a non-idempotent request); the node must close idle connections before it stops,"
-            + " or the client must learn that the request never ran (docs/2026-12-02-durable-cluster.md).")
     void aRollingRestartUnderLoadLosesNothing() throws Exception {
         nodes(false, false);
         try (Nginx nginx = Nginx.start(Nginx.Balancing.AFFINITY, List.of(ports[0], ports[1]), Duration.ofSeconds(1))) {
@@ -146,11 +136,15 @@ class DurableClusterTest {
             Run run = load(nginx.port, 2 * SESSIONS_PER_NODE, Duration.ofSeconds(2), () -> {
                 for (int i = 0; i < 2; i++) {
                     long start = System.nanoTime();
+                    // The deploy recipe: out of the balancer first (its sessions are handed over to the other node
+                    // on their next request), then SIGTERM, then back in once it is up again.
+                    nginx.drain(ports[i]);
                     nodes[i].terminate();
                     assertThat(nodes[i].awaitExit(Duration.ofSeconds(30))).as("node %d exits after SIGTERM", i).isTrue();
                     nodes[i].close();
                     nodes[i] = null;
                     startNodes(List.of(i), false);
+                    nginx.undrain();
                     restartMillis[i] = (System.nanoTime() - start) / 1_000_000;
                     pause(Duration.ofSeconds(2)); // load on the restarted node before the next one stops
                 }
@@ -159,6 +153,7 @@ class DurableClusterTest {
                     + " restarts %d ms and %d ms, hand-offs %s%n", run.load.requests.sum(), run.load.latencies.summary(),
                     run.load.retried503.sum(), run.load.other5xx.sum(), run.load.noAnswer.sum(), restartMillis[0],
                     restartMillis[1], handOffs());
+            nginx.upstreamErrors(5).forEach(line -> System.out.println("[figure] rolling restart, nginx: " + line));
             run.assertExact();
         }
     }
@@ -240,7 +235,11 @@ class DurableClusterTest {
                 load.increment(session);
             }
         });
-        nodes[0].pause(); // within the debounce of the last increments: their snapshots are not written yet
+        Map<Session, Integer> written = new HashMap<>();
+        sessions.forEach(session -> written.put(session, 5));
+        awaitStored(written); // node B restores 5, so B's counts (8) end above A's late snapshot (6)
+        parallel(sessions, load::increment);
+        nodes[0].pause(); // within the debounce of the 6th increments: their snapshots are not written yet
         Map<Session, Integer> lastOnB = new HashMap<>();
         try {
             port[0] = ports[1];
@@ -253,7 +252,8 @@ class DurableClusterTest {
                     lastOnB.put(session, reply.status() == 200 ? Integer.parseInt(reply.body().trim()) : -1);
                 }
             });
-            awaitStored(lastOnB); // node B's debounced snapshots are in the store before node A wakes up
+            awaitStored(lastOnB); // node B's debounced snapshots are in the store before node A wakes up; B stays
+            // idle from here on, so without the fence A's late snapshot is what the store keeps
         } finally {
             nodes[0].resume();
         }
@@ -273,7 +273,7 @@ class DurableClusterTest {
         System.out.printf("[figure] stalled owner (%s): A's late snapshots %s %d, stored counts below B's %d, reads"
                 + " below B's %d, increments A acknowledged and lost at the stall %d (of %d), 503 retried %d%n",
                 unfenced ? "no fence" : "fenced", unfenced ? "forced" : "refused", refused, storeBelow, readBelow,
-                lostAtStall, sessions.size() * 5, load.retried503.sum());
+                lostAtStall, sessions.size() * 6, load.retried503.sum());
         storeMode(0, PremiseStore.Mode.REAL);
         return new Stall(unfenced ? 0 : refused, forced, storeBelow, readBelow);
     }
@@ -292,7 +292,7 @@ class DurableClusterTest {
         void assertExact() {
             assertThat(load.other5xx.sum()).as("5xx answers other than a retried 503, such as %s", load.otherSamples)
                     .isZero();
-            assertThat(load.noAnswer.sum()).as("requests without an answer").isZero();
+            assertThat(load.noAnswer.sum()).as("requests without an answer, such as %s", load.otherSamples).isZero();
             List<String> wrong = new ArrayList<>();
             int regressions = 0;
             for (Session session : load.sessions) {

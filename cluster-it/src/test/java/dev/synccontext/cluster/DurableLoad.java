@@ -60,7 +60,7 @@ final class DurableLoad {
     final LongAdder other5xx = new LongAdder();
     final LongAdder noAnswer = new LongAdder();
     final LongAdder requests = new LongAdder();
-    /** The first few answers that were neither 200 nor 503, for the failure message. */
+    /** The first few answers that were neither 200 nor 503 (or no answer), for the failure message. */
     final ConcurrentLinkedQueue<String> otherSamples = new ConcurrentLinkedQueue<>();
     final Latencies latencies = new Latencies();
     private final IntSupplier port;
@@ -168,6 +168,9 @@ final class DurableLoad {
             response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException noAnswer) {
             this.noAnswer.increment();
+            if (otherSamples.size() < 5) {
+                otherSamples.add(method + " " + path + " -> no answer: " + noAnswer);
+            }
             return new Reply(-1, String.valueOf(noAnswer), "");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -46,10 +47,29 @@ final class Nginx extends Daemon {
 
     final int port;
 
-    private Nginx(Path directory, int port) {
+    private final Balancing balancing;
+    private final List<Integer> nodePorts;
+    private final Duration failTimeout;
+
+    private Nginx(Path directory, int port, Balancing balancing, List<Integer> nodePorts, Duration failTimeout) {
         super("nginx", directory, List.of(BINARY, "-p", directory.toString(), "-c", directory.resolve("nginx.conf").toString(),
                 "-e", directory.resolve("error.log").toString()));
         this.port = port;
+        this.balancing = balancing;
+        this.nodePorts = List.copyOf(nodePorts);
+        this.failTimeout = failTimeout;
+    }
+
+    /** The first {@code max} lines of nginx's error log about a node's answer (not a refused connect, which it retries). */
+    List<String> upstreamErrors(int max) {
+        try {
+            Path errors = directory.resolve("error.log");
+            return Files.exists(errors) ? Files.readAllLines(errors).stream()
+                    .filter(l -> l.contains("upstream") && !l.contains("Connection refused")).limit(max).toList()
+                    : List.of();
+        } catch (IOException e) {
+            return List.of("(error log unreadable: " + e + ")");
+        }
     }
 
     static Nginx start(Balancing balancing, List<Integer> nodePorts) {
@@ -63,8 +83,16 @@ final class Nginx extends Daemon {
     static Nginx start(Balancing balancing, List<Integer> nodePorts, Duration failTimeout) {
         Path directory = temporaryDirectory("nginx");
         int port = FreePorts.next();
+        writeConf(directory, port, balancing, nodePorts, failTimeout, List.of());
+        Nginx nginx = new Nginx(directory, port, balancing, nodePorts, failTimeout);
+        nginx.launch();
+        return nginx;
+    }
+
+    private static void writeConf(Path directory, int port, Balancing balancing, List<Integer> nodePorts,
+            Duration failTimeout, List<Integer> downPorts) {
         String servers = nodePorts.stream().map(p -> "    server 127.0.0.1:" + p + " max_fails=1 fail_timeout="
-                + Math.max(1, failTimeout.toSeconds()) + "s;")
+                + Math.max(1, failTimeout.toSeconds()) + "s" + (downPorts.contains(p) ? " down" : "") + ";")
                 .collect(Collectors.joining("\n"));
         String conf = """
                 daemon off;
@@ -113,14 +141,44 @@ final class Nginx extends Daemon {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Nginx nginx = new Nginx(directory, port);
-        nginx.awaitReady(Duration.ofSeconds(30), () -> {
+    }
+
+    /**
+     * The deploy recipe of autoconfigure/README ("Running on several nodes"): takes the node on {@code nodePort} out
+     * of the upstream ({@code down}) and reloads, then waits until every worker of the old configuration exited
+     * (each finishes its requests in flight first), so no request reaches that node any more.
+     */
+    void drain(int nodePort) {
+        reconfigure(List.of(nodePort));
+    }
+
+    /** Puts every node back into the upstream, reloads and waits for the old workers to exit. */
+    void undrain() {
+        reconfigure(List.of());
+    }
+
+    private void reconfigure(List<Integer> downPorts) {
+        Set<Long> old = workers();
+        writeConf(directory, port, balancing, nodePorts, failTimeout, downPorts);
+        reload();
+        awaitReady(Duration.ofSeconds(60), () -> {
+            Set<Long> now = workers();
+            return !now.isEmpty() && now.stream().noneMatch(old::contains);
+        });
+    }
+
+    private Set<Long> workers() {
+        return ProcessHandle.of(pid()).stream().flatMap(ProcessHandle::children).map(ProcessHandle::pid)
+                .collect(Collectors.toSet());
+    }
+
+    private void launch() {
+        awaitReady(Duration.ofSeconds(30), () -> {
             try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
                 return true;
             } catch (IOException notYet) {
                 return false;
             }
         });
-        return nginx;
     }
 }

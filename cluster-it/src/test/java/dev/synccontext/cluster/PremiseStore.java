@@ -1,25 +1,22 @@
 package dev.synccontext.cluster;
 
-import dev.synccontext.spring.durable.HandOffMessage;
+import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.NodeLease;
 import dev.synccontext.spring.durable.Ownership;
-import dev.synccontext.spring.durable.StateStore;
-import dev.synccontext.spring.durable.StoredSnapshot;
 import dev.synccontext.spring.durable.WriteOutcome;
 import dev.synccontext.spring.durable.redis.RedisStateStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The state store of {@link DurableClusterApp}: the library's store, passed through in mode {@link Mode#REAL}, or
- * broken on purpose for a premise. Lives in this module's test sources only; the library has no such switch.
+ * broken on purpose for a premise: only {@code acquire} and {@code write} differ, the rest is forwarded. Lives in
+ * this module's test sources only; the library has no such switch.
  */
-final class PremiseStore implements StateStore, AutoCloseable {
+final class PremiseStore extends ForwardingStateStore implements AutoCloseable {
 
     /** What the store does. */
     enum Mode {
@@ -37,14 +34,15 @@ final class PremiseStore implements StateStore, AutoCloseable {
         UNFENCED
     }
 
-    private final RedisStateStore delegate;
+    private final RedisStateStore redisStore;
     private final StringRedisTemplate redis;
     private final String prefix;
     private final AtomicLong forced = new AtomicLong();
     private volatile Mode mode = Mode.REAL;
 
     PremiseStore(RedisStateStore delegate, StringRedisTemplate redis, String prefix) {
-        this.delegate = delegate;
+        super(delegate);
+        this.redisStore = delegate;
         this.redis = redis;
         this.prefix = prefix;
     }
@@ -64,12 +62,12 @@ final class PremiseStore implements StateStore, AutoCloseable {
 
     @Override
     public void close() {
-        delegate.close();
+        redisStore.close();
     }
 
     @Override
     public Ownership acquire(String handle, NodeLease lease, Duration idleTimeout) {
-        Ownership ownership = delegate.acquire(handle, lease, idleTimeout);
+        Ownership ownership = super.acquire(handle, lease, idleTimeout);
         if (mode == Mode.ALWAYS_GRANT && ownership instanceof Ownership.OwnedElsewhere elsewhere) {
             return new Ownership.Acquired(elsewhere.ownerToken(), elsewhere.ownerToken());
         }
@@ -78,7 +76,7 @@ final class PremiseStore implements StateStore, AutoCloseable {
 
     @Override
     public WriteOutcome write(String handle, long token, byte[] snapshot, Duration idleTimeout) {
-        WriteOutcome outcome = delegate.write(handle, token, snapshot, idleTimeout);
+        WriteOutcome outcome = super.write(handle, token, snapshot, idleTimeout);
         if (mode == Mode.UNFENCED && outcome != WriteOutcome.ACCEPTED) {
             // The key layout of spring/DURABLE-STATE.md ("Redis key layout"): the session's hash.
             redis.opsForHash().putAll(prefix + "session:" + handle, Map.of("data",
@@ -87,45 +85,5 @@ final class PremiseStore implements StateStore, AutoCloseable {
             return WriteOutcome.ACCEPTED;
         }
         return outcome;
-    }
-
-    @Override
-    public Optional<NodeLease> acquireNodeLease(String nodeId, Duration ttl) {
-        return delegate.acquireNodeLease(nodeId, ttl);
-    }
-
-    @Override
-    public boolean renewNodeLease(NodeLease lease) {
-        return delegate.renewNodeLease(lease);
-    }
-
-    @Override
-    public void releaseNodeLease(NodeLease lease) {
-        delegate.releaseNodeLease(lease);
-    }
-
-    @Override
-    public Optional<StoredSnapshot> read(String handle) {
-        return delegate.read(handle);
-    }
-
-    @Override
-    public boolean release(String handle, long token) {
-        return delegate.release(handle, token);
-    }
-
-    @Override
-    public void delete(String handle) {
-        delegate.delete(handle);
-    }
-
-    @Override
-    public boolean publish(String toNode, HandOffMessage message) {
-        return delegate.publish(toNode, message);
-    }
-
-    @Override
-    public Subscription subscribe(String nodeId, Consumer<HandOffMessage> listener) {
-        return delegate.subscribe(nodeId, listener);
     }
 }

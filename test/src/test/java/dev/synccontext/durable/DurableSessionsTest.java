@@ -8,10 +8,12 @@ import dev.synccontext.SyncContextDefaults;
 import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.spring.durable.DurableType;
+import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.InMemoryStateStore;
 import dev.synccontext.spring.durable.NodeLease;
 import dev.synccontext.spring.durable.Ownership;
 import dev.synccontext.spring.durable.SnapshotCodec;
+import dev.synccontext.spring.durable.StateStore;
 import dev.synccontext.spring.durable.StoredSnapshot;
 import dev.synccontext.spring.durable.session.Durable;
 import dev.synccontext.spring.durable.session.DurableBeans;
@@ -27,6 +29,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -119,6 +123,10 @@ class DurableSessionsTest {
         final Map<RendererSyncContext, Counter> counters = new HashMap<>();
 
         Node(String id, Duration debounce) {
+            this(id, debounce, store);
+        }
+
+        Node(String id, Duration debounce, StateStore store) {
             ContextTemplate template = new ContextTemplate(kit.executor(), "deterministic", SyncContextDefaults.MAX_BATCH,
                     SyncContextDefaults.MAX_QUEUE_DEPTH, Duration.ZERO, Duration.ofSeconds(10), null);
             registry = new SyncContextRegistry(template, null, List.of(), kit.clock());
@@ -253,6 +261,63 @@ class DurableSessionsTest {
         NodeLease other = store.acquireNodeLease("node-c", TTL).orElseThrow();
         assertThat(store.acquire(SESSION, other, Duration.ofMinutes(1)))
                 .as("released: another node takes it at once").isInstanceOf(Ownership.Acquired.class);
+    }
+
+    /** A store whose next write, once armed, waits before it reaches the store (sent, not answered) until let go. */
+    private static final class SlowNextWrite extends ForwardingStateStore {
+        final CountDownLatch inWrite = new CountDownLatch(1);
+        final CountDownLatch letGo = new CountDownLatch(1);
+        volatile boolean armed;
+
+        SlowNextWrite(StateStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public WriteOutcome write(String handle, long token, byte[] snapshot, Duration idleTimeout) {
+            if (armed) {
+                armed = false;
+                inWrite.countDown();
+                try {
+                    letGo.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return super.write(handle, token, snapshot, idleTimeout);
+        }
+    }
+
+    @Test
+    void aReleaseWhileADebouncedWriteIsInFlightWritesTheFinalSnapshotBeforeReleasing() throws Exception {
+        SlowNextWrite slow = new SlowNextWrite(store);
+        Node a = new Node("node-a", DEBOUNCE, slow);
+        a.incrementNow(SESSION);
+        a.writer.hold();
+        kit.advanceBy(DEBOUNCE); // the debounced write of count 1 is handed to the writer
+        slow.armed = true;
+        Thread writer = new Thread(a.writer::letGo, "writer");
+        writer.start(); // a real writer thread: its write of count 1 is in flight
+        assertThat(slow.inWrite.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(a.incrementNow(SESSION)).as("acknowledged").isEqualTo(2); // its snapshot is pending
+
+        RendererSyncContext released = a.contextOf(SESSION);
+        // A hand-off or deploy: the release hook, on the context, takes the final snapshot and flushes it.
+        Thread context = new Thread(() -> a.registry.release(released), "context");
+        context.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (context.getState() != Thread.State.BLOCKED && context.isAlive()) { // finish() waits for the write
+            assertThat(System.nanoTime()).as("the final flush waits for the write in flight").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        slow.letGo.countDown();
+        writer.join(10_000);
+        context.join(10_000);
+
+        assertThat(a.durable.counters().rejected()).as("no write after the release").isZero();
+        assertThat(stored(SESSION)).as("what the next owner restores: every acknowledged change").isEqualTo(2);
+        Node b = new Node("node-b", DEBOUNCE);
+        assertThat(b.incrementNow(SESSION)).as("released after the final write: b takes it at once").isEqualTo(3);
     }
 
     @Test

@@ -344,47 +344,59 @@ final class DurableSession {
     /**
      * Off the context: writes the newest pending snapshot, if any, and, once the context finished, releases the
      * session. A store that fails keeps the bytes pending (unless newer ones came) and is tried again later.
+     * The release comes only after the last pending bytes are written: a debounced write in flight when the context
+     * finished writes the final bytes too before it releases, so the next owner never restores one change too few.
      */
     void flush() {
         synchronized (this) {
             writeScheduled = false;
         }
         synchronized (writeLock) {
-            byte[] bytes;
-            synchronized (this) {
-                bytes = pending;
-                pending = null;
-            }
-            if (dropped) {
+            while (true) {
+                byte[] bytes;
+                synchronized (this) {
+                    bytes = pending;
+                    pending = null;
+                }
+                if (dropped) {
+                    return;
+                }
+                if (bytes != null) {
+                    WriteOutcome outcome;
+                    try {
+                        outcome = node.store().write(handle, token, bytes, node.settings().idleTimeout());
+                    } catch (RuntimeException unreachable) {
+                        retryLater(bytes, unreachable);
+                        return;
+                    }
+                    node.storeHealth().succeeded();
+                    if (outcome != WriteOutcome.ACCEPTED) {
+                        refused(outcome);
+                        return;
+                    }
+                    node.counters().snapshotsWritten.incrementAndGet();
+                    node.counters().bytesWritten.addAndGet(bytes.length);
+                }
+                if (finishing && !released) {
+                    boolean finalBytesPending;
+                    synchronized (this) {
+                        finalBytesPending = pending != null; // finish() queued them during the write above
+                    }
+                    if (finalBytesPending) {
+                        continue;
+                    }
+                    try {
+                        node.store().release(handle, token);
+                    } catch (RuntimeException unreachable) {
+                        retryLater(null, unreachable);
+                        return;
+                    }
+                    node.storeHealth().succeeded();
+                    released = true;
+                }
+                storeFailures = 0;
                 return;
             }
-            if (bytes != null) {
-                WriteOutcome outcome;
-                try {
-                    outcome = node.store().write(handle, token, bytes, node.settings().idleTimeout());
-                } catch (RuntimeException unreachable) {
-                    retryLater(bytes, unreachable);
-                    return;
-                }
-                node.storeHealth().succeeded();
-                if (outcome != WriteOutcome.ACCEPTED) {
-                    refused(outcome);
-                    return;
-                }
-                node.counters().snapshotsWritten.incrementAndGet();
-                node.counters().bytesWritten.addAndGet(bytes.length);
-            }
-            if (finishing && !released) {
-                try {
-                    node.store().release(handle, token);
-                } catch (RuntimeException unreachable) {
-                    retryLater(null, unreachable);
-                    return;
-                }
-                node.storeHealth().succeeded();
-                released = true;
-            }
-            storeFailures = 0;
         }
     }
 
