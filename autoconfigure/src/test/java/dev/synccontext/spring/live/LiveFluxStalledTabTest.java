@@ -1,5 +1,7 @@
 package dev.synccontext.spring.live;
 
+import dev.synccontext.testing.StalledSocket;
+import dev.synccontext.testing.SseClient;
 import static dev.synccontext.spring.live.LiveFluxTest.GENEROUS;
 import static dev.synccontext.spring.live.LiveFluxTest.change;
 import static dev.synccontext.spring.live.LiveFluxTest.newBoard;

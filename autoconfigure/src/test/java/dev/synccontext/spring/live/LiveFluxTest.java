@@ -1,5 +1,6 @@
 package dev.synccontext.spring.live;
 
+import dev.synccontext.testing.SseClient;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
