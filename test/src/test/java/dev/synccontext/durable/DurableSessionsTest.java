@@ -174,7 +174,7 @@ class DurableSessionsTest {
     @Test
     void aBurstOfChangesIsOneSnapshotTakenWhenTheQueueRunsDry() {
         Node a = new Node("node-a", Duration.ZERO); // no debounce: each snapshot taken is written
-        CompletableFuture<Integer> first = a.increment(SESSION); // inline: its checkpoint is queued now
+        CompletableFuture<Integer> first = a.increment(SESSION); // inline; no debounce: its checkpoint is queued now
         List<CompletableFuture<Integer>> burst = List.of(a.increment(SESSION), a.increment(SESSION));
         kit.runUntilIdle(); // the checkpoint steps back behind the two increments queued after it
 
@@ -182,6 +182,23 @@ class DurableSessionsTest {
         assertThat(burst.get(1).join()).isEqualTo(3);
         assertThat(a.durable.counters().snapshotsWritten()).as("one snapshot for the burst").isEqualTo(1);
         assertThat(stored(SESSION)).as("taken after the last callback of the burst").isEqualTo(3);
+    }
+
+    @Test
+    void aCallThroughADurableBeanLeavesItsContextIdleSoThatAPlainKitTestNeedsNothingMore() {
+        Node a = new Node("node-a", DEBOUNCE);
+        CompletableFuture<Integer> first = a.increment(SESSION);
+        assertThat(first).as("an idle context runs the call inline").isCompletedWithValue(1);
+        assertThat(kit.executor().pending()).as("nothing queued behind it: no checkpoint yet").isZero();
+        CompletableFuture<Integer> second = a.increment(SESSION);
+        assertThat(second).as("so the next call runs inline too, without the test running the kit")
+                .isCompletedWithValue(2);
+        kit.verify(); // the kit's end-of-test check finds nothing left behind
+
+        kit.advanceBy(DEBOUNCE); // the checkpoint is queued, runs and hands its snapshot to the writer
+        assertThat(stored(SESSION)).as("the snapshot taken after the debounce").isEqualTo(2);
+        assertThat(a.durable.counters().snapshotsWritten()).isEqualTo(1);
+        kit.verify();
     }
 
     @Test
@@ -222,7 +239,7 @@ class DurableSessionsTest {
 
         kit.advanceBy(DEBOUNCE);
 
-        assertThat(a.durable.counters().snapshotsWritten()).as("two snapshots, one write").isEqualTo(1);
+        assertThat(a.durable.counters().snapshotsWritten()).as("one snapshot for both, one write").isEqualTo(1);
         assertThat(stored(SESSION)).isEqualTo(2);
     }
 

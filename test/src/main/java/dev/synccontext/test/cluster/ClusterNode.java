@@ -204,10 +204,8 @@ public final class ClusterNode {
             durable = new DurableContexts(registry, store, codec.build(), cluster.mapper(), cluster.types(),
                     settings.durable(), id, gate);
             sessions.listen(durable);
-            registry.onRelease(context -> {
-                beans.remove(context);
-                return null;
-            });
+            // As the scope: a released context's beans go with its last callback, after the callbacks queued before.
+            registry.onRelease(context -> () -> beans.remove(context));
         }
 
         void start() {

@@ -261,14 +261,28 @@ final class DurableSession {
                 + " elsewhere meanwhile (" + ownership + "); the copy here is dropped and the retry restores it");
     }
 
-    /** A call reached a durable bean: queue one checkpoint behind the callbacks queued now. */
+    /**
+     * A call reached a durable bean: one checkpoint is queued {@code debounce} after the first such call since the
+     * last checkpoint. Not at once: a checkpoint queued now would sit behind the running callback, so the context
+     * would not be idle when it returns, and the next request would queue behind the checkpoint instead of running
+     * inline (on the test kit: wait for the test to run the queue).
+     */
     void touched() {
         if (checkpointQueued.compareAndSet(false, true)) {
-            try {
-                context.post(this::checkpoint);
-            } catch (RejectedExecutionException closed) {
-                checkpointQueued.set(false); // closing: the release hook's final snapshot covers it
+            Duration debounce = node.settings().debounce();
+            if (debounce.isZero()) {
+                queueCheckpoint();
+            } else {
+                node.clock().schedule(this::queueCheckpoint, debounce);
             }
+        }
+    }
+
+    private void queueCheckpoint() {
+        try {
+            context.post(this::checkpoint);
+        } catch (RejectedExecutionException closed) {
+            checkpointQueued.set(false); // closing: the release hook's final snapshot covers it
         }
     }
 
@@ -337,7 +351,7 @@ final class DurableSession {
             writeScheduled = true;
         }
         if (schedule) {
-            node.scheduleWrite(this);
+            node.writeSoon(this); // the debounce passed before the snapshot was taken
         }
     }
 
@@ -500,7 +514,4 @@ final class DurableSession {
         }
     }
 
-    Duration debounce() {
-        return node.settings().debounce();
-    }
 }
