@@ -12,6 +12,8 @@ import dev.synccontext.spring.durable.InMemoryStateStore;
 import dev.synccontext.spring.durable.NodeLease;
 import dev.synccontext.spring.durable.Ownership;
 import dev.synccontext.spring.durable.SnapshotCodec;
+import dev.synccontext.spring.durable.StateStore;
+import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.StoredSnapshot;
 import dev.synccontext.spring.durable.session.Durable;
 import dev.synccontext.spring.durable.session.DurableBeans;
@@ -119,12 +121,16 @@ class DurableSessionsTest {
         final Map<RendererSyncContext, Counter> counters = new HashMap<>();
 
         Node(String id, Duration debounce) {
+            this(id, debounce, store);
+        }
+
+        Node(String id, Duration debounce, StateStore nodeStore) {
             ContextTemplate template = new ContextTemplate(kit.executor(), "deterministic", SyncContextDefaults.MAX_BATCH,
                     SyncContextDefaults.MAX_QUEUE_DEPTH, Duration.ZERO, Duration.ofSeconds(10), null);
             registry = new SyncContextRegistry(template, null, List.of(), kit.clock());
             SnapshotCodec codec = SnapshotCodec.builder(mapper).register(DurableType.of("counter", Counter.class, 1))
                     .build();
-            durable = new DurableContexts(registry, store, codec, mapper,
+            durable = new DurableContexts(registry, nodeStore, codec, mapper,
                     Map.of("counter", DurableType.of("counter", Counter.class, 1)),
                     new DurableSettings(TTL, Duration.ofSeconds(2), debounce, Duration.ofMinutes(30)), id, writer);
             durable.start();
@@ -322,6 +328,54 @@ class DurableSessionsTest {
         assertThat(a.durable.counters().handOffsGiven()).isEqualTo(1);
         assertThat(b.durable.counters().handOffs(HandOffCause.NO_AFFINITY)).as("a live owner answered").isEqualTo(1);
         assertThat(b.durable.counters().leaseWaits()).as("one wait for a's lease").isEqualTo(1);
+    }
+
+    /** The shared store behind a switch: while down, writes and releases fail as a lost connection does. */
+    private static final class Flaky extends ForwardingStateStore {
+        volatile boolean down;
+
+        Flaky(StateStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public WriteOutcome write(String handle, long token, byte[] bytes, Duration idleTimeout) {
+            if (down) {
+                throw new IllegalStateException("the state store is down (test)");
+            }
+            return super.write(handle, token, bytes, idleTimeout);
+        }
+
+        @Override
+        public boolean release(String handle, long token) {
+            if (down) {
+                throw new IllegalStateException("the state store is down (test)");
+            }
+            return super.release(handle, token);
+        }
+    }
+
+    @Test
+    void aSuccessorContextOnTheSameNodeWaitsForItsPredecessorsFinalWriteRetriedAfterAStoreFailure() {
+        Flaky flaky = new Flaky(store);
+        Node a = new Node("node-a", DEBOUNCE, flaky);
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE); // 1 is stored
+        RendererSyncContext first = a.contextOf(SESSION);
+        a.incrementNow(SESSION); // 2: in memory only
+
+        flaky.down = true; // the final write of the released context fails and is retried after a backoff
+        a.registry.release(first);
+        kit.runUntilIdle();
+        assertThat(first.isClosed()).isTrue();
+        flaky.down = false; // back before the retry: the successor's acquire and restore succeed at once
+
+        CompletableFuture<Integer> next = a.increment(SESSION); // a new context of the session on the same node
+        kit.runUntilIdle();
+        assertThat(next.join()).as("restored from the predecessor's final write (2), not the older snapshot (1)")
+                .isEqualTo(3);
+        kit.advanceBy(DEBOUNCE);
+        assertThat(stored(SESSION)).isEqualTo(3);
     }
 
     @Test

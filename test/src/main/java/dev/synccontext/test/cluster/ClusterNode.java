@@ -84,6 +84,11 @@ public final class ClusterNode {
         return require("counters").durable.counters();
     }
 
+    /** Requests on the running instance waiting now for another node to hand their session over. */
+    public synchronized int handOffWaits() {
+        return require("handOffWaits").durable.handOffWaits();
+    }
+
     /** Whether the running instance reaches the store, as its last store call found it. */
     public synchronized StoreHealth.Status storeHealth() {
         return require("storeHealth").durable.storeHealth().status();

@@ -113,12 +113,15 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
             // Mapped until its last callback: the callbacks queued before the release still meet the session's
             // checks (a dropped copy refuses them) instead of a bean nobody watches.
             return () -> {
+                boolean finished = false;
                 try {
-                    session.finish();
+                    session.finish(); // settles the session once its final write and release are done
+                    finished = true;
                 } finally {
                     byContext.remove(context, session);
-                    byHandle.remove(session.handle, session);
-                    session.finished.complete(null);
+                    if (!finished) {
+                        settled(session); // a successor must not wait for what will never come
+                    }
                 }
             };
         });
@@ -151,6 +154,11 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
             s.close();
         }
         lease.stop();
+    }
+
+    /** Requests of this node waiting now for another node to hand a session over; for monitoring. */
+    public int handOffWaits() {
+        return releaseWaits.size();
     }
 
     /** What this node did so far. */
@@ -296,12 +304,30 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         return durableBeans.keySet();
     }
 
+    /**
+     * The session's final write and release are done (or not needed): a successor context of it on this node may
+     * acquire now. Until then the session stays mapped by its handle, so that a new context follows it.
+     */
+    void settled(DurableSession session) {
+        byHandle.remove(session.handle, session);
+        session.finished.complete(null);
+    }
+
     void drop(DurableSession session) {
         registry.release(session.context);
     }
 
     CompletableFuture<Void> awaitRelease(String handle) {
         return releaseWaits.computeIfAbsent(handle, h -> new CompletableFuture<>());
+    }
+
+    /**
+     * The session's acquire ended (acquired, refused or timed out): its wait for a RELEASED goes, answered or not. A
+     * hand-off that ends by polling gets no RELEASED (the owner died, or the message was lost), so nothing else would
+     * remove it. One context per session and node acquires at a time, so the wait is this one's.
+     */
+    void acquireEnded(String handle) {
+        releaseWaits.remove(handle);
     }
 
     NodeLease requireLiveLease(String handle) {
