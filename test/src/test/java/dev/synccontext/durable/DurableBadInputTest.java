@@ -81,8 +81,6 @@ class DurableBadInputTest {
             out.writeObject(new ArrayList<>(List.of("not", "json")));
         }
         return Stream.of(
-                Arguments.of("a version newer than this node's",
-                        envelope("{\"type\":\"probe\",\"version\":3,\"state\":{\"count\":41}}")),
                 Arguments.of("an unknown type", envelope("{\"type\":\"cart\",\"version\":1,\"state\":{\"count\":41}}")),
                 Arguments.of("an older version without an upgrade step",
                         envelope("{\"type\":\"probe\",\"version\":1,\"state\":{\"count\":41}}")),
@@ -122,6 +120,47 @@ class DurableBadInputTest {
         kit.advanceBy(DEBOUNCE);
         assertThat(storedCount(cluster)).as("%s: the new state is stored in place of the refused bytes", what)
                 .isEqualTo(1);
+        cluster.close();
+    }
+
+    @Test
+    void anOldNodeRefusesASnapshotOfANewerVersionAndNeverOverwritesIt() {
+        InMemoryCluster cluster = InMemoryCluster.builder(kit).nodes("a").durable(Probe.class).debounce(DEBOUNCE)
+                .build();
+        ClusterNode a = cluster.node("a");
+        assertThat(increment(cluster, "s1")).isEqualTo(1);
+        a.stop();
+        String handle = cluster.storeHandle("s1").orElseThrow();
+        byte[] newer = envelope("{\"type\":\"probe\",\"version\":3,\"state\":{\"count\":41}}");
+        plant(cluster.store(), handle, newer); // a newer deployment's node wrote version 3 of the bean
+        a.start();
+        ListAppender<ILoggingEvent> log = capture();
+        PROBE_SETTERS.set(0);
+
+        for (int attempt = 1; attempt <= 2; attempt++) {
+            CompletableFuture<Integer> refused = cluster.call("s1", call -> call.bean(Probe.class).increment());
+            kit.runUntilIdle();
+            assertThat(refused).as("attempt %s: answered 503, not served from new beans", attempt)
+                    .failsWithin(Duration.ZERO).withThrowableOfType(Exception.class)
+                    .havingRootCause().isInstanceOfSatisfying(SessionUnavailableException.class,
+                            unavailable -> assertThat(unavailable.retryAfter()).isPositive())
+                    .withMessageContaining("newer deployment");
+        }
+        kit.advanceBy(DEBOUNCE.multipliedBy(10));
+
+        assertThat(cluster.store().read(handle).orElseThrow().bytes()).as("the newer snapshot is left alone")
+                .isEqualTo(newer);
+        assertThat(PROBE_SETTERS).as("nothing of it was bound").hasValue(0);
+        assertThat(a.counters().restoresRefused()).isEqualTo(2);
+        assertThat(a.counters().snapshotsWritten()).isZero();
+        NodeLease newerNode = cluster.store().acquireNodeLease("newer", Duration.ofSeconds(30)).orElseThrow();
+        assertThat(cluster.store().acquire(handle, newerNode, Duration.ofMinutes(30)))
+                .as("the old node gave the ownership back: a newer node takes the session at once")
+                .isInstanceOf(Ownership.Acquired.class);
+        assertThat(log.list).as("logged naming the session, the bean, the stored and the known version")
+                .anySatisfy(event -> assertThat(event.getFormattedMessage()).contains("'" + handle + "'")
+                        .contains("bean 'probe' at version 3").contains("this node's version 2")
+                        .contains("writes nothing"));
         cluster.close();
     }
 

@@ -126,13 +126,13 @@ class DurableSessionsTest {
             this(id, debounce, store);
         }
 
-        Node(String id, Duration debounce, StateStore store) {
+        Node(String id, Duration debounce, StateStore nodeStore) {
             ContextTemplate template = new ContextTemplate(kit.executor(), "deterministic", SyncContextDefaults.MAX_BATCH,
                     SyncContextDefaults.MAX_QUEUE_DEPTH, Duration.ZERO, Duration.ofSeconds(10), null);
             registry = new SyncContextRegistry(template, null, List.of(), kit.clock());
             SnapshotCodec codec = SnapshotCodec.builder(mapper).register(DurableType.of("counter", Counter.class, 1))
                     .build();
-            durable = new DurableContexts(registry, store, codec, mapper,
+            durable = new DurableContexts(registry, nodeStore, codec, mapper,
                     Map.of("counter", DurableType.of("counter", Counter.class, 1)),
                     new DurableSettings(TTL, Duration.ofSeconds(2), debounce, Duration.ofMinutes(30)), id, writer);
             durable.start();
@@ -182,7 +182,7 @@ class DurableSessionsTest {
     @Test
     void aBurstOfChangesIsOneSnapshotTakenWhenTheQueueRunsDry() {
         Node a = new Node("node-a", Duration.ZERO); // no debounce: each snapshot taken is written
-        CompletableFuture<Integer> first = a.increment(SESSION); // inline: its checkpoint is queued now
+        CompletableFuture<Integer> first = a.increment(SESSION); // inline; no debounce: its checkpoint is queued now
         List<CompletableFuture<Integer>> burst = List.of(a.increment(SESSION), a.increment(SESSION));
         kit.runUntilIdle(); // the checkpoint steps back behind the two increments queued after it
 
@@ -190,6 +190,23 @@ class DurableSessionsTest {
         assertThat(burst.get(1).join()).isEqualTo(3);
         assertThat(a.durable.counters().snapshotsWritten()).as("one snapshot for the burst").isEqualTo(1);
         assertThat(stored(SESSION)).as("taken after the last callback of the burst").isEqualTo(3);
+    }
+
+    @Test
+    void aCallThroughADurableBeanLeavesItsContextIdleSoThatAPlainKitTestNeedsNothingMore() {
+        Node a = new Node("node-a", DEBOUNCE);
+        CompletableFuture<Integer> first = a.increment(SESSION);
+        assertThat(first).as("an idle context runs the call inline").isCompletedWithValue(1);
+        assertThat(kit.executor().pending()).as("nothing queued behind it: no checkpoint yet").isZero();
+        CompletableFuture<Integer> second = a.increment(SESSION);
+        assertThat(second).as("so the next call runs inline too, without the test running the kit")
+                .isCompletedWithValue(2);
+        kit.verify(); // the kit's end-of-test check finds nothing left behind
+
+        kit.advanceBy(DEBOUNCE); // the checkpoint is queued, runs and hands its snapshot to the writer
+        assertThat(stored(SESSION)).as("the snapshot taken after the debounce").isEqualTo(2);
+        assertThat(a.durable.counters().snapshotsWritten()).isEqualTo(1);
+        kit.verify();
     }
 
     @Test
@@ -230,7 +247,7 @@ class DurableSessionsTest {
 
         kit.advanceBy(DEBOUNCE);
 
-        assertThat(a.durable.counters().snapshotsWritten()).as("two snapshots, one write").isEqualTo(1);
+        assertThat(a.durable.counters().snapshotsWritten()).as("one snapshot for both, one write").isEqualTo(1);
         assertThat(stored(SESSION)).isEqualTo(2);
     }
 
@@ -370,6 +387,54 @@ class DurableSessionsTest {
         assertThat(a.durable.counters().handOffsGiven()).isEqualTo(1);
         assertThat(b.durable.counters().handOffs(HandOffCause.NO_AFFINITY)).as("a live owner answered").isEqualTo(1);
         assertThat(b.durable.counters().leaseWaits()).as("one wait for a's lease").isEqualTo(1);
+    }
+
+    /** The shared store behind a switch: while down, writes and releases fail as a lost connection does. */
+    private static final class Flaky extends ForwardingStateStore {
+        volatile boolean down;
+
+        Flaky(StateStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public WriteOutcome write(String handle, long token, byte[] bytes, Duration idleTimeout) {
+            if (down) {
+                throw new IllegalStateException("the state store is down (test)");
+            }
+            return super.write(handle, token, bytes, idleTimeout);
+        }
+
+        @Override
+        public boolean release(String handle, long token) {
+            if (down) {
+                throw new IllegalStateException("the state store is down (test)");
+            }
+            return super.release(handle, token);
+        }
+    }
+
+    @Test
+    void aSuccessorContextOnTheSameNodeWaitsForItsPredecessorsFinalWriteRetriedAfterAStoreFailure() {
+        Flaky flaky = new Flaky(store);
+        Node a = new Node("node-a", DEBOUNCE, flaky);
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE); // 1 is stored
+        RendererSyncContext first = a.contextOf(SESSION);
+        a.incrementNow(SESSION); // 2: in memory only
+
+        flaky.down = true; // the final write of the released context fails and is retried after a backoff
+        a.registry.release(first);
+        kit.runUntilIdle();
+        assertThat(first.isClosed()).isTrue();
+        flaky.down = false; // back before the retry: the successor's acquire and restore succeed at once
+
+        CompletableFuture<Integer> next = a.increment(SESSION); // a new context of the session on the same node
+        kit.runUntilIdle();
+        assertThat(next.join()).as("restored from the predecessor's final write (2), not the older snapshot (1)")
+                .isEqualTo(3);
+        kit.advanceBy(DEBOUNCE);
+        assertThat(stored(SESSION)).isEqualTo(3);
     }
 
     @Test

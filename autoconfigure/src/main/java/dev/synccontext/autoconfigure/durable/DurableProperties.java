@@ -27,8 +27,8 @@ public class DurableProperties {
     private DataSize sizeBudget = DataSize.ofKilobytes(64);
 
     /**
-     * Whether a Spring MVC @OnContext answer waits until the store accepted the snapshot of its changes (one store
-     * round trip per changing answer; a refused or failed write answers 503).
+     * Whether a Spring MVC or WebFlux @OnContext answer waits until the store accepted the snapshot of its changes
+     * (one store round trip per changing answer; a refused or failed write answers 503).
      */
     private boolean writeThrough = false;
 

@@ -6,6 +6,7 @@ import dev.synccontext.spring.durable.InMemoryStateStore;
 import dev.synccontext.spring.durable.SnapshotCodec;
 import dev.synccontext.spring.durable.StateStore;
 import dev.synccontext.spring.durable.redis.RedisStateStore;
+import dev.synccontext.spring.durable.session.SessionUnavailableWebExceptionHandler;
 import dev.synccontext.spring.durable.session.DurableBeans;
 import dev.synccontext.spring.durable.session.DurableContexts;
 import dev.synccontext.spring.durable.session.DurableSettings;
@@ -27,6 +28,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -130,6 +132,18 @@ public final class SyncContextDurableAutoConfiguration {
     @ConditionalOnBooleanProperty(name = "synccontext.durable.write-through")
     WriteThrough syncContextDurableWriteThrough(DurableContexts durable) {
         return new WriteThrough(durable);
+    }
+
+    /** WebFlux: a session unavailable here answers 503 with its {@code Retry-After} (Boot's handler drops it). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    @ConditionalOnClass(name = "reactor.core.publisher.Mono")
+    static class WebFluxAnswers {
+
+        @Bean
+        static SessionUnavailableWebExceptionHandler syncContextSessionUnavailableWebExceptionHandler() {
+            return new SessionUnavailableWebExceptionHandler();
+        }
     }
 
     /** The durable section of {@code /actuator/synccontext}. */

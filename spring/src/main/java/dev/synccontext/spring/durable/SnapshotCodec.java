@@ -197,8 +197,9 @@ public final class SnapshotCodec {
 
     private JsonNode upgraded(String beanName, DurableType<?> type, int storedVersion, JsonNode state) {
         if (storedVersion > type.version()) {
-            throw refused(Reason.UNKNOWN_VERSION, "has a bean '" + beanName + "' at version " + storedVersion
-                    + " of " + type + ", newer than this node's: written by a newer deployment");
+            throw refused(Reason.NEWER_VERSION, "has a bean '" + beanName + "' at version " + storedVersion
+                    + " of type '" + type.name() + "', newer than this node's version " + type.version()
+                    + ": written by a newer deployment");
         }
         JsonNode current = state;
         for (int from = storedVersion; from < type.version(); from++) {

@@ -17,8 +17,14 @@ public final class SnapshotRefusedException extends RuntimeException {
         OVERSIZED,
         /** Names a durable type this node does not register: register it (or keep its name when renaming the class). */
         UNKNOWN_TYPE,
-        /** A version newer than this node's, or an older one without upgrade steps to the current: add the step. */
+        /** An older version without upgrade steps to the current: add the step. */
         UNKNOWN_VERSION,
+        /**
+         * A version newer than this node's: written by a newer deployment (a rolling deploy under way). Unlike the
+         * others this one does not start the session new: the node refuses the session (503) and never writes, so
+         * that the newer snapshot stays for the newer nodes.
+         */
+        NEWER_VERSION,
         /** An upgrade step threw or returned null: fix the step. */
         MIGRATION_FAILED,
         /** The (upgraded) state does not bind to the type's class: bump the version and add an upgrade step. */

@@ -10,10 +10,12 @@ import dev.synccontext.RendererSyncContext;
  *
  * <h2>Guarantees</h2>
  * <ul>
- *   <li>Runs once per Spring MVC {@code @OnContext} body that returned (inline or queued), on that body's context:
- *       {@code RendererSyncContext.current()} is {@code context} and the next callback waits for it.</li>
- *   <li>Not run when the body threw (its exception is the answer), nor for a Kotlin {@code suspend} body or a
- *       WebFlux handler (their values are produced later, off the callback).</li>
+ *   <li>Runs once per Spring MVC or WebFlux {@code @OnContext} body that returned (inline or queued), on that
+ *       body's context: {@code RendererSyncContext.current()} is {@code context} and the next callback waits for it.
+ *       For WebFlux, before the publisher the body returned is subscribed (what it emits later, off the context,
+ *       cannot change the context's beans).</li>
+ *   <li>Not run when the body threw (its exception is the answer), nor for a Kotlin {@code suspend} body (its
+ *       value is produced across several callbacks).</li>
  *   <li>Several beans of this type run in their {@code @Order}; the first that throws ends the chain.</li>
  * </ul>
  * The durable state's write-through ({@code synccontext.durable.write-through=true}) is one: it writes the

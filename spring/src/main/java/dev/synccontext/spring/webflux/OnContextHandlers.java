@@ -8,7 +8,10 @@ import java.lang.reflect.Method;
 import dev.synccontext.spring.SyncContextConfigurationException;
 import java.util.ArrayList;
 import java.util.List;
+import dev.synccontext.spring.handler.AnswerBarrier;
 import java.util.function.Supplier;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.framework.AbstractAdvisingBeanPostProcessor;
 import org.springframework.aop.support.StaticMethodMatcherPointcutAdvisor;
@@ -67,11 +70,15 @@ import org.springframework.web.bind.annotation.RequestMapping;
  * ({@link SuspendingBodies}). Without {@code synccontext-kotlin} (or {@code kotlinx-coroutines-reactor},
  * {@code kotlin-reflect}) the controller is refused when it is created, naming what to add.
  */
-public final class OnContextHandlers extends AbstractAdvisingBeanPostProcessor {
+public final class OnContextHandlers extends AbstractAdvisingBeanPostProcessor implements BeanFactoryAware {
+
+    private volatile @Nullable BeanFactory beanFactory;
+    /** The application's {@link AnswerBarrier} beans in order, looked up at the first body. */
+    private volatile AnswerBarrier @Nullable [] barriers;
 
     public OnContextHandlers(Supplier<WebSessionContexts> contexts) {
         OnContextMethodInterceptor interceptor = new OnContextMethodInterceptor(contexts,
-                ReactiveAdapterRegistry.getSharedInstance());
+                ReactiveAdapterRegistry.getSharedInstance(), this::barriers);
         this.advisor = new StaticMethodMatcherPointcutAdvisor(interceptor) {
             @Override
             public boolean matches(Method method, Class<?> targetClass) {
@@ -80,6 +87,23 @@ public final class OnContextHandlers extends AbstractAdvisingBeanPostProcessor {
         };
         setProxyTargetClass(true); // handler detection needs the controller's class, not an interface
         setBeforeExistingAdvisors(false); // inside method validation and other advice: only the body moves
+    }
+
+    @Override
+    public void setBeanFactory(BeanFactory beanFactory) {
+        this.beanFactory = beanFactory;
+    }
+
+    /** The {@link AnswerBarrier}s a body's value waits for (write-through), in their order. */
+    private AnswerBarrier[] barriers() {
+        AnswerBarrier[] all = barriers;
+        if (all == null) {
+            BeanFactory factory = beanFactory;
+            all = factory == null ? new AnswerBarrier[0]
+                    : factory.getBeanProvider(AnswerBarrier.class).orderedStream().toArray(AnswerBarrier[]::new);
+            barriers = all;
+        }
+        return all;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.synccontext.spring.webflux;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.handler.AnswerBarrier;
 import dev.synccontext.spring.handler.ContextUnavailableException;
 import dev.synccontext.spring.handler.coroutines.SuspendingBodies;
 import dev.synccontext.spring.session.WebSessionContexts;
@@ -34,11 +35,17 @@ final class OnContextMethodInterceptor implements MethodInterceptor {
 
     private final Supplier<WebSessionContexts> contexts;
     private final ReactiveAdapterRegistry adapters;
+    private final Supplier<AnswerBarrier[]> barriers;
 
-    /** {@code contexts} is asked on each call: the post-processor that makes proxies exists before it. */
-    OnContextMethodInterceptor(Supplier<WebSessionContexts> contexts, ReactiveAdapterRegistry adapters) {
+    /**
+     * {@code contexts} and {@code barriers} are asked on each call: the post-processor that makes proxies exists
+     * before them.
+     */
+    OnContextMethodInterceptor(Supplier<WebSessionContexts> contexts, ReactiveAdapterRegistry adapters,
+            Supplier<AnswerBarrier[]> barriers) {
         this.contexts = contexts;
         this.adapters = adapters;
+        this.barriers = barriers;
     }
 
     @Override
@@ -97,8 +104,8 @@ final class OnContextMethodInterceptor implements MethodInterceptor {
                 + " there): it has no WebSession, so no context.");
     }
 
-    private static Mono<Object> run(RendererSyncContext context, MethodInvocation invocation, Method method) {
-        Body body = new Body(invocation);
+    private Mono<Object> run(RendererSyncContext context, MethodInvocation invocation, Method method) {
+        Body body = new Body(invocation, context, barriers.get());
         CompletableFuture<@Nullable Object> future = context.invokeAsync(body);
         boolean inline = future.isDone();
         // A client gone away does not cancel a body (suppressCancel): it runs, as it would have without the annotation.
@@ -110,6 +117,10 @@ final class OnContextMethodInterceptor implements MethodInterceptor {
         return inline ? outcome : outcome.publishOn(Schedulers.parallel());
     }
 
+    private static String handlerName(Method method) {
+        return method.getDeclaringClass().getSimpleName() + "#" + method.getName() + "()";
+    }
+
     private static Throwable unwrap(Throwable failure) {
         return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
@@ -118,17 +129,27 @@ final class OnContextMethodInterceptor implements MethodInterceptor {
     private static final class Body implements Callable<@Nullable Object> {
 
         private final MethodInvocation invocation;
+        private final RendererSyncContext context;
+        private final AnswerBarrier[] barriers;
         private volatile boolean started;
 
-        Body(MethodInvocation invocation) {
+        Body(MethodInvocation invocation, RendererSyncContext context, AnswerBarrier[] barriers) {
             this.invocation = invocation;
+            this.context = context;
+            this.barriers = barriers;
         }
 
         @Override
         public @Nullable Object call() throws Exception {
             started = true;
             try {
-                return invocation.proceed(); // the one place the handler method itself runs
+                Object publisher = invocation.proceed(); // the one place the handler method itself runs
+                // Still on the context, before WebFlux subscribes to what the body returned: what the body changed
+                // is settled (write-through) before any of the answer is produced.
+                for (AnswerBarrier barrier : barriers) {
+                    barrier.beforeAnswer(context, handlerName(invocation.getMethod()));
+                }
+                return publisher;
             } catch (Exception | Error thrown) {
                 throw thrown;
             } catch (Throwable other) {

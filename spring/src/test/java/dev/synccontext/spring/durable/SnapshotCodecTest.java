@@ -91,7 +91,7 @@ class SnapshotCodecTest {
     @Test
     void aVersionFromANewerDeploymentIsRefused() {
         assertRefused(() -> codec.decode(utf8("{\"format\":1,\"beans\":{\"c\":{\"type\":\"cart\",\"version\":3,"
-                + "\"state\":{\"items\":[],\"total\":0}}}}")), Reason.UNKNOWN_VERSION, "newer than this node's");
+                + "\"state\":{\"items\":[],\"total\":0}}}}")), Reason.NEWER_VERSION, "newer than this node's");
     }
 
     @Test

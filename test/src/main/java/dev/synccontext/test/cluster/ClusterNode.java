@@ -84,6 +84,11 @@ public final class ClusterNode {
         return require("counters").durable.counters();
     }
 
+    /** Requests on the running instance waiting now for another node to hand their session over. */
+    public synchronized int handOffWaits() {
+        return require("handOffWaits").durable.handOffWaits();
+    }
+
     /** Whether the running instance reaches the store, as its last store call found it. */
     public synchronized StoreHealth.Status storeHealth() {
         return require("storeHealth").durable.storeHealth().status();
@@ -204,10 +209,8 @@ public final class ClusterNode {
             durable = new DurableContexts(registry, store, codec.build(), cluster.mapper(), cluster.types(),
                     settings.durable(), id, gate);
             sessions.listen(durable);
-            registry.onRelease(context -> {
-                beans.remove(context);
-                return null;
-            });
+            // As the scope: a released context's beans go with its last callback, after the callbacks queued before.
+            registry.onRelease(context -> () -> beans.remove(context));
         }
 
         void start() {

@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * What a request's callback gets on the node that serves it: the session's durable beans on that node, resolved as
  * the context scope resolves a {@code @Durable @ContextScoped} bean (created and restored on first use in the
- * session's context, then the same instance; every call marks it used, which schedules the checkpoint).
+ * session's context, then the same instance; every call marks it used, which arms the checkpoint, queued
+ * {@code debounce} later).
  * Valid only inside the callback it was given to, on the session's context.
  */
 public final class SessionCall {

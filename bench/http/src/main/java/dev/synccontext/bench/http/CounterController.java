@@ -25,7 +25,9 @@ import org.springframework.web.util.WebUtils;
  *       {@code synchronizeOnSession} style;</li>
  *   <li>{@code unserialized}: no serialization (wrong under concurrent requests of one session: the floor);</li>
  *   <li>{@code annotated}: an {@link OnContext} handler on a {@code @ContextScoped} {@link ContextCounter}, the
- *       declarative form of the {@code context} way (the body runs on the session's context).</li>
+ *       declarative form of the {@code context} way (the body runs on the session's context);</li>
+ *   <li>{@code durable}: the {@code annotated} way on a {@link DurableCounter}, a {@code @Durable} bean checkpointed
+ *       to the in-memory state store: against {@code annotated}, the durable layer's cost.</li>
  * </ul>
  * {@code POST /counter/session} starts a session (the load script collects 256 of them first);
  * {@code GET /counter/audit} compares, per way, the sum of all sessions' counters with the requests served.
@@ -38,15 +40,18 @@ class CounterController {
 
     private final RendererSyncContext context;
     private final ContextCounter contextCounter;
+    private final DurableCounter durableCounter;
     private final Map<String, SessionCounters> sessions = new ConcurrentHashMap<>();
     private final LongAdder viaContext = new LongAdder();
     private final LongAdder underMutex = new LongAdder();
     private final LongAdder unserialized = new LongAdder();
     private final LongAdder annotated = new LongAdder();
+    private final LongAdder durable = new LongAdder();
 
-    CounterController(RendererSyncContext context, ContextCounter contextCounter) {
+    CounterController(RendererSyncContext context, ContextCounter contextCounter, DurableCounter durableCounter) {
         this.context = context;
         this.contextCounter = contextCounter;
+        this.durableCounter = durableCounter;
     }
 
     @PostMapping("/session")
@@ -90,6 +95,14 @@ class CounterController {
         counters(session); // the same check as the other ways: a session started by POST /counter/session
         annotated.increment();
         return contextCounter.increment();
+    }
+
+    @OnContext
+    @PostMapping("/durable")
+    Integer durable(HttpSession session) {
+        counters(session);
+        durable.increment();
+        return durableCounter.increment();
     }
 
     /** Per way: requests served and the sum of the sessions' counters (equal unless updates were lost). */

@@ -34,11 +34,12 @@ import tools.jackson.databind.json.JsonMapper;
  *       that session's context, the node acquires the session in the store (asking the owner to hand it over if
  *       another node has it) and sets the stored state on the new instance, before the call that resolved it
  *       proceeds. A session whose callbacks never touch a durable bean costs no store call.</li>
- *   <li><b>Checkpoint at quiescence, only after a change.</b> A call through a durable bean's proxy queues one
- *       checkpoint behind the callbacks queued at that moment; it runs on the context when they are done (stepping
- *       back behind newly queued ones a few times), so it reads the beans between callbacks: a consistent cut
- *       without a lock. Its bytes are compared with the last snapshot's, once per checkpoint, and skipped when
- *       equal; otherwise written off the context after {@link DurableSettings#debounce()}, newest bytes only.</li>
+ *   <li><b>Checkpoint at quiescence, only after a change.</b> A call through a durable bean's proxy arms one
+ *       checkpoint, queued on the context {@link DurableSettings#debounce()} later (a burst of calls meanwhile costs
+ *       one); it runs when the callbacks queued before it are done (stepping back behind newly queued ones a few
+ *       times), so it reads the beans between callbacks: a consistent cut without a lock. The running callback
+ *       leaves the context idle, so the next request still runs inline. Its bytes are compared with the last
+ *       snapshot's, once per checkpoint, and skipped when equal; otherwise written off the context at once.</li>
  *   <li><b>Fenced.</b> Every write carries the session's token; a refused write (another node took the session, or
  *       this node's lease ended) is logged at WARN naming the session and node, counted, and this node's copy is
  *       dropped (its context released), so the session's next request here restores the stored state.</li>
@@ -105,16 +106,22 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         lease.start();
         subscription = store.subscribe(lease.nodeId(), this::onMessage);
         registry.onRelease(context -> {
-            DurableSession session = byContext.remove(context);
+            DurableSession session = byContext.get(context);
             if (session == null) {
                 return null;
             }
+            // Mapped until its last callback: the callbacks queued before the release still meet the session's
+            // checks (a dropped copy refuses them) instead of a bean nobody watches.
             return () -> {
+                boolean finished = false;
                 try {
-                    session.finish();
+                    session.finish(); // settles the session once its final write and release are done
+                    finished = true;
                 } finally {
-                    byHandle.remove(session.handle, session);
-                    session.finished.complete(null);
+                    byContext.remove(context, session);
+                    if (!finished) {
+                        settled(session); // a successor must not wait for what will never come
+                    }
                 }
             };
         });
@@ -147,6 +154,11 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
             s.close();
         }
         lease.stop();
+    }
+
+    /** Requests of this node waiting now for another node to hand a session over; for monitoring. */
+    public int handOffWaits() {
+        return releaseWaits.size();
     }
 
     /** What this node did so far. */
@@ -212,12 +224,16 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         if (session == null) {
             return bean; // not a session's context (a keyed or WebSocket context): node-local
         }
+        refuseDropped(session);
         return session.created(beanName, bean);
     }
 
     @Override
     public void touched(RendererSyncContext context, String beanName) {
         DurableSession session = byContext.get(context);
+        if (session != null) {
+            refuseDropped(session);
+        }
         if (session != null && session.owned()) {
             NodeLease live = lease.liveLease();
             if (live == null) {
@@ -243,6 +259,17 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         }
     }
 
+    /**
+     * A callback queued on a context whose copy was dropped (the store refused its snapshot, or it was found stale)
+     * runs after the drop, before the context's last callback: it must not read or change the dropped copy.
+     */
+    private void refuseDropped(DurableSession session) {
+        if (session.dropped) {
+            throw unavailable(session.handle, "its copy on this node was dropped (the state store holds a newer"
+                    + " owner's state); the retry restores it");
+        }
+    }
+
     private void onMessage(HandOffMessage message) {
         if (message.kind() == HandOffMessage.Kind.RELEASED) {
             CompletableFuture<Void> wait = releaseWaits.remove(message.handle());
@@ -265,13 +292,8 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
 
     // For DurableSession.
 
-    void scheduleWrite(DurableSession session) {
-        Duration debounce = settings.debounce();
-        if (debounce.isZero()) {
-            writer.execute(session::flush);
-        } else {
-            clock.schedule(() -> writer.execute(session::flush), debounce);
-        }
+    void writeSoon(DurableSession session) {
+        writer.execute(session::flush);
     }
 
     void scheduleRetry(DurableSession session, Duration delay) {
@@ -282,12 +304,30 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         return durableBeans.keySet();
     }
 
+    /**
+     * The session's final write and release are done (or not needed): a successor context of it on this node may
+     * acquire now. Until then the session stays mapped by its handle, so that a new context follows it.
+     */
+    void settled(DurableSession session) {
+        byHandle.remove(session.handle, session);
+        session.finished.complete(null);
+    }
+
     void drop(DurableSession session) {
         registry.release(session.context);
     }
 
     CompletableFuture<Void> awaitRelease(String handle) {
         return releaseWaits.computeIfAbsent(handle, h -> new CompletableFuture<>());
+    }
+
+    /**
+     * The session's acquire ended (acquired, refused or timed out): its wait for a RELEASED goes, answered or not. A
+     * hand-off that ends by polling gets no RELEASED (the owner died, or the message was lost), so nothing else would
+     * remove it. One context per session and node acquires at a time, so the wait is this one's.
+     */
+    void acquireEnded(String handle) {
+        releaseWaits.remove(handle);
     }
 
     NodeLease requireLiveLease(String handle) {

@@ -60,12 +60,15 @@ final class DurableSession {
     volatile boolean dropped;
     /** Set by {@link #finish}: the next successful flush also releases the session; then {@link #released}. */
     private volatile boolean finishing;
-    private boolean released;
+    private volatile boolean released;
     /** Store failures since the last successful flush; guarded by {@link #writeLock}. */
     private int storeFailures;
     /** The node that asked for this session, answered RELEASED after the final snapshot. */
     volatile @Nullable String handOffTo;
-    /** Completed after this session's release hook ran (final snapshot written, session released). */
+    /**
+     * Completed once this session's release hook ran and its final snapshot was written and the session released
+     * in the store (retried if the store failed), or neither was needed: a successor on this node waits for it.
+     */
     final CompletableFuture<Void> finished = new CompletableFuture<>();
     /**
      * The session's previous context on this node, still running its queued callbacks and final snapshot when this
@@ -108,6 +111,15 @@ final class DurableSession {
         long started = node.clock().nanoTime();
         long deadline = started + node.settings().handOffTimeout().toNanos();
         awaitPredecessor(deadline);
+        try {
+            acquire(started, deadline);
+        } finally {
+            node.acquireEnded(handle);
+        }
+    }
+
+    /** Acquires the session, asking its owner to hand it over and waiting up to {@code deadline} if it has one. */
+    private void acquire(long started, long deadline) {
         long askedToken = -1;
         CompletableFuture<Void> answered = null;
         while (true) {
@@ -115,10 +127,12 @@ final class DurableSession {
             Ownership ownership;
             try {
                 ownership = node.store().acquire(handle, lease, node.settings().idleTimeout());
-                if (ownership instanceof Ownership.Acquired) {
-                    restore();
+                if (ownership instanceof Ownership.Acquired acquired) {
+                    restore(acquired.token());
                 }
                 node.storeHealth().succeeded();
+            } catch (SessionUnavailableException newerSnapshot) {
+                throw newerSnapshot;
             } catch (RuntimeException unreachable) {
                 // Acquiring again is safe: the owner's acquire answers its own token.
                 node.storeHealth().failed(unreachable);
@@ -204,7 +218,13 @@ final class DurableSession {
         }
     }
 
-    private void restore() {
+    /**
+     * Reads the stored snapshot into {@link #restored}. A refused one starts the beans new, except one written by
+     * a newer deployment: that one this node must neither bind nor overwrite.
+     *
+     * @throws SessionUnavailableException for a snapshot of a newer version (the acquisition is released)
+     */
+    private void restore(long acquiredToken) {
         Optional<StoredSnapshot> stored = node.store().read(handle);
         if (stored.isEmpty()) {
             node.counters().restoreMisses.incrementAndGet();
@@ -217,12 +237,36 @@ final class DurableSession {
             node.counters().restoreHits.incrementAndGet();
         } catch (SnapshotRefusedException refused) {
             node.counters().refusedByCodec.incrementAndGet();
+            if (refused.reason() == SnapshotRefusedException.Reason.NEWER_VERSION) {
+                refuseNewer(acquiredToken, refused);
+            }
             // Starting empty loses the stored state; refusing every request forever would lose the session.
             node.counters().restoresRefused.incrementAndGet();
             LOG.error("The stored snapshot of session '" + handle + "' was refused on node '" + node.nodeId()
                     + "' (" + refused.reason() + ": " + refused.getMessage() + "); nothing of it was bound or run,"
                     + " and the session's durable beans " + node.durableBeanNames() + " start new", refused);
         }
+    }
+
+    /**
+     * A rolling deploy is under way and this node is of the older version: starting the session new would overwrite
+     * the newer snapshot at its first checkpoint. Gives the ownership back (so a newer node can take the session at
+     * once), keeps the stored bytes, and answers 503; the session's beans are never created here.
+     */
+    private void refuseNewer(long acquiredToken, SnapshotRefusedException refused) {
+        node.counters().restoresRefused.incrementAndGet();
+        try {
+            node.store().release(handle, acquiredToken);
+        } catch (RuntimeException unreachable) {
+            // The ownership ends with this node's lease at the latest; nothing was or will be written under it.
+            node.storeHealth().failed(unreachable);
+        }
+        LOG.warn("Session '" + handle + "' was written by a newer deployment than node '" + node.nodeId() + "' ("
+                + refused.getMessage() + "). Node '" + node.nodeId() + "' answers 503 with Retry-After and writes"
+                + " nothing, so the newer snapshot stays; route the session to the newer nodes until the older ones"
+                + " are gone");
+        throw node.unavailable(handle, "its stored snapshot was written by a newer deployment (" + refused.getMessage()
+                + "); this node writes nothing for it");
     }
 
     /** Whether the session was acquired under {@code live} (else this node's lease lapsed and was taken again). */
@@ -261,14 +305,28 @@ final class DurableSession {
                 + " elsewhere meanwhile (" + ownership + "); the copy here is dropped and the retry restores it");
     }
 
-    /** A call reached a durable bean: queue one checkpoint behind the callbacks queued now. */
+    /**
+     * A call reached a durable bean: one checkpoint is queued {@code debounce} after the first such call since the
+     * last checkpoint. Not at once: a checkpoint queued now would sit behind the running callback, so the context
+     * would not be idle when it returns, and the next request would queue behind the checkpoint instead of running
+     * inline (on the test kit: wait for the test to run the queue).
+     */
     void touched() {
         if (checkpointQueued.compareAndSet(false, true)) {
-            try {
-                context.post(this::checkpoint);
-            } catch (RejectedExecutionException closed) {
-                checkpointQueued.set(false); // closing: the release hook's final snapshot covers it
+            Duration debounce = node.settings().debounce();
+            if (debounce.isZero()) {
+                queueCheckpoint();
+            } else {
+                node.clock().schedule(this::queueCheckpoint, debounce);
             }
+        }
+    }
+
+    private void queueCheckpoint() {
+        try {
+            context.post(this::checkpoint);
+        } catch (RejectedExecutionException closed) {
+            checkpointQueued.set(false); // closing: the release hook's final snapshot covers it
         }
     }
 
@@ -337,7 +395,7 @@ final class DurableSession {
             writeScheduled = true;
         }
         if (schedule) {
-            node.scheduleWrite(this);
+            node.writeSoon(this); // the debounce passed before the snapshot was taken
         }
     }
 
@@ -351,6 +409,16 @@ final class DurableSession {
         synchronized (this) {
             writeScheduled = false;
         }
+        try {
+            write();
+        } finally {
+            if (finishing && (released || dropped)) {
+                node.settled(this);
+            }
+        }
+    }
+
+    private void write() {
         synchronized (writeLock) {
             while (true) {
                 byte[] bytes;
@@ -481,6 +549,7 @@ final class DurableSession {
     void finish() {
         if (token == 0 || dropped) {
             answerHandOff();
+            node.settled(this);
             return;
         }
         if (ended) {
@@ -491,6 +560,7 @@ final class DurableSession {
                 LOG.warn("Session '" + handle + "' ended but its record could not be deleted from the state store"
                         + " by node '" + node.nodeId() + "' (" + unreachable + "); it expires after the idle timeout");
             }
+            node.settled(this);
             return;
         }
         byte[] bytes = take();
@@ -512,7 +582,4 @@ final class DurableSession {
         }
     }
 
-    Duration debounce() {
-        return node.settings().debounce();
-    }
 }

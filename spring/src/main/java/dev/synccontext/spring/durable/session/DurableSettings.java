@@ -9,7 +9,7 @@ import java.util.Objects;
  * @param nodeLeaseTtl   how long the node's lease in the store lives without a renewal (renewed every third of it)
  * @param handOffTimeout how long a request waits for another node to hand a session over before it is answered
  *                       503 with {@code Retry-After}
- * @param debounce       how long a snapshot waits before it is written, so that a burst of changes costs one write
+ * @param debounce       how long after a change the snapshot is taken and written, so that a burst costs one write
  * @param idleTimeout    how long the store keeps a session's record after its last acquire or write
  * @param writeThrough   whether an {@code @OnContext} answer waits until the snapshot of its changes is accepted
  *                       ({@link WriteThrough})

@@ -21,8 +21,9 @@ import java.util.Objects;
  *   <li><b>The cost</b>: one store round trip per changing answer, on the context, so a session's callbacks wait
  *       for it in turn (other sessions do not). The debounced checkpoint still runs and finds the state clean.</li>
  * </ul>
- * Only Spring MVC {@code @OnContext} bodies write through (see {@link AnswerBarrier}); a STOMP frame, a WebFlux
- * handler or a plain callback keeps the debounced checkpoint.
+ * Spring MVC and WebFlux {@code @OnContext} bodies write through (see {@link AnswerBarrier}); a STOMP frame (its
+ * WebSocket session's context holds node-local beans), a Kotlin {@code suspend} handler or a plain callback keeps
+ * the debounced checkpoint.
  */
 public final class WriteThrough implements AnswerBarrier {
 

@@ -165,7 +165,7 @@ class RedisStateStoreTest extends StateStoreContract {
                 "{\"format\":1,\"beans\":{\"counter\":{\"type\":\"counter\",\"version\":1,\"state\":{\"va",
                 SnapshotRefusedException.Reason.MALFORMED,
                 "{\"format\":1,\"beans\":{\"counter\":{\"type\":\"counter\",\"version\":2,\"state\":{\"value\":3}}}}",
-                SnapshotRefusedException.Reason.UNKNOWN_VERSION,
+                SnapshotRefusedException.Reason.NEWER_VERSION,
                 "{\"format\":1,\"beans\":{\"p\":{\"type\":\"java.lang.ProcessBuilder\",\"version\":1,\"state\":{}}}}",
                 SnapshotRefusedException.Reason.UNKNOWN_TYPE,
                 "{\"format\":1,\"beans\":{}}" + " ".repeat(2000),
