@@ -3,6 +3,7 @@ package dev.synccontext.autoconfigure.shutdown;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.synccontext.testing.SseCrowd;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,8 +36,8 @@ class LiveFluxShutdownProcessTest {
         Thread pump = ShutdownDrainProcessTest.pump(app, out);
         try (SseCrowd crowd = new SseCrowd(ShutdownDrainProcessTest.port(app, out))) {
             for (int opened = 0; opened < STREAMS; opened += 100) {
-                List<SseCrowd.Client> batch = crowd.open(100);
-                await().atMost(Duration.ofSeconds(60)).until(() -> batch.stream().allMatch(c -> c.subscribedAt >= 0));
+                List<SseCrowd.Tab> batch = crowd.open("/events", 100);
+                await().atMost(Duration.ofSeconds(60)).until(() -> batch.stream().allMatch(c -> c.snapshotAt() >= 0));
             }
             long sigterm = System.nanoTime();
             app.toHandle().destroy(); // SIGTERM
@@ -51,13 +52,13 @@ class LiveFluxShutdownProcessTest {
 
             assertThat(Duration.ofNanos(exitNanos)).as("exit after SIGTERM")
                     .isLessThanOrEqualTo(SHUTDOWN_TIMEOUT.plusSeconds(2));
-            List<SseCrowd.Client> streams = crowd.clients();
-            await().atMost(Duration.ofSeconds(5)).until(() -> streams.stream().allMatch(c -> c.endedAt >= 0));
+            List<SseCrowd.Tab> streams = crowd.tabs();
+            await().atMost(Duration.ofSeconds(5)).until(() -> streams.stream().allMatch(c -> c.endedAt() >= 0));
             assertThat(streams).as("event streams that got the going-away event, last, then their end")
                     .allSatisfy(c -> {
-                        assertThat(c.goingAwayAt).isPositive();
-                        assertThat(c.goingAwayLast).isTrue();
-                        assertThat(c.endedAt).isGreaterThanOrEqualTo(c.goingAwayAt);
+                        assertThat(c.goingAwayAt()).isPositive();
+                        assertThat(c.goingAwayLast()).isTrue();
+                        assertThat(c.endedAt()).isGreaterThanOrEqualTo(c.goingAwayAt());
                     });
             Map<String, Long> report = ShutdownDrainProcessTest.counts(out, "report ");
             assertThat(report.get("goneAway")).isEqualTo(STREAMS);

@@ -10,6 +10,8 @@ import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.spring.live.LiveFluxBoardApp.Board;
 import dev.synccontext.spring.live.LiveFluxBoardApp.Boards;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.SseClient;
+import dev.synccontext.testing.StalledSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
