@@ -1,7 +1,5 @@
 package dev.synccontext.spring.live;
 
-import dev.synccontext.testing.StalledSocket;
-import dev.synccontext.testing.SseClient;
 import static dev.synccontext.spring.live.LiveFluxTest.GENEROUS;
 import static dev.synccontext.spring.live.LiveFluxTest.change;
 import static dev.synccontext.spring.live.LiveFluxTest.newBoard;
@@ -12,6 +10,8 @@ import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.spring.live.LiveFluxBoardApp.Board;
 import dev.synccontext.spring.live.LiveFluxBoardApp.Boards;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.SseClient;
+import dev.synccontext.testing.StalledSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,5 @@
 package dev.synccontext.spring.live;
 
-import dev.synccontext.testing.SseClient;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,6 +8,7 @@ import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.spring.live.LiveFluxBoardApp.Board;
 import dev.synccontext.spring.live.LiveFluxBoardApp.Boards;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.SseClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
