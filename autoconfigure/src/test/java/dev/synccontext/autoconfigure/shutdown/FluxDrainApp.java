@@ -1,13 +1,9 @@
 package dev.synccontext.autoconfigure.shutdown;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.live.LiveChannel;
 import dev.synccontext.registry.ShutdownDrain;
-import dev.synccontext.spring.live.LiveChannels;
 import dev.synccontext.spring.live.LiveFlux;
-import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.spring.shutdown.ShutdownCompletedEvent;
-import jakarta.annotation.PreDestroy;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -26,46 +22,26 @@ import reactor.core.publisher.Flux;
 
 /**
  * The WebFlux application {@link LiveFluxShutdownProcessTest} starts as a separate JVM (reactive, on Reactor
- * Netty): a {@code @ContextScoped} board per {@code WebSession} streaming over {@link LiveFlux}
- * ({@code GET /events}). Prints (on stdout, prefixed {@value DrainApp#OUT}) its port and server, the readiness
+ * Netty): the servlet drain app's {@code @ContextScoped} board ({@link DrainApp.Board}), here one per
+ * {@code WebSession}, streaming over {@link LiveFlux} ({@code GET /events}). Prints (on stdout, prefixed {@value DrainApp#OUT}) its port and server, the readiness
  * change and the drain's report.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({FluxDrainApp.Board.class, FluxDrainApp.Events.class, FluxDrainApp.Printer.class})
+@Import({DrainApp.Board.class, FluxDrainApp.Events.class, FluxDrainApp.Printer.class})
 public class FluxDrainApp {
 
     public static void main(String[] args) {
         SpringApplication.run(FluxDrainApp.class, args);
     }
 
-    @Component
-    @ContextScoped
-    static class Board {
-
-        final LiveChannel live;
-
-        Board(LiveChannels channels) {
-            this.live = channels.open("board", () -> "snapshot");
-        }
-
-        LiveChannel live() {
-            return live;
-        }
-
-        @PreDestroy
-        void ended() {
-            live.close();
-        }
-    }
-
     @RestController
     static class Events {
 
-        private final Board board;
+        private final DrainApp.Board board; // the servlet drain app's board, unchanged
         private final LiveFlux live;
 
-        Events(Board board, LiveFlux live) {
+        Events(DrainApp.Board board, LiveFlux live) {
             this.board = board;
             this.live = live;
         }
