@@ -32,4 +32,13 @@ public interface AnswerBarrier {
      * @param handler the handler method, for messages ({@code CounterController#increment()})
      */
     void beforeAnswer(RendererSyncContext context, String handler) throws Exception;
+
+    /**
+     * Whether {@link #beforeAnswer} has anything to do for {@code context}: a caller that must hop onto another
+     * context to run it (a STOMP reply settling the user's HTTP session context) skips the hop when it has not.
+     * Asked on any thread; the default, true, is always safe.
+     */
+    default boolean concerns(RendererSyncContext context) {
+        return true;
+    }
 }
