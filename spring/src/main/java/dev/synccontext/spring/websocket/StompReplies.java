@@ -112,7 +112,8 @@ public final class StompReplies implements ChannelInterceptor {
         Frame frame = FRAME.get();
         if (frame != null) {
             if (frame.sending > 0) {
-                return message; // relayed by the broker within a send settled already
+                frame.sending++; // relayed by the broker within a send settled already
+                return message;
             }
             if (frame.refused != null) {
                 throw new MessageDeliveryException(message, "Not sent: an earlier reply of this frame was refused",
@@ -225,7 +226,7 @@ public final class StompReplies implements ChannelInterceptor {
         final RendererSyncContext context;
         final String method;
         final @Nullable Frame previous;
-        /** Sends in progress that were settled: a relay of theirs is not settled again. */
+        /** Sends in progress on this thread (a settled one and the broker's relays of it): a relay is not settled again. */
         int sending;
         @Nullable Exception refused;
 
