@@ -16,6 +16,7 @@ import java.lang.reflect.Type;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -43,8 +44,8 @@ import org.springframework.web.socket.messaging.WebSocketStompClient;
  * {@code synccontext.durable.write-through=true} for STOMP {@code @OnContext} handlers, over a real STOMP client
  * on real Tomcat (one node, the in-memory store behind {@link SwitchableStore}, which records what it accepted).
  * A frame's handler changes its user's durable counter through the HTTP session's context
- * ({@code @HttpSessionContext}); its {@code @SendTo} reply reaches the client only after the store accepted that
- * change, and a refused write reaches the client as a STOMP {@code ERROR} frame, never as a reply. The premise
+ * ({@code @HttpSessionContext}); its {@code @SendTo} reply (returned, or completing a returned future) reaches the
+ * client only after the store accepted that change, and a refused write reaches the client as a STOMP {@code ERROR} frame, never as a reply. The premise
  * (write-through off) shows a reply with nothing stored; a durable bean called on the STOMP session's own context
  * fails, naming the fix. The debounce is an hour, so only write-through can have written anything.
  */
@@ -82,6 +83,21 @@ class WriteThroughStompTest {
                     .contains("\"count\":" + i);
         }
         assertThat(store.acceptedCount()).as("one write per changing answer, HTTP and STOMP").isEqualTo(6);
+    }
+
+    @Test
+    void aReplyFromAReturnedFutureIsSentOnlyAfterItsSnapshotWasAccepted() throws Exception {
+        start(true);
+        User user = new User();
+        user.firstIncrement();
+        Socket socket = user.connect();
+        for (int i = 2; i <= 4; i++) {
+            socket.session.send("/app/increment-later", "x");
+            Reply reply = socket.next();
+            assertThat(reply.body).isEqualTo(String.valueOf(i));
+            assertThat(reply.storedWhenReceived).as("the snapshot accepted before reply %d arrived", i)
+                    .contains("\"count\":" + i);
+        }
     }
 
     @Test
@@ -245,6 +261,14 @@ class WriteThroughStompTest {
         @SendTo("/topic/count")
         String increment(@HttpSessionContext RendererSyncContext user) {
             return String.valueOf(user.invokeAsync(counter::increment).join());
+        }
+
+        /** The same, answered with the future: its reply is sent from the HTTP session context's callback. */
+        @OnContext
+        @MessageMapping("/increment-later")
+        @SendTo("/topic/count")
+        CompletableFuture<String> incrementLater(@HttpSessionContext RendererSyncContext user) {
+            return user.invokeAsync(() -> String.valueOf(counter.increment()));
         }
 
         /** The misuse: the durable counter called on the STOMP session's own context. */

@@ -173,6 +173,9 @@ public final class StompReplies implements ChannelInterceptor {
                 settleInline(all, context, method);
                 return null;
             }).get(SETTLE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw interrupted;
         } catch (ExecutionException failed) {
             throw failed.getCause() instanceof Exception cause ? cause : failed;
         } catch (TimeoutException slow) {
