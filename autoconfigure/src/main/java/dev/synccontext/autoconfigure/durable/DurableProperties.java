@@ -27,8 +27,9 @@ public class DurableProperties {
     private DataSize sizeBudget = DataSize.ofKilobytes(64);
 
     /**
-     * Whether a Spring MVC or WebFlux @OnContext answer waits until the store accepted the snapshot of its changes
-     * (one store round trip per changing answer; a refused or failed write answers 503).
+     * Whether an @OnContext answer (Spring MVC, WebFlux, Kotlin suspend, a STOMP reply) waits until the store
+     * accepted the snapshot of its changes (one store round trip per changing answer; a refused or failed write
+     * answers 503, a STOMP frame ERROR).
      */
     private boolean writeThrough = false;
 

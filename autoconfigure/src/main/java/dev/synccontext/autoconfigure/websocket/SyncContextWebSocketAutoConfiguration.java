@@ -4,6 +4,11 @@ import dev.synccontext.spring.session.SessionContexts;
 import dev.synccontext.spring.websocket.CurrentWebSocketSessionContext;
 import dev.synccontext.spring.websocket.HttpSessionHandshakes;
 import dev.synccontext.spring.websocket.StompFramesOnContext;
+import dev.synccontext.spring.websocket.StompReplies;
+import dev.synccontext.spring.handler.AnswerBarrier;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.messaging.MessageChannel;
+import org.springframework.messaging.simp.config.MessageBrokerRegistry;
 import dev.synccontext.spring.websocket.StompSessionContextArgumentResolver;
 import dev.synccontext.spring.websocket.StompSessionContextEvents;
 import dev.synccontext.spring.websocket.SyncContextWebSocketHandler;
@@ -110,17 +115,47 @@ public final class SyncContextWebSocketAutoConfiguration {
             };
         }
 
-        /** {@code @OnContext} STOMP methods: their frames are handled on the session's context, in arrival order. */
+        /**
+         * {@code @OnContext} STOMP methods: their frames are handled on the session's context, in arrival order, and
+         * what they send to clients waits for the application's {@link AnswerBarrier}s (write-through).
+         */
         @Bean
         @Order(Ordered.LOWEST_PRECEDENCE) // after the application's inbound interceptors (security's authorization)
         WebSocketMessageBrokerConfigurer syncContextStompOnContext(WebSocketSessionContexts contexts,
-                ObjectProvider<SimpAnnotationMethodMessageHandler> annotationHandler) {
-            StompFramesOnContext frames = new StompFramesOnContext(contexts, annotationHandler);
+                ObjectProvider<SimpAnnotationMethodMessageHandler> annotationHandler,
+                ObjectProvider<AnswerBarrier> barriers, ObjectProvider<HttpSessionHandshakes> httpSessions,
+                BeanFactory beanFactory) {
+            StompReplies replies = new StompReplies(firstAsked(barriers), httpSessions::getIfAvailable,
+                    () -> beanFactory.getBean("clientOutboundChannel", MessageChannel.class));
+            StompFramesOnContext frames = new StompFramesOnContext(contexts, annotationHandler, replies);
             return new WebSocketMessageBrokerConfigurer() {
                 @Override
                 public void configureClientInboundChannel(ChannelRegistration registration) {
                     registration.interceptors(frames);
                 }
+
+                @Override
+                public void configureClientOutboundChannel(ChannelRegistration registration) {
+                    registration.interceptors(replies);
+                }
+
+                @Override
+                public void configureMessageBroker(MessageBrokerRegistry registry) {
+                    registry.configureBrokerChannel().interceptors(replies);
+                }
+            };
+        }
+
+        /** The barriers in their order, looked up at the first message (after startup) and kept. */
+        private static java.util.function.Supplier<AnswerBarrier[]> firstAsked(ObjectProvider<AnswerBarrier> barriers) {
+            AnswerBarrier[][] kept = new AnswerBarrier[1][];
+            return () -> {
+                AnswerBarrier[] all = kept[0];
+                if (all == null) {
+                    all = barriers.orderedStream().toArray(AnswerBarrier[]::new);
+                    kept[0] = all; // a benign race: two first messages look up the same beans
+                }
+                return all;
             };
         }
     }

@@ -14,8 +14,10 @@ import dev.synccontext.RendererSyncContext;
  *       body's context: {@code RendererSyncContext.current()} is {@code context} and the next callback waits for it.
  *       For WebFlux, before the publisher the body returned is subscribed (what it emits later, off the context,
  *       cannot change the context's beans).</li>
- *   <li>Not run when the body threw (its exception is the answer), nor for a Kotlin {@code suspend} body (its
- *       value is produced across several callbacks).</li>
+ *   <li>A Kotlin {@code suspend} body (MVC or WebFlux), whose value is produced across several callbacks: after
+ *       its last part, in the callback that completed the coroutine, before the value (or the completion
+ *       without one) is handed on; for a {@code Flow}, before each element and before its end.</li>
+ *   <li>Not run when the body threw (its exception is the answer).</li>
  *   <li>Several beans of this type run in their {@code @Order}; the first that throws ends the chain.</li>
  * </ul>
  * The durable state's write-through ({@code synccontext.durable.write-through=true}) is one: it writes the
@@ -30,4 +32,13 @@ public interface AnswerBarrier {
      * @param handler the handler method, for messages ({@code CounterController#increment()})
      */
     void beforeAnswer(RendererSyncContext context, String handler) throws Exception;
+
+    /**
+     * Whether {@link #beforeAnswer} has anything to do for {@code context}: a caller that must hop onto another
+     * context to run it (a STOMP reply settling the user's HTTP session context) skips the hop when it has not.
+     * Asked on any thread; the default, true, is always safe.
+     */
+    default boolean concerns(RendererSyncContext context) {
+        return true;
+    }
 }

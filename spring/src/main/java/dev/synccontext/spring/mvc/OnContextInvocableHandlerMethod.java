@@ -124,7 +124,8 @@ final class OnContextInvocableHandlerMethod extends ServletInvocableHandlerMetho
             throw new IllegalStateException("@OnContext handler " + getShortLogMessage() + " was started as a suspend"
                     + " function without its context");
         }
-        return SuspendingBodies.invoke(context, method, target, args, getShortLogMessage());
+        return SuspendingBodies.invoke(context, method, target, args, getShortLogMessage(),
+                (on, handler) -> adapter.beforeAnswer(on, this));
     }
 
     private void answerLater(CompletableFuture<@Nullable Object> future, Body body, RendererSyncContext context,

@@ -90,9 +90,14 @@ final class OnContextMethodInterceptor implements MethodInterceptor {
         return context.flatMap(on -> Mono.defer(() -> Mono.from(proceed(on, body, handler))));
     }
 
-    private static Publisher<?> proceed(RendererSyncContext context, ProxyMethodInvocation body, String handler) {
+    private Publisher<?> proceed(RendererSyncContext context, ProxyMethodInvocation body, String handler) {
+        AnswerBarrier[] all = barriers.get();
         try {
-            return SuspendingBodies.proceed(context, body, handler);
+            return SuspendingBodies.proceed(context, body, handler, (on, name) -> {
+                for (AnswerBarrier barrier : all) {
+                    barrier.beforeAnswer(on, name);
+                }
+            });
         } catch (Throwable failure) {
             return Mono.error(failure);
         }

@@ -34,15 +34,18 @@ final class FrameOnContext implements Runnable {
     private final List<ExecutorChannelInterceptor> interceptors;
     private final HandlerMethod method;
     private final RendererSyncContext context;
+    private final @Nullable StompReplies replies;
 
     FrameOnContext(Message<?> message, MessageChannel channel, MessageHandler handler,
-            List<ExecutorChannelInterceptor> interceptors, HandlerMethod method, RendererSyncContext context) {
+            List<ExecutorChannelInterceptor> interceptors, HandlerMethod method, RendererSyncContext context,
+            @Nullable StompReplies replies) {
         this.message = message;
         this.channel = channel;
         this.handler = handler;
         this.interceptors = interceptors;
         this.method = method;
         this.context = context;
+        this.replies = replies;
     }
 
     @Override
@@ -59,13 +62,28 @@ final class FrameOnContext implements Runnable {
                 current = next;
                 applied++;
             }
-            handler.handleMessage(current);
+            handle(current);
             afterHandled(applied, current, null);
         } catch (Exception failure) {
             afterHandled(applied, current, failure);
             throw new MessageDeliveryException(current, "Failed to handle the STOMP frame to '"
                     + SimpMessageHeaderAccessor.getDestination(current.getHeaders()) + "' for @OnContext method "
                     + method.getShortLogMessage() + " on context '" + context.name() + "'", failure);
+        }
+    }
+
+    /** Spring's handling, with what it sends held to the barriers ({@link StompReplies}) when there are any. */
+    private void handle(Message<?> current) {
+        StompReplies held = replies;
+        if (held == null) {
+            handler.handleMessage(current);
+            return;
+        }
+        StompReplies.Frame frame = held.begin(current, context, method.getShortLogMessage());
+        try {
+            handler.handleMessage(current);
+        } finally {
+            held.end(frame);
         }
     }
 

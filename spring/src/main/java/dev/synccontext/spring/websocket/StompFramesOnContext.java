@@ -37,6 +37,9 @@ import org.springframework.messaging.support.ExecutorChannelInterceptor;
  *       {@code @SendToUser} or the subscriber, and gives its exceptions to {@code @MessageExceptionHandler},
  *       all inside one callback of the context, with the channel's {@code ExecutorChannelInterceptor}s around
  *       it as the pool would have applied them (a security context, for instance).</li>
+ *   <li><b>Replies after the barriers.</b> What the handling sends to clients leaves only after the
+ *       application's {@code AnswerBarrier}s (write-through) passed for the frame's context and its user's HTTP
+ *       session context; a refusal answers the client with a STOMP {@code ERROR} frame ({@link StompReplies}).</li>
  *   <li><b>Everything else keeps Spring's path</b>: frames for the broker, for unannotated methods, CONNECT,
  *       DISCONNECT. Whether a method is {@code @OnContext} is decided once ({@link OnContextMappings}).</li>
  *   <li><b>Nothing lost, nothing hung.</b> A frame whose session's context refuses it (closed because the
@@ -55,12 +58,20 @@ public final class StompFramesOnContext implements ExecutorChannelInterceptor {
 
     private final WebSocketSessionContexts contexts;
     private final ObjectProvider<SimpAnnotationMethodMessageHandler> annotationHandler;
+    private final @Nullable StompReplies replies;
     private volatile @Nullable Routing routing;
 
     public StompFramesOnContext(WebSocketSessionContexts contexts,
             ObjectProvider<SimpAnnotationMethodMessageHandler> annotationHandler) {
+        this(contexts, annotationHandler, null);
+    }
+
+    /** @param replies what holds a frame's replies to the answer barriers (write-through); null: nothing is held */
+    public StompFramesOnContext(WebSocketSessionContexts contexts,
+            ObjectProvider<SimpAnnotationMethodMessageHandler> annotationHandler, @Nullable StompReplies replies) {
         this.contexts = contexts;
         this.annotationHandler = annotationHandler;
+        this.replies = replies;
     }
 
     @Override
@@ -79,7 +90,8 @@ public final class StompFramesOnContext implements ExecutorChannelInterceptor {
             return;
         }
         try {
-            context.post(new FrameOnContext(message, channel, routing.handler, routing.interceptors, method, context));
+            context.post(new FrameOnContext(message, channel, routing.handler, routing.interceptors, method, context,
+                    replies));
         } catch (RejectedExecutionException refused) {
             LOG.warn("STOMP frame to '" + SimpMessageHeaderAccessor.getDestination(message.getHeaders())
                     + "' for @OnContext method " + method.getShortLogMessage() + " not handled: context '"

@@ -222,10 +222,36 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
     public Object created(RendererSyncContext context, String beanName, Object bean) {
         DurableSession session = byContext.get(context);
         if (session == null) {
-            return bean; // not a session's context (a keyed or WebSocket context): node-local
+            throw outsideSession(context, beanName);
         }
         refuseDropped(session);
         return session.created(beanName, bean);
+    }
+
+    /**
+     * A durable bean made for a context that is not a session's would be node-local: a silent loss at the next
+     * deploy. Refused instead, naming the bean, the context and the fix.
+     */
+    private DurableOutsideSessionException outsideSession(RendererSyncContext context, String beanName) {
+        String kind = "not a session's";
+        for (String scope : new String[] { "websocket", "request", "keyed" }) {
+            if (registry.belongsTo(context, scope)) {
+                kind = "websocket".equals(scope) ? "a STOMP or WebSocket session's" : "a " + scope + " context";
+                break;
+            }
+        }
+        return new DurableOutsideSessionException("The @Durable bean '" + beanName + "' was called in context '"
+                + context.name() + "' (" + kind + "), where it would be node-local: nothing of it would be stored,"
+                + " restored or written through, so it was not kept. Durable beans live in their HTTP session's"
+                + " (or WebSession's) context: call it from an @OnContext HTTP handler, or from a STOMP handler through"
+                + " the session's context (a @HttpSessionContext RendererSyncContext parameter, then"
+                + " user.invokeAsync(...)); or remove @Durable if the state may stay on its node.");
+    }
+
+    /** Whether {@code context} is a session's whose durable state this node holds (owned, or dropped after a refusal). */
+    boolean holdsDurableState(RendererSyncContext context) {
+        DurableSession session = byContext.get(context);
+        return session != null && (session.owned() || session.dropped);
     }
 
     @Override

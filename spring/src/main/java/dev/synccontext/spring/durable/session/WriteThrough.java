@@ -21,9 +21,10 @@ import java.util.Objects;
  *   <li><b>The cost</b>: one store round trip per changing answer, on the context, so a session's callbacks wait
  *       for it in turn (other sessions do not). The debounced checkpoint still runs and finds the state clean.</li>
  * </ul>
- * Spring MVC and WebFlux {@code @OnContext} bodies write through (see {@link AnswerBarrier}); a STOMP frame (its
- * WebSocket session's context holds node-local beans), a Kotlin {@code suspend} handler or a plain callback keeps
- * the debounced checkpoint.
+ * Spring MVC, WebFlux and Kotlin {@code suspend} {@code @OnContext} bodies write through (see {@link AnswerBarrier}),
+ * and so do STOMP {@code @OnContext} frames, for their user's HTTP session context, before each message they send
+ * ({@code dev.synccontext.spring.websocket.StompReplies}; a refusal is a STOMP {@code ERROR} frame). A plain
+ * callback keeps the debounced checkpoint.
  */
 public final class WriteThrough implements AnswerBarrier {
 
@@ -36,5 +37,10 @@ public final class WriteThrough implements AnswerBarrier {
     @Override
     public void beforeAnswer(RendererSyncContext context, String handler) {
         durable.writeThrough(context, handler);
+    }
+
+    @Override
+    public boolean concerns(RendererSyncContext context) {
+        return durable.holdsDurableState(context);
     }
 }

@@ -1,6 +1,7 @@
 package dev.synccontext.spring.handler.coroutines;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.handler.AnswerBarrier;
 import dev.synccontext.spring.handler.ContextUnavailableException;
 import dev.synccontext.kotlin.SyncContextCoroutinesKt;
 import java.lang.reflect.InvocationTargetException;
@@ -35,7 +36,7 @@ final class CoroutineBodies {
     }
 
     static Publisher<?> invoke(RendererSyncContext context, Method method, Object target, @Nullable Object[] args,
-            String handler) {
+            String handler, AnswerBarrier barrier) {
         Publisher<?> started = CoroutinesUtils.invokeSuspendingFunction(onContext(EmptyCoroutineContext.INSTANCE, context),
                 method, target, args);
         if (started instanceof Mono<?> mono) {
@@ -43,12 +44,12 @@ final class CoroutineBodies {
             Mono<Object> values = (Mono<Object>) mono;
             started = values.handle(CoroutineBodies::unboxed); // as Spring MVC does for a suspend handler's value
         }
-        return leavingTheContext(started, context, handler);
+        return leavingTheContext(SettledAnswers.settled(started, context, handler, barrier), context, handler);
     }
 
     @SuppressWarnings("unchecked")
-    static Publisher<?> proceed(RendererSyncContext context, ProxyMethodInvocation invocation, String handler)
-            throws Throwable {
+    static Publisher<?> proceed(RendererSyncContext context, ProxyMethodInvocation invocation, String handler,
+            AnswerBarrier barrier) throws Throwable {
         Object[] args = invocation.getArguments().clone();
         if (args.length == 0 || !(args[args.length - 1] instanceof Continuation<?> caller)) {
             throw new IllegalStateException("@OnContext handler " + handler + " is a suspend function called without"
@@ -65,7 +66,7 @@ final class CoroutineBodies {
                     + " function as a publisher (got " + (started == null ? "null" : started.getClass().getName())
                     + "); kotlinx-coroutines-reactor must be on the class path");
         }
-        return leavingTheContext(publisher, context, handler);
+        return leavingTheContext(SettledAnswers.settled(publisher, context, handler, barrier), context, handler);
     }
 
     /** {@code outer} with the context's dispatcher, and Spring's propagation element where Reactor propagates. */

@@ -1,6 +1,7 @@
 package dev.synccontext.spring.handler.coroutines;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.handler.AnswerBarrier;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,10 @@ import org.springframework.util.ClassUtils;
  * {@code RendererSyncContext.current()} and {@code @ContextScoped} beans the context's. Even the first part
  * is posted, never run inline on the request thread or event loop (the dispatcher's rule, see
  * {@code kotlin/README.md}), so a suspend handler always answers asynchronously.</li>
+ * <li><b>Settled before it is shown.</b> The application's {@link AnswerBarrier}s (write-through) run on the
+ * context after the coroutine's last part, in the callback that completed it, before its value (or its
+ * completion without one) is handed on; for a {@code Flow}, before each element and before its end. What a
+ * barrier throws is the answer instead (a refused write-through: 503). A body that failed runs none.</li>
  * <li><b>The answer leaves the context.</b> The coroutine completes inside a callback; its value (or
  * failure) is handed on from a Reactor {@code parallel} thread, so the rest of the response (Spring MVC's
  * async dispatch, WebFlux's writing) never holds the context.</li>
@@ -82,10 +87,11 @@ public final class SuspendingBodies {
      * a coroutine on {@code context}, when the returned publisher is subscribed.
      *
      * @param handler the handler's short description, for a refusal's message
+     * @param barrier the {@link AnswerBarrier}s, in order, that the value waits for
      */
     public static Publisher<?> invoke(RendererSyncContext context, Method method, Object target,
-            @Nullable Object[] args, String handler) {
-        return CoroutineBodies.invoke(context, method, target, args, handler);
+            @Nullable Object[] args, String handler, AnswerBarrier barrier) {
+        return CoroutineBodies.invoke(context, method, target, args, handler, barrier);
     }
 
     /**
@@ -96,9 +102,10 @@ public final class SuspendingBodies {
      *
      * @param invocation a clone of the proxy's invocation, proceeded once
      * @param handler the handler's short description, for a refusal's message
+     * @param barrier the {@link AnswerBarrier}s, in order, that the value waits for
      */
-    public static Publisher<?> proceed(RendererSyncContext context, ProxyMethodInvocation invocation, String handler)
-            throws Throwable {
-        return CoroutineBodies.proceed(context, invocation, handler);
+    public static Publisher<?> proceed(RendererSyncContext context, ProxyMethodInvocation invocation, String handler,
+            AnswerBarrier barrier) throws Throwable {
+        return CoroutineBodies.proceed(context, invocation, handler, barrier);
     }
 }
