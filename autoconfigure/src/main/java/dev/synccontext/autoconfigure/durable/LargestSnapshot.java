@@ -1,0 +1,28 @@
+package dev.synccontext.autoconfigure.durable;
+
+import dev.synccontext.spring.durable.session.SnapshotSize;
+import java.time.Duration;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One entry of {@code top.durableSnapshots} in {@code /actuator/synccontext}: a session whose durable state is
+ * among the largest on this node ({@link SnapshotSize}).
+ *
+ * @param context            the name of the session's context on this node
+ * @param session            the session's handle in the state store
+ * @param bytes              the size of its last snapshot (taken at quiescence, or restored)
+ * @param beans              each durable bean's share of those bytes, by bean name
+ * @param ageMillis          how long ago that snapshot was taken or restored
+ * @param lastWriteAgoMillis how long ago the store last accepted a snapshot of it from this node; null: not yet
+ * @param pending            whether these bytes are not yet in the store
+ */
+public record LargestSnapshot(String context, String session, int bytes, Map<String, Integer> beans, long ageMillis,
+        @Nullable Long lastWriteAgoMillis, boolean pending) {
+
+    static LargestSnapshot of(SnapshotSize size) {
+        Duration sinceWrite = size.sinceWrite();
+        return new LargestSnapshot(size.context(), size.session(), size.bytes(), size.beans(), size.age().toMillis(),
+                sinceWrite == null ? null : sinceWrite.toMillis(), size.pending());
+    }
+}
