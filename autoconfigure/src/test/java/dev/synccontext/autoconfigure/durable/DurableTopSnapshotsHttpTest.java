@@ -4,6 +4,8 @@ import static dev.synccontext.autoconfigure.durable.DurableNodes.browser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.synccontext.spring.durable.session.DurableContexts;
+import dev.synccontext.spring.durable.session.SnapshotSize;
 import dev.synccontext.testing.Browser;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,6 +13,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -25,6 +28,9 @@ import tools.jackson.databind.json.JsonMapper;
 class DurableTopSnapshotsHttpTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
+    /** The beans' names: {@link DurableApp} imports them by class. */
+    private static final String COUNTER = DurableApp.Counter.class.getName();
+    private static final String NOTE = DurableApp.Note.class.getName();
 
     private final DurableNodes nodes = new DurableNodes();
 
@@ -46,7 +52,7 @@ class DurableTopSnapshotsHttpTest {
 
         // Both sessions' last snapshots written: the large one's holds the note.
         JsonNode listed = await().atMost(WAIT).until(() -> endpoint(node).path("top").path("durableSnapshots"),
-                top -> top.size() == 2 && top.get(0).path("beans").has("note")
+                top -> top.size() == 2 && top.get(0).path("beans").has(NOTE)
                         && !top.get(0).path("pending").asBoolean() && !top.get(1).path("pending").asBoolean());
 
         JsonNode first = listed.get(0);
@@ -62,12 +68,12 @@ class DurableTopSnapshotsHttpTest {
             assertThat(entry.path("ageMillis").asLong()).isNotNegative();
         }
         assertThat(first.path("context").asString()).isNotEqualTo(second.path("context").asString());
-        assertThat(first.path("beans").path("note").asInt()).as("the note's share: %s", first).isGreaterThan(400);
-        assertThat(first.path("beans").path("counter").asInt()).isPositive();
-        assertThat(first.path("beans").path("note").asInt() + first.path("beans").path("counter").asInt())
+        assertThat(first.path("beans").path(NOTE).asInt()).as("the note's share: %s", first).isGreaterThan(400);
+        assertThat(first.path("beans").path(COUNTER).asInt()).isPositive();
+        assertThat(first.path("beans").path(NOTE).asInt() + first.path("beans").path(COUNTER).asInt())
                 .as("the shares fit in the whole").isLessThan(first.path("bytes").asInt());
         assertThat(second.path("beans").propertyNames()).as("the small session touched the counter only")
-                .containsExactly("counter");
+                .containsExactly(COUNTER);
 
         DistributionSummary sizes = meters.get("synccontext.durable.snapshot.size").summary();
         double written = meters.get("synccontext.durable.snapshots.written").functionCounter().count();
@@ -86,9 +92,11 @@ class DurableTopSnapshotsHttpTest {
         HttpResponse<String> reply = browser(node).get("/actuator/synccontext");
         JsonNode overview = JsonMapper.builder().build().readTree(reply.body());
         assertThat(overview.path("detailsShown").asBoolean()).isFalse();
-        assertThat(overview.path("top").isNull()).as("no top lists: %s", reply.body()).isTrue();
-        assertThat(reply.body()).as("no session handle in the answer").doesNotContain("durableSnapshots")
-                .doesNotContain("\"session\":");
+        assertThat(overview.has("top") && !overview.get("top").isNull()).as("top lists: %s", reply.body()).isFalse();
+        List<SnapshotSize> held = node.getBean(DurableContexts.class).largestSnapshots(10);
+        assertThat(held).as("the node holds the session's snapshot").hasSize(1);
+        assertThat(reply.body()).as("neither the list nor the session's handle in the answer")
+                .doesNotContain("durableSnapshots").doesNotContain(held.get(0).session());
     }
 
     private ConfigurableApplicationContext start(String... properties) {
