@@ -48,7 +48,7 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
  */
 final class DashboardFaults implements AutoCloseable {
 
-    /** Clicks that fill a stalled tab's socket buffers many times over (a 5 KB board; a few MB of buffers). */
+    /** Clicks that fill a stalled tab's socket buffers many times over (a 4 KB board; a few MB of buffers). */
     private static final int MAX_CLICKS_TO_STALL = 30_000;
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String OTHER_NODE = "another-node";
@@ -110,8 +110,9 @@ final class DashboardFaults implements AutoCloseable {
     LiveSubscriber stalledTab() throws IOException {
         BoardClient session = new BoardClient(port);
         String contextName = session.get("/api/board").json().get("context").get("name").asString();
-        for (int i = 0; i < 50; i++) { // sample.max-items: the bigger the board, the sooner the buffers fill
-            assertThat(session.postForm("/api/items", "text", "x".repeat(79) + i).status()).isEqualTo(200);
+        for (int i = 0; i < 40; i++) { // under sample.max-items (50): the bigger the board, the sooner buffers fill
+            BoardClient.Reply added = session.postForm("/api/items", "text", "%s%02d".formatted("x".repeat(78), i));
+            assertThat(added.status()).as("item %d: %s", i, added).isEqualTo(200); // 80: sample.max-item-length
         }
         Board board = liveBoards.all().stream().filter(b -> b.context().name().equals(contextName)).findFirst()
                 .orElseThrow();
