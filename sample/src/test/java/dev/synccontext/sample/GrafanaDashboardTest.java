@@ -18,17 +18,22 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.JsonNode;
 
+import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.sample.BoardClient.Reply;
 import dev.synccontext.sample.GrafanaDashboard.LabelValuesVariable;
 import dev.synccontext.sample.GrafanaDashboard.Query;
@@ -39,6 +44,14 @@ import dev.synccontext.sample.GrafanaDashboard.Query;
  * blocked callback, an unhandled error), Debian's {@code prometheus} scrapes it every second with
  * {@code grafana/prometheus.yml} (only target and intervals replaced), and every panel's query, with the
  * dashboard's variables resolved as Grafana would, must return at least one series with a value.
+ *
+ * <p>The panels of faults must show them, not zeros: the blocked callback and the unhandled error of the load,
+ * and the faults {@link DashboardFaults} makes by their real triggers (a session split, a board dropped for a
+ * stalled tab, the default executor held at its cap). The alert rules of {@code grafana/alerts.yml} for them
+ * must fire in Prometheus: blocked callbacks, splits, the executor's cap. Dropped by policy has no rule on
+ * purpose (coalescing a lagging tab's boards is the policy doing its job); the sustained queue depth needs
+ * its {@code for: 5m} and slow disconnects a transport giving up on a client, so those two are only shown
+ * evaluated here, and firing by {@code promtool test rules} ({@link AlertRulesTest}).
  *
  * <p>The sample samples every callback here ({@code sampling-interval=1}) so that the timers and the
  * allocation meters have data after a few seconds of traffic; the default of 1 in 256 would need minutes.
@@ -63,8 +76,21 @@ class GrafanaDashboardTest {
     private static final Duration QUERY_DEADLINE = Duration.ofSeconds(60);
     private static final Path ALERTS = Path.of("grafana", "alerts.yml");
 
+    /** Panels (title, then query) that a fault driven by this test must make non-zero. */
+    private static final Set<String> FAULT_QUERIES = Set.of("Splits over the time range A", "Hand-offs and splits B",
+            "Dropped by policy A");
+
     @LocalServerPort
     int port;
+
+    @Autowired
+    WebServerApplicationContext server;
+
+    @Autowired
+    LiveBoards liveBoards;
+
+    @Autowired
+    SyncContextRegistry registry;
 
     @Test
     void dashboardIsProvisionableWithUniqueIdsAndTheDatasourceVariable() throws IOException {
@@ -135,16 +161,21 @@ class GrafanaDashboardTest {
         GrafanaDashboard dashboard = GrafanaDashboard.load();
         Path binary = PrometheusProcess.binary();
         Path workDir = Path.of("target", "grafana-dashboard-test").toAbsolutePath();
-        try (PrometheusProcess prometheus = PrometheusProcess.start(binary, workDir, scrapeConfig())) {
+        try (PrometheusProcess prometheus = PrometheusProcess.start(binary, workDir, scrapeConfig());
+                DashboardFaults faults = new DashboardFaults(port, server, liveBoards)) {
             awaitTargetUp(prometheus);
             driveLoad();
+            faults.keepSplitting(faults.splitSession(), Duration.ofSeconds(2));
+            LiveSubscriber stalledTab = faults.stalledTab();
 
             Map<String, String> values = resolveVariables(dashboard, prometheus);
             values.put("__rate_interval", RATE_INTERVAL);
             values.put("__range", RANGE);
 
             List<Query> queries = dashboard.queries();
-            Map<Query, JsonNode> results = awaitData(prometheus, queries, values);
+            Map<Query, JsonNode> results = awaitData(prometheus, queries, values,
+                    query -> query.panelTitle().endsWith("(time range)")
+                            || FAULT_QUERIES.contains(query.panelTitle() + " " + query.refId()));
 
             System.out.printf("Dashboard queries against Prometheus %s (variables %s):%n", prometheus.uri(), values);
             for (Query query : queries) {
@@ -156,6 +187,18 @@ class GrafanaDashboardTest {
                     .as("the blocked callback shows on the dashboard").isGreaterThan(0);
             assertThat(maxValue(results.get(find(queries, "Unhandled errors (time range)"))))
                     .as("the unhandled error shows on the dashboard").isGreaterThan(0);
+            assertThat(maxValue(results.get(find(queries, "Splits over the time range"))))
+                    .as("the split shows on the dashboard").isGreaterThan(0);
+            assertThat(maxValue(results.get(find(queries, "Dropped by policy"))))
+                    .as("the stalled tab's dropped boards show on the dashboard (it dropped %d)", stalledTab.dropped())
+                    .isGreaterThan(0);
+
+            // Last: while the executor stays at its cap, the sample's queued work waits for a thread.
+            Query capReached = find(queries, "Compensations and cap reached", "B");
+            try (DashboardFaults.AtCap atCap = faults.executorAtCap(registry)) {
+                JsonNode shown = awaitData(prometheus, List.of(capReached), values, query -> true).get(capReached);
+                System.out.printf("  %-52s max %s%n", capReached, maxValue(shown));
+            }
 
             awaitRulesEvaluated(prometheus);
         }
@@ -241,10 +284,11 @@ class GrafanaDashboardTest {
 
     /**
      * Polls every query until it returns at least one series with a finite value (NaN is what a ratio or a
-     * quantile over an empty window gives: not data), or the deadline passes.
+     * quantile over an empty window gives: not data), above 0 for those that {@code showFault}, or the
+     * deadline passes.
      */
-    private static Map<Query, JsonNode> awaitData(PrometheusProcess prometheus, List<Query> queries, Map<String, String> values)
-            throws InterruptedException {
+    private static Map<Query, JsonNode> awaitData(PrometheusProcess prometheus, List<Query> queries, Map<String, String> values,
+            Predicate<Query> showsFault) throws InterruptedException {
         Map<Query, JsonNode> results = new LinkedHashMap<>();
         List<Query> pending = new ArrayList<>(queries);
         long deadline = System.nanoTime() + QUERY_DEADLINE.toNanos();
@@ -255,7 +299,7 @@ class GrafanaDashboardTest {
                 JsonNode result = prometheus.query(promql);
                 results.put(query, result);
                 boolean hasData = !result.isEmpty() && Double.isFinite(maxValue(result));
-                boolean faultShown = !query.panelTitle().endsWith("(time range)") || maxValue(result) > 0;
+                boolean faultShown = !showsFault.test(query) || maxValue(result) > 0;
                 if (hasData && faultShown) {
                     pending.remove(query);
                 }
@@ -277,8 +321,9 @@ class GrafanaDashboardTest {
     }
 
     /**
-     * Every rule of {@code grafana/alerts.yml} was loaded and evaluated at least once without error, and the
-     * blocked callback the load drove fires {@code SyncContextBlockedCallbacks} for the session scope.
+     * Every rule of {@code grafana/alerts.yml} was loaded and evaluated at least once without error; the
+     * blocked callback the load drove fires {@code SyncContextBlockedCallbacks} for the session scope, the
+     * splits fire {@code SyncContextSessionSplits} and the executor's cap {@code SyncContextExecutorAtCap}.
      */
     private static void awaitRulesEvaluated(PrometheusProcess prometheus) throws InterruptedException {
         Set<String> expected = alertNames();
@@ -305,6 +350,12 @@ class GrafanaDashboardTest {
             if (!blockedFires) {
                 pending.add("SyncContextBlockedCallbacks firing for scope session");
             }
+            for (String name : List.of("SyncContextSessionSplits", "SyncContextExecutorAtCap")) {
+                JsonNode rule = rules.get(name);
+                if (rule == null || firingAlerts(rule) == 0) {
+                    pending.add(name + " firing");
+                }
+            }
             if (pending.isEmpty()) {
                 System.out.printf("Alert rules evaluated by Prometheus: %s%n", rules.keySet());
                 rules.forEach((name, rule) -> System.out.printf("  %-34s %s, %d alerts%n", name,
@@ -318,6 +369,16 @@ class GrafanaDashboardTest {
             }
             Thread.sleep(500); // poll interval, bounded by the deadline
         }
+    }
+
+    private static int firingAlerts(JsonNode rule) {
+        int firing = 0;
+        for (JsonNode alert : rule.path("alerts")) {
+            if ("firing".equals(alert.path("state").asString())) {
+                firing++;
+            }
+        }
+        return firing;
     }
 
     private static Set<String> firingScopes(JsonNode rule) {
@@ -361,6 +422,11 @@ class GrafanaDashboardTest {
             }
         }
         return max;
+    }
+
+    private static Query find(List<Query> queries, String panelTitle, String refId) {
+        return queries.stream().filter(query -> query.panelTitle().equals(panelTitle) && query.refId().equals(refId))
+                .findFirst().orElseThrow(() -> new AssertionError("no query " + refId + " in panel " + panelTitle));
     }
 
     private static Query find(List<Query> queries, String panelTitle) {

@@ -104,19 +104,20 @@ class DurableBadInputTest {
         a.stop(); // graceful: final snapshot written, session released
         plant(cluster.store(), cluster.storeHandle("s1").orElseThrow(), stored);
         a.start();
-        ListAppender<ILoggingEvent> log = capture();
-        PROBE_SETTERS.set(0);
+        try (CapturedLog log = CapturedLog.of(DURABLE_SESSION_LOG)) {
+            PROBE_SETTERS.set(0);
 
-        int answer = increment(cluster, "s1");
+            int answer = increment(cluster, "s1");
 
-        assertThat(answer).as("%s: the session goes on with a new bean", what).isEqualTo(1);
-        assertThat(PROBE_SETTERS).as("%s: nothing of the refused snapshot was bound", what).hasValue(0);
-        assertThat(a.counters().restoresRefused()).as("%s: counted", what).isEqualTo(1);
-        assertThat(a.counters().restoreHits()).isZero();
-        assertThat(log.list).as("%s: logged at ERROR naming the session and its durable beans", what)
-                .anySatisfy(event -> assertThat(event.getFormattedMessage())
-                        .contains("'" + cluster.storeHandle("s1").orElseThrow() + "'").contains("[probe]")
-                        .contains("refused"));
+            assertThat(answer).as("%s: the session goes on with a new bean", what).isEqualTo(1);
+            assertThat(PROBE_SETTERS).as("%s: nothing of the refused snapshot was bound", what).hasValue(0);
+            assertThat(a.counters().restoresRefused()).as("%s: counted", what).isEqualTo(1);
+            assertThat(a.counters().restoreHits()).isZero();
+            assertThat(log.events()).as("%s: logged at ERROR naming the session and its durable beans", what)
+                    .anySatisfy(event -> assertThat(event.getFormattedMessage())
+                            .contains("'" + cluster.storeHandle("s1").orElseThrow() + "'").contains("[probe]")
+                            .contains("refused"));
+        }
         kit.advanceBy(DEBOUNCE);
         assertThat(storedCount(cluster)).as("%s: the new state is stored in place of the refused bytes", what)
                 .isEqualTo(1);
@@ -134,33 +135,34 @@ class DurableBadInputTest {
         byte[] newer = envelope("{\"type\":\"probe\",\"version\":3,\"state\":{\"count\":41}}");
         plant(cluster.store(), handle, newer); // a newer deployment's node wrote version 3 of the bean
         a.start();
-        ListAppender<ILoggingEvent> log = capture();
-        PROBE_SETTERS.set(0);
+        try (CapturedLog log = CapturedLog.of(DURABLE_SESSION_LOG)) {
+            PROBE_SETTERS.set(0);
 
-        for (int attempt = 1; attempt <= 2; attempt++) {
-            CompletableFuture<Integer> refused = cluster.call("s1", call -> call.bean(Probe.class).increment());
-            kit.runUntilIdle();
-            assertThat(refused).as("attempt %s: answered 503, not served from new beans", attempt)
-                    .failsWithin(Duration.ZERO).withThrowableOfType(Exception.class)
-                    .havingRootCause().isInstanceOfSatisfying(SessionUnavailableException.class,
-                            unavailable -> assertThat(unavailable.retryAfter()).isPositive())
-                    .withMessageContaining("newer deployment");
+            for (int attempt = 1; attempt <= 2; attempt++) {
+                CompletableFuture<Integer> refused = cluster.call("s1", call -> call.bean(Probe.class).increment());
+                kit.runUntilIdle();
+                assertThat(refused).as("attempt %s: answered 503, not served from new beans", attempt)
+                        .failsWithin(Duration.ZERO).withThrowableOfType(Exception.class)
+                        .havingRootCause().isInstanceOfSatisfying(SessionUnavailableException.class,
+                                unavailable -> assertThat(unavailable.retryAfter()).isPositive())
+                        .withMessageContaining("newer deployment");
+            }
+            kit.advanceBy(DEBOUNCE.multipliedBy(10));
+
+            assertThat(cluster.store().read(handle).orElseThrow().bytes()).as("the newer snapshot is left alone")
+                    .isEqualTo(newer);
+            assertThat(PROBE_SETTERS).as("nothing of it was bound").hasValue(0);
+            assertThat(a.counters().restoresRefused()).isEqualTo(2);
+            assertThat(a.counters().snapshotsWritten()).isZero();
+            NodeLease newerNode = cluster.store().acquireNodeLease("newer", Duration.ofSeconds(30)).orElseThrow();
+            assertThat(cluster.store().acquire(handle, newerNode, Duration.ofMinutes(30)))
+                    .as("the old node gave the ownership back: a newer node takes the session at once")
+                    .isInstanceOf(Ownership.Acquired.class);
+            assertThat(log.events()).as("logged naming the session, the bean, the stored and the known version")
+                    .anySatisfy(event -> assertThat(event.getFormattedMessage()).contains("'" + handle + "'")
+                            .contains("bean 'probe' at version 3").contains("this node's version 2")
+                            .contains("writes nothing"));
         }
-        kit.advanceBy(DEBOUNCE.multipliedBy(10));
-
-        assertThat(cluster.store().read(handle).orElseThrow().bytes()).as("the newer snapshot is left alone")
-                .isEqualTo(newer);
-        assertThat(PROBE_SETTERS).as("nothing of it was bound").hasValue(0);
-        assertThat(a.counters().restoresRefused()).isEqualTo(2);
-        assertThat(a.counters().snapshotsWritten()).isZero();
-        NodeLease newerNode = cluster.store().acquireNodeLease("newer", Duration.ofSeconds(30)).orElseThrow();
-        assertThat(cluster.store().acquire(handle, newerNode, Duration.ofMinutes(30)))
-                .as("the old node gave the ownership back: a newer node takes the session at once")
-                .isInstanceOf(Ownership.Acquired.class);
-        assertThat(log.list).as("logged naming the session, the bean, the stored and the known version")
-                .anySatisfy(event -> assertThat(event.getFormattedMessage()).contains("'" + handle + "'")
-                        .contains("bean 'probe' at version 3").contains("this node's version 2")
-                        .contains("writes nothing"));
         cluster.close();
     }
 
@@ -237,12 +239,41 @@ class DurableBadInputTest {
         return ((Probe) codec.decode(stored.bytes()).get("probe")).getCount();
     }
 
-    private static ListAppender<ILoggingEvent> capture() {
-        Logger logger = (Logger) LoggerFactory.getLogger("dev.synccontext.spring.durable.session.DurableSession");
-        ListAppender<ILoggingEvent> appender = new ListAppender<>();
-        appender.start();
-        logger.addAppender(appender);
-        return appender;
+    private static final String DURABLE_SESSION_LOG = "dev.synccontext.spring.durable.session.DurableSession";
+
+    /**
+     * A logger's events from now until {@link #close()}. Test classes run in parallel here, so other threads log
+     * to the same logger while a test reads: {@link #events()} copies the list under the appender's own lock
+     * (the one {@code AppenderBase.doAppend} holds while it appends), never iterating the live list, and
+     * {@link #close()} detaches the appender so that no later test's events reach it.
+     */
+    static final class CapturedLog implements AutoCloseable {
+
+        private final Logger logger;
+        private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+
+        private CapturedLog(Logger logger) {
+            this.logger = logger;
+            appender.start();
+            logger.addAppender(appender);
+        }
+
+        static CapturedLog of(String loggerName) {
+            return new CapturedLog((Logger) LoggerFactory.getLogger(loggerName));
+        }
+
+        /** The events so far, copied. */
+        List<ILoggingEvent> events() {
+            synchronized (appender) {
+                return List.copyOf(appender.list);
+            }
+        }
+
+        @Override
+        public void close() {
+            logger.detachAppender(appender);
+            appender.stop();
+        }
     }
 
     /** The in-memory store behind a switch: while down, every call fails as a lost connection does. */

@@ -4,6 +4,7 @@ import dev.synccontext.spring.durable.WriteOutcome;
 import dev.synccontext.spring.durable.session.DurableContexts;
 import dev.synccontext.spring.durable.session.DurableCounters;
 import dev.synccontext.spring.durable.session.HandOffCause;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -20,6 +21,9 @@ import java.util.function.ToDoubleFunction;
  * <ul>
  *   <li>{@code synccontext_durable_snapshots_written_total}, {@code synccontext_durable_snapshot_bytes_total}:
  *       snapshots the store accepted and their bytes;</li>
+ *   <li>{@code synccontext_durable_snapshot_size_bytes_count}, {@code _sum} and {@code _max}: the size of each
+ *       snapshot the store accepted, a distribution summary (recorded by the thread that wrote it; Boot's
+ *       {@code management.metrics.distribution.*} properties add percentiles or a histogram);</li>
  *   <li>{@code synccontext_durable_snapshots_skipped_clean_total}: checkpoints that found nothing changed;</li>
  *   <li>{@code synccontext_durable_writes_rejected_total{reason}}: {@code stale}, {@code not-owned},
  *       {@code lease-expired} (the store's fence) and {@code codec} (the codec refused to write or restore);</li>
@@ -52,6 +56,9 @@ final class DurableMetrics implements MeterBinder {
                 "Snapshots of sessions' durable beans the state store accepted");
         FunctionCounter.builder("synccontext.durable.snapshot.bytes", c, DurableCounters::bytesWritten)
                 .baseUnit("bytes").description("Bytes of the snapshots the state store accepted").register(registry);
+        DistributionSummary sizes = DistributionSummary.builder("synccontext.durable.snapshot.size").baseUnit("bytes")
+                .description("Size of each snapshot the state store accepted").register(registry);
+        c.onSnapshotWritten(sizes::record);
         counter(registry, "synccontext.durable.snapshots.skipped.clean", c, DurableCounters::skippedClean,
                 "Checkpoints whose snapshot equalled the last one: nothing written");
         for (WriteOutcome outcome : WriteOutcome.values()) {

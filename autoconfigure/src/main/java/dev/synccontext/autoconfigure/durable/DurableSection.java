@@ -2,6 +2,7 @@ package dev.synccontext.autoconfigure.durable;
 
 import dev.synccontext.spring.durable.StateStore;
 import dev.synccontext.spring.durable.session.DurableContexts;
+import java.util.List;
 
 /**
  * What {@code /actuator/synccontext} shows of durable state: a bean only when the application has durable beans,
@@ -21,5 +22,10 @@ public final class DurableSection {
     /** The section as of now. */
     public DurableOverview overview() {
         return DurableOverview.of(durable, storeType);
+    }
+
+    /** The {@code top} sessions of this node by the size of their last snapshot, largest first. */
+    public List<LargestSnapshot> largestSnapshots(int top) {
+        return durable.largestSnapshots(top).stream().map(LargestSnapshot::of).toList();
     }
 }

@@ -13,8 +13,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class EndpointProperties {
 
     /**
-     * When to show the details: blocked callbacks' stacks and call sites, and the contexts and live channels
-     * that hold the most (never, when-authorized or always).
+     * When to show the details: blocked callbacks' stacks and call sites, and the contexts, live channels and
+     * durable sessions that hold the most (never, when-authorized or always).
      */
     private Show showDetails = Show.WHEN_AUTHORIZED;
 
@@ -24,7 +24,7 @@ public class EndpointProperties {
      */
     private Set<String> roles = new LinkedHashSet<>();
 
-    /** Maximum number of contexts, and of live channels, listed as holding the most. */
+    /** Maximum number of contexts, of live channels and of durable sessions listed as holding the most. */
     private int top = 10;
 
     public Show getShowDetails() {

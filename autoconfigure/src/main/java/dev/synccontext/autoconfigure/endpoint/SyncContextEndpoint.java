@@ -11,8 +11,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import dev.synccontext.autoconfigure.durable.DurableOverview;
+import dev.synccontext.autoconfigure.durable.LargestSnapshot;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -58,6 +60,7 @@ public class SyncContextEndpoint {
     private volatile TopContexts top;
     private volatile @Nullable LiveChannelGroup liveChannels;
     private volatile Supplier<@Nullable DurableOverview> durable = () -> null;
+    private volatile IntFunction<List<LargestSnapshot>> largestSnapshots = top -> List.of();
 
     SyncContextEndpoint(SyncContextRegistry registry, Map<String, Object> settings) {
         this.registry = registry;
@@ -81,9 +84,13 @@ public class SyncContextEndpoint {
         this.sessions = sessions;
     }
 
-    /** Shows this node's durable state ({@link DurableOverview}) in GET; called once, when the bean is made. */
-    void showDurable(Supplier<@Nullable DurableOverview> durable) {
+    /**
+     * Shows this node's durable state ({@link DurableOverview}) in GET, and with the details its sessions whose
+     * snapshots are largest; called once, when the bean is made.
+     */
+    void showDurable(Supplier<@Nullable DurableOverview> durable, IntFunction<List<LargestSnapshot>> largest) {
         this.durable = durable;
+        this.largestSnapshots = largest;
     }
 
     /** What GET lists under {@code scenarios}; {@code null} when this application cannot run them. */
@@ -169,7 +176,7 @@ public class SyncContextEndpoint {
     private Top topNow() {
         LiveChannelGroup group = liveChannels;
         return new Top(top.byQueuedCallbacks(scope -> !SyncContextRegistry.BENCHMARK_SCOPE.equals(scope)),
-                group == null ? List.of() : top.byBufferedMessages(group));
+                group == null ? List.of() : top.byBufferedMessages(group), top.bySnapshotBytes(largestSnapshots));
     }
 
     private @Nullable Sessions sessionsNow() {
@@ -244,10 +251,12 @@ public class SyncContextEndpoint {
 
     /**
      * Who holds the memory on this node (every scope but {@code benchmark}): the contexts with the most queued
-     * callbacks, and the live channels with the most messages buffered for their subscribers; largest first,
-     * at most {@code synccontext.endpoint.top} each, only those holding any.
+     * callbacks, the live channels with the most messages buffered for their subscribers, and the sessions whose
+     * durable state has the largest snapshot ({@link LargestSnapshot}; empty without durable beans); largest
+     * first, at most {@code synccontext.endpoint.top} each, only those holding any.
      */
-    public record Top(List<QueuedContext> queuedCallbacks, List<BufferedChannel> liveBuffered) {
+    public record Top(List<QueuedContext> queuedCallbacks, List<BufferedChannel> liveBuffered,
+            List<LargestSnapshot> durableSnapshots) {
     }
 
     /** A context and how many callbacks wait in its queue (not counting the one running). */

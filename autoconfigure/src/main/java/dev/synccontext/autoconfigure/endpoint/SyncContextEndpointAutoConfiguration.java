@@ -2,6 +2,9 @@ package dev.synccontext.autoconfigure.endpoint;
 
 import dev.synccontext.autoconfigure.durable.DurableOverview;
 import dev.synccontext.autoconfigure.durable.DurableSection;
+import dev.synccontext.autoconfigure.durable.LargestSnapshot;
+import java.util.List;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
@@ -62,7 +65,7 @@ public final class SyncContextEndpointAutoConfiguration {
                     ScenarioRuns.forRegistry(registry, properties.getBenchmark().getMaxIterations(),
                             properties.getBenchmark().getMaxDuration()));
             show(endpoint, sessions, endpointProperties, live);
-            endpoint.showDurable(durableOverview(durable));
+            endpoint.showDurable(durableOverview(durable), largestSnapshots(durable));
             return endpoint;
         }
     }
@@ -81,9 +84,17 @@ public final class SyncContextEndpointAutoConfiguration {
             SyncContextEndpoint endpoint = new SyncContextEndpoint(registry,
                     SyncContextEndpoint.settings(properties, registry.template()));
             show(endpoint, sessions, endpointProperties, live);
-            endpoint.showDurable(durableOverview(durable));
+            endpoint.showDurable(durableOverview(durable), largestSnapshots(durable));
             return endpoint;
         }
+    }
+
+    /** Looked up at each GET with the details, as {@link #durableOverview} is. */
+    static IntFunction<List<LargestSnapshot>> largestSnapshots(ObjectProvider<DurableSection> durable) {
+        return top -> {
+            DurableSection section = durable.getIfAvailable();
+            return section == null ? List.of() : section.largestSnapshots(top);
+        };
     }
 
     /** Looked up at each GET: the durable layer's bean may be made after the endpoint. */

@@ -1,6 +1,7 @@
 package dev.synccontext.autoconfigure.endpoint;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.autoconfigure.durable.LargestSnapshot;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.LiveChannelGroup;
 import dev.synccontext.live.LiveSubscriber;
@@ -11,12 +12,14 @@ import dev.synccontext.statistics.SyncContextStatistics;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Who holds the memory on this node: the contexts with the most callbacks queued, and the live channels with
- * the most messages buffered for their subscribers, largest first, only those holding any. One pass over the
+ * Who holds the memory on this node: the contexts with the most callbacks queued, the live channels with the
+ * most messages buffered for their subscribers, and the sessions with the largest durable snapshots (ranked by
+ * the durable layer, in a heap of this many), largest first, only those holding any. One pass over the
  * open contexts (and channels), read without stopping them: each figure is that object's own at the moment it
  * was read.
  *
@@ -71,6 +74,11 @@ final class TopContexts {
         found.sort(Comparator.comparingLong(BufferedChannel::bufferedMessages).reversed()
                 .thenComparing(BufferedChannel::channel));
         return found.subList(0, Math.min(top, found.size()));
+    }
+
+    /** The sessions with the largest durable snapshots, as {@code durable} lists them at most this many. */
+    List<LargestSnapshot> bySnapshotBytes(IntFunction<List<LargestSnapshot>> durable) {
+        return durable.apply(top);
     }
 
     private @Nullable String scopeOf(RendererSyncContext context, List<String> scopes) {

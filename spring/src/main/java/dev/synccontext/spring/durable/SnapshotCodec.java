@@ -123,6 +123,36 @@ public final class SnapshotCodec {
         return bytes;
     }
 
+    /**
+     * Each bean's share of {@code snapshot}, in bytes (its entry, as this codec wrote it), by bean name in the
+     * snapshot's order; for monitoring. Parses the JSON only: nothing is bound, no version is checked.
+     *
+     * @throws SnapshotRefusedException {@link Reason#OVERSIZED} over the budget (not parsed), {@link Reason#MALFORMED}
+     *     for bytes that are not a snapshot envelope
+     */
+    public Map<String, Integer> beanSizes(byte[] snapshot) {
+        if (snapshot.length > maxBytes) {
+            throw refused(Reason.OVERSIZED, "is " + snapshot.length + " bytes, over the budget of " + maxBytes
+                    + " (not parsed)");
+        }
+        JsonNode root;
+        try {
+            root = envelopeReader.readTree(snapshot);
+        } catch (JacksonException e) {
+            throw new SnapshotRefusedException(Reason.MALFORMED,
+                    "A snapshot is not JSON (" + e.getOriginalMessage() + ")", e);
+        }
+        JsonNode beans = root == null ? null : root.get("beans");
+        if (beans == null || !beans.isObject()) {
+            throw refused(Reason.MALFORMED, "has no beans object");
+        }
+        Map<String, Integer> sizes = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> entry : beans.properties()) {
+            sizes.put(entry.getKey(), mapper.writeValueAsBytes(entry.getValue()).length);
+        }
+        return sizes;
+    }
+
     private String shares(ObjectNode entries) {
         StringBuilder shares = new StringBuilder();
         for (Map.Entry<String, JsonNode> entry : entries.properties()) {

@@ -7,14 +7,17 @@ import dev.synccontext.spring.durable.DurableType;
 import dev.synccontext.spring.durable.HandOffMessage;
 import dev.synccontext.spring.durable.NodeLease;
 import dev.synccontext.spring.durable.SnapshotCodec;
+import dev.synccontext.spring.durable.SnapshotRefusedException;
 import dev.synccontext.spring.durable.StateStore;
 import dev.synccontext.spring.scope.ContextBeanTracking;
 import dev.synccontext.spring.session.SessionContexts;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -191,6 +194,56 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
             }
         }
         return owned;
+    }
+
+    /**
+     * The {@code n} sessions of this node whose last snapshot is largest, largest first (ties by context name): who
+     * holds the most durable state here, for monitoring. One pass over this node's sessions that allocates nothing
+     * per session: each publishes its last snapshot as one immutable object, ranked in a heap of at most {@code n};
+     * only those {@code n} are then read for their beans' shares (each at most the size budget). Sessions without a
+     * snapshot yet, or whose copy was dropped, are left out. Each figure is that session's own when it was read.
+     *
+     * @throws IllegalArgumentException for {@code n < 1}
+     */
+    public List<SnapshotSize> largestSnapshots(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("n must be at least 1, was " + n);
+        }
+        Comparator<TakenSnapshot> smallestFirst = Comparator.comparingInt(TakenSnapshot::size)
+                .thenComparing(t -> t.session().context.name(), Comparator.reverseOrder());
+        PriorityQueue<TakenSnapshot> heap = new PriorityQueue<>(n + 1, smallestFirst);
+        for (DurableSession session : byContext.values()) {
+            TakenSnapshot taken = session.taken();
+            if (taken == null || session.dropped || !session.owned()) {
+                continue;
+            }
+            if (heap.size() < n) {
+                heap.add(taken);
+            } else if (smallestFirst.compare(taken, heap.peek()) > 0) {
+                heap.poll();
+                heap.add(taken);
+            }
+        }
+        List<TakenSnapshot> largest = new ArrayList<>(heap);
+        largest.sort(smallestFirst.reversed());
+        long now = clock.nanoTime();
+        List<SnapshotSize> sizes = new ArrayList<>(largest.size());
+        for (TakenSnapshot taken : largest) {
+            DurableSession session = taken.session();
+            long sinceWrite = session.sinceWriteNanos(now);
+            sizes.add(new SnapshotSize(session.handle, session.context.name(), taken.size(), beanSizes(taken),
+                    Duration.ofNanos(Math.max(0, now - taken.atNanos())),
+                    sinceWrite < 0 ? null : Duration.ofNanos(sinceWrite), session.pending(taken)));
+        }
+        return sizes;
+    }
+
+    private Map<String, Integer> beanSizes(TakenSnapshot taken) {
+        try {
+            return codec.beanSizes(taken.bytes());
+        } catch (SnapshotRefusedException unreadable) {
+            return Map.of(); // taken under another budget, or restored bytes this codec reads differently
+        }
     }
 
     @Override

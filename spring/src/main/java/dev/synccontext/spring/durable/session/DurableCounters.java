@@ -1,12 +1,17 @@
 package dev.synccontext.spring.durable.session;
 
 import dev.synccontext.spring.durable.WriteOutcome;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.IntConsumer;
 
 /**
  * What this node's durable state did since start, for meters, the actuator endpoint and tests. Every figure only
- * grows. Thread-safe: each is one atomic field.
+ * grows. Thread-safe: each is one atomic field. The size of each snapshot written also goes to the
+ * {@linkplain #onSnapshotWritten listeners} (a distribution summary), on the thread that wrote it.
  */
 public final class DurableCounters {
 
@@ -30,6 +35,7 @@ public final class DurableCounters {
     /** By {@link WriteOutcome#ordinal()}; the ACCEPTED slot stays 0. */
     private final AtomicLongArray rejectedBy = new AtomicLongArray(WriteOutcome.values().length);
     private final AtomicLongArray handOffsBy = new AtomicLongArray(HandOffCause.values().length);
+    private final List<IntConsumer> sizeListeners = new CopyOnWriteArrayList<>();
 
     DurableCounters() {
     }
@@ -140,6 +146,23 @@ public final class DurableCounters {
     /** Total time of {@link #leaseWaits()}, in nanoseconds of the registry's clock. */
     public long leaseWaitNanos() {
         return leaseWaitNanos.get();
+    }
+
+    /**
+     * Tells {@code listener} the size in bytes of every snapshot the store accepts from now on, on the thread that
+     * wrote it (the writer, or a write-through answer's context): keep it as cheap as a meter's record.
+     */
+    public void onSnapshotWritten(IntConsumer listener) {
+        sizeListeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** The store accepted a snapshot of {@code bytes} bytes. */
+    void written(int bytes) {
+        snapshotsWritten.incrementAndGet();
+        bytesWritten.addAndGet(bytes);
+        for (IntConsumer listener : sizeListeners) {
+            listener.accept(bytes);
+        }
     }
 
     void rejectedBy(WriteOutcome outcome) {

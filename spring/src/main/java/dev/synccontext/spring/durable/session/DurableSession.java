@@ -33,6 +33,7 @@ final class DurableSession {
     private static final Log LOG = LogFactory.getLog(DurableSession.class);
     /** How many times a checkpoint steps back behind newly queued callbacks before it snapshots anyway. */
     private static final int MAX_DEFERS = 16;
+    private static final long NEVER = Long.MIN_VALUE;
 
     final String handle;
     final RendererSyncContext context;
@@ -52,6 +53,12 @@ final class DurableSession {
     private @Nullable Map<String, Object> restored;
     /** The bytes of the last snapshot taken (or restored): a checkpoint with equal bytes writes nothing. */
     private byte @Nullable [] lastTaken;
+    /** The last snapshot taken or restored, for {@link DurableContexts#largestSnapshots}; null before the first. */
+    private volatile @Nullable TakenSnapshot taken;
+    /** The bytes the store holds as far as this node knows (restored, or last accepted from here). */
+    private volatile byte @Nullable [] storedBytes;
+    /** When the store last accepted a snapshot from here, on the registry's clock; {@link #NEVER} before. */
+    private volatile long lastWriteNanos = NEVER;
     /** Guarded by this: the newest bytes not yet written, and whether a debounced write is scheduled. */
     private byte @Nullable [] pending;
     private boolean writeScheduled;
@@ -234,6 +241,8 @@ final class DurableSession {
         try {
             restored = new LinkedHashMap<>(node.codec().decode(bytes));
             lastTaken = bytes;
+            storedBytes = bytes;
+            taken = new TakenSnapshot(this, bytes, node.clock().nanoTime());
             node.counters().restoreHits.incrementAndGet();
         } catch (SnapshotRefusedException refused) {
             node.counters().refusedByCodec.incrementAndGet();
@@ -373,6 +382,7 @@ final class DurableSession {
             return null;
         }
         lastTaken = bytes;
+        taken = new TakenSnapshot(this, bytes, node.clock().nanoTime());
         return bytes;
     }
 
@@ -442,8 +452,7 @@ final class DurableSession {
                         refused(outcome);
                         return;
                     }
-                    node.counters().snapshotsWritten.incrementAndGet();
-                    node.counters().bytesWritten.addAndGet(bytes.length);
+                    accepted(bytes);
                 }
                 if (finishing && !released) {
                     boolean finalBytesPending;
@@ -466,6 +475,13 @@ final class DurableSession {
                 return;
             }
         }
+    }
+
+    /** The store took {@code bytes}: counted, and remembered for monitoring. */
+    private void accepted(byte[] bytes) {
+        node.counters().written(bytes.length);
+        storedBytes = bytes;
+        lastWriteNanos = node.clock().nanoTime();
     }
 
     /** The store failed: keep {@code bytes} unless newer ones are pending, and try again after a backoff. */
@@ -531,8 +547,7 @@ final class DurableSession {
                         + " (" + storeFailed.getMessage() + "); the answer was not given");
             }
             if (outcome == WriteOutcome.ACCEPTED) {
-                node.counters().snapshotsWritten.incrementAndGet();
-                node.counters().bytesWritten.addAndGet(bytes.length);
+                accepted(bytes);
                 return;
             }
         }
@@ -582,4 +597,19 @@ final class DurableSession {
         }
     }
 
+    /** The last snapshot taken or restored here; null before the first. Any thread. */
+    @Nullable TakenSnapshot taken() {
+        return taken;
+    }
+
+    /** Whether {@code snapshot} is not yet in the store as far as this node knows. Any thread. */
+    boolean pending(TakenSnapshot snapshot) {
+        return storedBytes != snapshot.bytes(); // the same array once written: taken bytes are never copied
+    }
+
+    /** Nanoseconds since the store last accepted a snapshot from here at {@code nowNanos}; negative: never. */
+    long sinceWriteNanos(long nowNanos) {
+        long at = lastWriteNanos;
+        return at == NEVER ? -1 : Math.max(0, nowNanos - at);
+    }
 }
