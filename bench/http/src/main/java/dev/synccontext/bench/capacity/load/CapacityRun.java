@@ -81,7 +81,7 @@ public final class CapacityRun {
         try {
             awaitStarted(server, serverLog);
             long pid = server.pid();
-            long baseHeap = ProcStats.liveHeapBytes(pid);
+            long baseHeap = ProcStats.liveHeapBytes(pid, out.resolve("histogram-0.txt"));
             System.out.printf(Locale.ROOT, "server pid %d: live heap before any session %,d B, load %.1f%n", pid, baseHeap,
                     ProcStats.loadAverage());
             long self = ProcessHandle.current().pid();

@@ -51,7 +51,10 @@ final class ProcStats {
         return liveHeapBytes(pid, null);
     }
 
-    /** As {@link #liveHeapBytes(long)}, and writes the histogram's top 40 classes to {@code histogram} if not null. */
+    /**
+     * As {@link #liveHeapBytes(long)}, and writes the whole histogram to {@code histogram} if not null: the difference
+     * of two steps' histograms, divided by the difference of their sessions, is a session's heap class by class.
+     */
     static long liveHeapBytes(long pid, Path histogram) {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         try {
@@ -60,7 +63,7 @@ final class ProcStats {
             List<String> lines = new String(process.getInputStream().readAllBytes()).lines().toList();
             process.waitFor();
             if (histogram != null) {
-                Files.write(histogram, lines.subList(0, Math.min(lines.size(), 43)));
+                Files.write(histogram, lines);
             }
             for (int i = lines.size() - 1; i >= 0; i--) {
                 String line = lines.get(i).trim();
