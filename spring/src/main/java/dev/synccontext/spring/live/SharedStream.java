@@ -34,7 +34,8 @@ import org.jspecify.annotations.Nullable;
  *       for the client; a stalled tab costs each channel this lane's bounded buffer, never the channel's
  *       publisher or its other subscribers.</li>
  *   <li><b>A lane ends alone, the stream ends once.</b> A lane whose channel closes, or whose subscriber the
- *       application cancels, gets one last event ({@code {"closed":"channel-closed"}}, no id) and leaves; the
+ *       application cancels, gets one last event ({@code {"closed":"channel-closed"}}, whose id no longer names the lane, so a
+ *       reconnect does not ask for it) and leaves; the
  *       others go on. The stream ends when its last lane has left, when a lane is too slow (its client reconnects
  *       and every lane resumes), when a write fails or the client goes away, or on shutdown: then with one
  *       {@code going-away} event for the whole stream.</li>
@@ -74,7 +75,7 @@ final class SharedStream {
     /* guarded by lock */
     private boolean dirty;
 
-    /** An event to write: a lane's message ({@code position} its channel's id) or its closing event (no position). */
+    /** An event to write: a lane's message ({@code position} its channel's id) or its closing event (none). */
     private record Frame(LaneTransport lane, @Nullable String position, String data) {
     }
 
@@ -276,14 +277,10 @@ final class SharedStream {
                 return false;
             }
             Frame frame = held.poll();
-            String id = null;
-            if (frame.position() != null) {
-                if (!frame.lane().left) {
-                    positions.put(frame.lane().name(), frame.position());
-                }
-                id = LaneIds.format(positions);
+            if (frame.position() != null && !frame.lane().left) {
+                positions.put(frame.lane().name(), frame.position());
             }
-            out.write(id, frame.lane().name(), frame.data());
+            out.write(LaneIds.format(positions), frame.lane().name(), frame.data());
             wroteAny = true;
             dirty = true;
         }
