@@ -154,8 +154,9 @@ class LanesApp {
         }
 
         @PostMapping("/lanes/{id}/say")
-        CompletableFuture<Integer> say(@PathVariable String id, @RequestParam String text) {
-            return lobbies.say(id, text);
+        CompletableFuture<Integer> say(@PathVariable String id, @RequestParam String text,
+                @RequestParam(defaultValue = "0") int pad) {
+            return lobbies.say(id, text + "x".repeat(pad)); // pad: a large line without a large request
         }
 
         @PostMapping("/lanes/{id}/join-into-me")

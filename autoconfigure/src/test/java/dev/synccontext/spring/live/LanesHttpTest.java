@@ -161,7 +161,6 @@ class LanesHttpTest {
         Browser stalledUser = new Browser(port);
         note(stalledUser, "hello"); // makes its session
         Browser bob = new Browser(port);
-        String pad = "x".repeat(16 * 1024);
         try (StalledSocket stalled = StalledSocket.sse(port, "/lanes/events?lobby=" + lobby,
                 stalledUser.cookie("JSESSIONID"));
                 SseClient healthy = tab(bob, lobby, null)) {
@@ -169,7 +168,7 @@ class LanesHttpTest {
             await().atMost(WAIT).until(() -> subscribers(bob, lobby).size() == 2);
             int lines = 400; // 6.4 MB: more than the kernel's buffers take for the stalled socket
             for (int i = 0; i < lines; i++) {
-                say(bob, lobby, i + pad);
+                say(bob, lobby, i + "&pad=16384");
             }
             await().atMost(WAIT).until(() -> healthy.events.size() == 2 + lines);
             List<LaneEvent> got = LaneEvent.of(LaneEvent.all(healthy.events), "lobby:" + lobby);
