@@ -5,6 +5,7 @@ import dev.synccontext.live.LiveSubscriber;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,9 +63,9 @@ final class SharedStream {
     private @Nullable StreamOutput output;
     /* guarded by lock */
     private final ArrayDeque<Frame> held = new ArrayDeque<>();
-    /** Each open lane's last written position, in lane order: what every event's id says. */
+    /** Each open lane's last written position: what every event's id says. */
     /* guarded by lock */
-    private final Map<String, String> positions = new LinkedHashMap<>();
+    private final Map<String, String> positions = new HashMap<>();
     /* guarded by lock */
     private int openLanes;
     /* guarded by lock */
@@ -280,11 +281,23 @@ final class SharedStream {
             if (frame.position() != null && !frame.lane().left) {
                 positions.put(frame.lane().name(), frame.position());
             }
-            out.write(LaneIds.format(positions), frame.lane().name(), frame.data());
+            out.write(id(), frame.lane().name(), frame.data());
             wroteAny = true;
             dirty = true;
         }
         return out.ready();
+    }
+
+    /** Every open lane's position, in the lanes' order. */
+    private String id() {
+        Map<String, String> inOrder = new LinkedHashMap<>();
+        for (LaneTransport lane : lanes) {
+            String position = positions.get(lane.name());
+            if (position != null) {
+                inOrder.put(lane.name(), position);
+            }
+        }
+        return LaneIds.format(inOrder);
     }
 
     private boolean flushIfDirty() throws Exception {
