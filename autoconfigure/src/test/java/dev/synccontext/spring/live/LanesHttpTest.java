@@ -3,6 +3,7 @@ package dev.synccontext.spring.live;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.spring.live.LanesApp.LaneEvent;
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.SseClient;
@@ -14,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -35,6 +37,9 @@ class LanesHttpTest {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    LiveChannels channels;
 
     @Test
     void oneConnectionCarriesTheSessionsChannelAndTheLobbysEachInItsOrder() throws Exception {
@@ -189,6 +194,22 @@ class LanesHttpTest {
                     .isEqualTo(before[1]);
             assertThat(after[0]).as("its notes wait in its own buffer").isEqualTo(before[0] + 5);
         }
+    }
+
+    @Test
+    void goingAwayIsWrittenOncePerConnectionThenTheStreamEnds() throws Exception {
+        String lobby = "away-" + RUNS.incrementAndGet();
+        Browser alice = new Browser(port);
+        note(alice, "hello");
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> stream = alice.httpClient().sendAsync(
+                alice.request("/lanes/events?lobby=" + lobby).header("Accept", "text/event-stream").build(),
+                HttpResponse.BodyHandlers.ofString());
+        await().atMost(WAIT).until(() -> subscribers(alice, lobby).size() == 1 && mine(alice).size() == 1);
+        channels.group().subscribers().forEach(LiveSubscriber::goAway); // what the shutdown drain does, each lane
+        String body = stream.get(60, java.util.concurrent.TimeUnit.SECONDS).body();
+        assertThat(body.split("event:going-away", -1)).as("one going-away for the connection's two lanes:\n" + body)
+                .hasSize(2);
+        assertThat(body.strip()).as("the last event").endsWith("event:going-away\ndata:{\"reconnect\":true}");
     }
 
     private SseClient tab(Browser user, String lobby, String lastEventId) throws Exception {
