@@ -17,7 +17,10 @@ final class LaneIds {
     private LaneIds() {
     }
 
-    /** @throws IllegalArgumentException a name that cannot be a lane's: blank, or with {@code ;}, {@code =}, white space or a control character */
+    /**
+     * @throws IllegalArgumentException a name that cannot be a lane's: blank, or with {@code ;}, {@code =}, white
+     *     space or a control character
+     */
     static void checkName(String name) {
         if (name.isEmpty()) {
             throw new IllegalArgumentException("A live lane's name must not be empty: it is the SSE event name of"

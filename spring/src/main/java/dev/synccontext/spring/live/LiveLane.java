@@ -6,9 +6,9 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * One live channel on an event stream that carries several ({@link LiveSse#subscribe(jakarta.servlet.http.HttpServletRequest,
- * jakarta.servlet.http.HttpServletResponse, java.util.List)}, {@link LiveFlux#subscribe(
- * org.springframework.web.server.ServerWebExchange, java.util.List)}): the name the tab knows it by, the context that
+ * One live channel on an event stream that carries several ({@link LiveSse#subscribe(
+ * jakarta.servlet.http.HttpServletRequest, jakarta.servlet.http.HttpServletResponse, java.util.List)},
+ * {@link LiveFlux#subscribe(org.springframework.web.server.ServerWebExchange, java.util.List)}): the name the tab knows it by, the context that
  * owns the channel, and what gives the channel inside that context (a session's private channel, a room's).
  *
  * <p>The name is the SSE {@code event} field of every event of the lane and its key in the stream's event ids

@@ -130,7 +130,8 @@ public final class LiveSse {
      * part, and a lane with no valid part (a malformed id, one of a single-channel stream, a lane not there before)
      * gets a snapshot. Each lane's events keep its channel's order; no order is promised between lanes. A lane whose
      * channel closes (or whose subscriber is cancelled, or whose context refuses the subscription) gets one event
-     * {@code {"closed":"…"}} (whose id no longer names it) and leaves; the stream goes on with the others and ends with the last one.
+     * {@code {"closed":"…"}} (whose id no longer names it) and leaves; the stream goes on with the others and ends
+     * with the last one.
      * On shutdown the stream gets one {@code going-away} event and ends. When the application is shutting down and
      * a lane's context cannot be had, the request is answered {@code 503}, as by the single-channel
      * {@link #subscribe(HttpServletRequest, HttpServletResponse, RendererSyncContext, Supplier)}.

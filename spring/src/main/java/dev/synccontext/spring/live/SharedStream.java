@@ -35,8 +35,8 @@ import org.jspecify.annotations.Nullable;
  *       for the client; a stalled tab costs each channel this lane's bounded buffer, never the channel's
  *       publisher or its other subscribers.</li>
  *   <li><b>A lane ends alone, the stream ends once.</b> A lane whose channel closes, or whose subscriber the
- *       application cancels, gets one last event ({@code {"closed":"channel-closed"}}, whose id no longer names the lane, so a
- *       reconnect does not ask for it) and leaves; the
+ *       application cancels, gets one last event ({@code {"closed":"channel-closed"}}, whose id no longer names
+ *       the lane, so a reconnect does not ask for it) and leaves; the
  *       others go on. The stream ends when its last lane has left, when a lane is too slow (its client reconnects
  *       and every lane resumes), when a write fails or the client goes away, or on shutdown: then with one
  *       {@code going-away} event for the whole stream.</li>
