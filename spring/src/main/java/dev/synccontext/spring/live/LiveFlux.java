@@ -4,6 +4,7 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.LiveSubscriber;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -44,6 +45,7 @@ import reactor.core.publisher.FluxSink;
  *       {@link LiveSse} does.</li>
  * </ul>
  * The response says {@code Cache-Control: no-cache, no-transform} and {@code X-Accel-Buffering: no} (nginx).
+ * Several channels of different contexts share one stream with {@link #subscribe(ServerWebExchange, List)}.
  */
 public final class LiveFlux {
 
@@ -81,6 +83,31 @@ public final class LiveFlux {
         headers.set("X-Accel-Buffering", "no");
         Flux<ServerSentEvent<String>> events = Flux.create(sink -> start(sink, lastEventId, context, channel, subscribed),
                 FluxSink.OverflowStrategy.BUFFER); // never used beyond the demand: the transport writes only then
+        return events.take(timeout);
+    }
+
+    /**
+     * One event stream that carries several channels, each a {@link LiveLane} of its own context, with the format,
+     * resume, ordering and ending of {@link LiveSse#subscribe(jakarta.servlet.http.HttpServletRequest,
+     * jakarta.servlet.http.HttpServletResponse, List)}. Every lane subscribes inside its own context when the server
+     * subscribes to the stream; when every lane is refused the stream fails before its first event (an error
+     * status, {@code 503} while the application shuts down), as the single-channel stream does.
+     *
+     * @throws IllegalArgumentException no lane, or two lanes with one name
+     */
+    public Flux<ServerSentEvent<String>> subscribe(ServerWebExchange exchange, List<LiveLane> lanes) {
+        List<LiveLane> all = List.copyOf(lanes);
+        List<String> names = all.stream().map(LiveLane::name).toList();
+        LaneIds.checkNames(names);
+        String lastEventId = exchange.getRequest().getHeaders().getFirst("Last-Event-ID");
+        HttpHeaders headers = exchange.getResponse().getHeaders();
+        headers.set(HttpHeaders.CACHE_CONTROL, "no-cache, no-transform");
+        headers.set("X-Accel-Buffering", "no");
+        Flux<ServerSentEvent<String>> events = Flux.create(sink -> {
+            SharedStream stream = new SharedStream(encoder, names, lastEventId);
+            FluxStreamOutput.connect(stream, sink);
+            stream.subscribe(all);
+        }, FluxSink.OverflowStrategy.BUFFER); // never used beyond the demand: the stream writes only then
         return events.take(timeout);
     }
 

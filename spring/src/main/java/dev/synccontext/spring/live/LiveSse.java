@@ -14,6 +14,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -39,6 +41,8 @@ import java.util.function.Supplier;
  *   <li>The stream ends at {@code synccontext.live.sse-timeout} (the {@code AsyncContext} timeout; the
  *       browser reconnects and resumes), when the client goes away, or with its subscriber.</li>
  * </ul>
+ * Several channels of different contexts share one stream with {@link #subscribe(HttpServletRequest,
+ * HttpServletResponse, List)} (a session's private channel and the rooms it joined: one connection per tab).
  * Used on an HTTP/1.1 or HTTP/2 connection alike; a client behind a buffering proxy needs the proxy's
  * buffering off for this path (the response says {@code X-Accel-Buffering: no} for nginx).
  */
@@ -59,6 +63,15 @@ public final class LiveSse {
      * @throws UncheckedIOException the response's output stream could not be opened
      */
     public LiveTransport open(HttpServletRequest request, HttpServletResponse response) {
+        AsyncContext async = start(request, response);
+        ServletOutputStream out = outputOf(async, response);
+        SseTransport transport = new SseTransport(async, out, encoder, request.getHeader("Last-Event-ID"));
+        async.addListener(transport);
+        out.setWriteListener(transport);
+        return transport;
+    }
+
+    private AsyncContext start(HttpServletRequest request, HttpServletResponse response) {
         response.setStatus(HttpServletResponse.SC_OK);
         response.setContentType("text/event-stream");
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
@@ -66,17 +79,16 @@ public final class LiveSse {
         response.setHeader("X-Accel-Buffering", "no");
         AsyncContext async = request.isAsyncStarted() ? request.getAsyncContext() : request.startAsync(request, response);
         async.setTimeout(timeout.toMillis());
-        ServletOutputStream out;
+        return async;
+    }
+
+    private static ServletOutputStream outputOf(AsyncContext async, HttpServletResponse response) {
         try {
-            out = response.getOutputStream();
+            return response.getOutputStream();
         } catch (IOException broken) {
             async.complete();
             throw new UncheckedIOException(broken);
         }
-        SseTransport transport = new SseTransport(async, out, encoder, request.getHeader("Last-Event-ID"));
-        async.addListener(transport);
-        out.setWriteListener(transport);
-        return transport;
     }
 
     /**
@@ -107,5 +119,45 @@ public final class LiveSse {
             }
         });
         return subscribed;
+    }
+
+    /**
+     * One event stream that carries several channels, each a {@link LiveLane} of its own context: every lane
+     * subscribes inside its context and keeps its own buffer, policy, replay and sequence. Each event's SSE
+     * {@code event} field is its lane's name, its data the message's envelope
+     * ({@code {"id":"…","event":"…","snapshot":…,"data":…}}), its id every lane's position
+     * ({@code me=<epoch>-12;room:42=<epoch>-40}); a reconnect's {@code Last-Event-ID} resumes each lane from its own
+     * part, and a lane with no valid part (a malformed id, one of a single-channel stream, a lane not there before)
+     * gets a snapshot. Each lane's events keep its channel's order; no order is promised between lanes. A lane whose
+     * channel closes (or whose subscriber is cancelled, or whose context refuses the subscription) gets one event
+     * {@code {"closed":"…"}} (whose id no longer names it) and leaves; the stream goes on with the others and ends
+     * with the last one.
+     * On shutdown the stream gets one {@code going-away} event and ends. When the application is shutting down and
+     * a lane's context cannot be had, the request is answered {@code 503}, as by the single-channel
+     * {@link #subscribe(HttpServletRequest, HttpServletResponse, RendererSyncContext, Supplier)}.
+     *
+     * @return completes once every lane's subscription ran: the subscribers of the lanes that subscribed, by name
+     * @throws IllegalArgumentException no lane, or two lanes with one name
+     */
+    public CompletableFuture<Map<String, LiveSubscriber>> subscribe(HttpServletRequest request,
+            HttpServletResponse response, List<LiveLane> lanes) {
+        List<LiveLane> all = List.copyOf(lanes);
+        SharedStream stream = new SharedStream(encoder, all.stream().map(LiveLane::name).toList(),
+                request.getHeader("Last-Event-ID"));
+        for (LiveLane lane : all) {
+            try {
+                lane.context().isClosed(); // resolves a proxy now, before the response is started
+            } catch (ShuttingDownException shuttingDown) {
+                response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+                return CompletableFuture.failedFuture(shuttingDown);
+            }
+        }
+        AsyncContext async = start(request, response);
+        ServletOutputStream out = outputOf(async, response);
+        ServletStreamOutput output = new ServletStreamOutput(stream, async, out);
+        stream.use(output);
+        async.addListener(output);
+        out.setWriteListener(output);
+        return stream.subscribe(all);
     }
 }

@@ -7,7 +7,9 @@
  * {@code WebSocketSession}, JSR 356 asynchronous sends with a send timeout) and
  * {@link dev.synccontext.spring.live.LiveStomp} (a user's or a session's STOMP destination through
  * {@code SimpMessagingTemplate}); {@link dev.synccontext.spring.live.LiveChannels} builds channels with
- * the {@code synccontext.live.*} settings, the application's executor and per-scope counters.
+ * the {@code synccontext.live.*} settings, the application's executor and per-scope counters. Several channels of
+ * different contexts share one SSE stream as {@link dev.synccontext.spring.live.LiveLane}s ({@code SharedStream}:
+ * each lane its own subscriber, buffer and resume position).
  *
  * <p>Null-marked (JSpecify): nothing here accepts or returns {@code null} unless annotated {@code @Nullable}.
  */
