@@ -153,7 +153,7 @@ class DurableClusterTest {
                     nodes[i].terminate();
                     assertThat(nodes[i].awaitExit(Duration.ofSeconds(30))).as("node %d exits after SIGTERM", i).isTrue();
                     int other = 1 - i;
-                    tabs.assertFollowed(leaving, ids[other], path -> send(other, "GET", path));
+                    tabs.assertFollowed(leaving, ids[other], path -> send(other, "GET", path), tabsNginx::errorLog);
                     assertThat(stat(other, "liveResumed")).as("replays on node %s: another node's ids match none",
                             ids[other]).isZero();
                     followed[i] = leaving.size();

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -77,13 +78,20 @@ final class DurableTabs implements AutoCloseable {
      * node {@code to} (whose {@code /durable/arrivals} {@code arrivalsOnTo} answers: session id and Last-Event-ID per
      * event-stream request) a
      * {@code 200} whose first event is a snapshot of its session's count as the old node had acknowledged it, under
-     * another epoch: the old node's ids mean nothing there, so no replay, and no gap or error either.
+     * another epoch: the old node's ids mean nothing there, so no replay, and no gap or error either. A failure
+     * names every refused reconnect and {@code balancerLog}'s lines.
      */
-    void assertFollowed(Map<SseTabs.Tab, Integer> moved, String to, Function<String, String> arrivalsOnTo) {
+    void assertFollowed(Map<SseTabs.Tab, Integer> moved, String to, Function<String, String> arrivalsOnTo,
+            Supplier<List<String>> balancerLog) {
         await().atMost(Duration.ofSeconds(30)).until(() -> moved.entrySet().stream()
                 .allMatch(e -> e.getKey().streams.size() > e.getValue() + 1
                         && (e.getKey().stream(e.getValue() + 1).first() != null
                                 || e.getKey().stream(e.getValue() + 1).ended())));
+        List<String> refused = moved.entrySet().stream()
+                .filter(e -> e.getKey().stream(e.getValue() + 1).status != 200)
+                .map(e -> e.getKey().stream(e.getValue() + 1).toString()).toList();
+        assertThat(refused).as("reconnects of the %d tabs that moved not answered 200; the balancer's log: %s",
+                moved.size(), balancerLog.get()).isEmpty();
         String arrivals = arrivalsOnTo.apply("/durable/arrivals"); // a JSON array of strings
         moved.forEach((tab, index) -> {
             SseTabs.Stream old = tab.stream(index);

@@ -72,6 +72,16 @@ final class Nginx extends Daemon {
         }
     }
 
+    /** Every line of nginx's error log (for a failure message). */
+    List<String> errorLog() {
+        try {
+            Path errors = directory.resolve("error.log");
+            return Files.exists(errors) ? Files.readAllLines(errors) : List.of();
+        } catch (IOException e) {
+            return List.of("(error log unreadable: " + e + ")");
+        }
+    }
+
     static Nginx start(Balancing balancing, List<Integer> nodePorts) {
         return start(balancing, nodePorts, Duration.ofSeconds(30));
     }

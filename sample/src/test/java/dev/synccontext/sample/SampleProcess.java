@@ -33,7 +33,7 @@ final class SampleProcess extends LocalProcess {
         SampleProcess sample = new SampleProcess(temporaryDirectory("app"), command, port);
         HttpClient http = HttpClient.newHttpClient();
         try {
-            sample.awaitReady(Duration.ofSeconds(180), () -> healthy(http, port));
+            sample.awaitReady(Duration.ofSeconds(300), () -> healthy(http, port));
         } catch (RuntimeException notStarted) {
             sample.close(); // a sample that did not come up is not left running
             throw notStarted;
