@@ -138,7 +138,7 @@ class DurableClusterTest {
         // requests, and an event stream never ends by itself. A stopping node's tabs reconnect through it to the
         // other node (a draining node refuses a new stream with 503, which nginx passes on for this location).
         try (Nginx nginx = Nginx.start(Nginx.Balancing.AFFINITY, List.of(ports[0], ports[1]), Duration.ofSeconds(1));
-                Nginx tabsNginx = Nginx.start(Nginx.Balancing.AFFINITY, List.of(ports[0], ports[1]), Duration.ofSeconds(1));
+                Nginx tabsNginx = Nginx.start(Nginx.Balancing.AFFINITY, List.of(ports[0], ports[1]), Duration.ZERO);
                 DurableTabs tabs = DurableTabs.open(tabsNginx.port, TABS)) {
             long[] restartMillis = new long[2];
             int[] followed = new int[2];

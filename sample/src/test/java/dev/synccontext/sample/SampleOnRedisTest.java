@@ -22,7 +22,21 @@ class SampleOnRedisTest {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
     @Test
-    void onRedisTheBoardSurvivesARestartForTheSameSessionCookie() throws Exception {
+    void onRedisACheckpointedBoardSurvivesARestartForTheSameSessionCookie() throws Exception {
+        restartOnRedis(true);
+    }
+
+    @Test
+    void onRedisAChangeJustBeforeSigtermSurvivesTheRestart() throws Exception {
+        restartOnRedis(false);
+    }
+
+    /**
+     * Changes a visitor's board on the sample with the {@code redis} profile, SIGTERMs it (after its checkpoint is
+     * in the store, or at once: then only the graceful stop's final snapshot can keep the change), starts it again
+     * on the same port, and asserts the same cookie shows the same board, restored from the store.
+     */
+    private static void restartOnRedis(boolean afterCheckpoint) throws Exception {
         try (RedisProcess redis = RedisProcess.start()) {
             List<String> redisProfile = List.of("--spring.profiles.active=redis",
                     "--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redis.port);
@@ -32,6 +46,9 @@ class SampleOnRedisTest {
             try (SampleProcess first = SampleProcess.start(port, redisProfile)) {
                 session = change(visitor);
                 assertThat(session).as("Spring Session's cookie: the sessions are in Redis").isNotNull();
+                if (afterCheckpoint) {
+                    awaitWritten(visitor);
+                }
                 assertThat(first.terminate(STOP_TIMEOUT)).as("the sample exits after SIGTERM:%n%s", first.logText())
                         .isTrue();
             }
@@ -44,13 +61,27 @@ class SampleOnRedisTest {
                 assertThat(more.status()).as("%s", more).isEqualTo(200);
                 assertThat(more.counter()).as("the counter goes on from the restored value").isEqualTo(4);
 
-                JsonNode durable = visitor.getAsActuator("/actuator/synccontext").json().path("durable");
+                JsonNode durable = durable(visitor);
                 assertThat(durable.path("store").path("type").asString()).as("the state store: %s", durable)
                         .isEqualTo("RedisStateStore");
                 assertThat(durable.path("counters").path("restoreHits").asLong())
                         .as("the board came from the store: %s", durable).isEqualTo(1);
             }
         }
+    }
+
+    /** Polls until the node's durable layer wrote a snapshot (a deadline, not a race). */
+    private static void awaitWritten(BoardClient visitor) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (durable(visitor).path("counters").path("snapshotsWritten").asLong() < 1) {
+            assertThat(System.nanoTime()).as("no snapshot written within 60 s: %s", durable(visitor))
+                    .isLessThan(deadline);
+            Thread.sleep(100); // polling a condition with a deadline
+        }
+    }
+
+    private static JsonNode durable(BoardClient visitor) {
+        return visitor.getAsActuator("/actuator/synccontext").json().path("durable");
     }
 
     @Test
