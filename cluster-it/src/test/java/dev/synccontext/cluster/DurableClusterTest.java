@@ -171,9 +171,9 @@ class DurableClusterTest {
                     run.load.other5xx.sum(), run.load.noAnswer.sum(), restartMillis[0], restartMillis[1], handOffs(),
                     followed[0], followed[1], tabs.size());
             nginx.upstreamErrors(5).forEach(line -> System.out.println("[figure] rolling restart, nginx: " + line));
-            run.assertExact();
             assertThat(followed[1]).as("every tab was on the second node when it stopped").isEqualTo(tabs.size());
             tabs.assertChangesArrive(node -> ports[node.equals(ids[0]) ? 0 : 1]);
+            run.assertExact();
         }
     }
 
