@@ -88,6 +88,11 @@ final class BoardClient {
         return browser.cookie("JSESSIONID");
     }
 
+    /** The value of the cookie {@code name} this visitor sends (Spring Session's is {@code SESSION}), or {@code null}. */
+    String cookie(String name) {
+        return browser.cookie(name);
+    }
+
     /** Sets the session cookie to {@code sessionId}, as a visitor who copied it from another would. */
     void useSessionId(String sessionId) {
         browser.setCookie("JSESSIONID", sessionId);

@@ -67,8 +67,11 @@ public final class SyncContextDurableAutoConfiguration {
     @Configuration(proxyBeanMethods = false)
     static class InMemoryStore {
 
+        // Not with a RedisConnectionFactory either: nested configurations are parsed in no guaranteed order, and
+        // this one parsed first would otherwise take the place of the Redis store (it did, in the sample on Redis).
         @Bean
-        @ConditionalOnMissingBean(StateStore.class)
+        @ConditionalOnMissingBean(value = StateStore.class,
+                type = "org.springframework.data.redis.connection.RedisConnectionFactory")
         InMemoryStateStore syncContextInMemoryStateStore(SyncContextRegistry registry) {
             return new InMemoryStateStore(registry.clock());
         }
