@@ -1,12 +1,10 @@
 package dev.synccontext.cluster;
 
-import dev.synccontext.live.LiveStatistics;
 import dev.synccontext.spring.durable.redis.RedisStateStore;
 import dev.synccontext.spring.durable.session.Durable;
 import dev.synccontext.spring.durable.session.DurableContexts;
 import dev.synccontext.spring.durable.session.DurableCounters;
 import dev.synccontext.spring.handler.OnContext;
-import dev.synccontext.spring.live.LiveChannels;
 import dev.synccontext.spring.scope.ContextScoped;
 import jakarta.servlet.http.HttpSession;
 import java.time.Duration;
@@ -34,12 +32,11 @@ import org.springframework.web.bind.annotation.RestController;
  * ({@code SET NX} through a plain client) and counts an overlap when the marker is already set: two bodies of one
  * session running at once, on two nodes. The state store is the library's {@link RedisStateStore} behind
  * {@link PremiseStore}, which the premises switch to break the lease or the fence; it passes everything through
- * unless told otherwise. Each increment also goes to the session's open tabs ({@link DurableBoard}).
+ * unless told otherwise.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({ DurableClusterApp.CounterController.class, DurableClusterApp.Counter.class, DurableBoard.class,
-        DurableBoard.Events.class, LiveArrivals.class }) // no scan: shared package
+@Import({ DurableClusterApp.CounterController.class, DurableClusterApp.Counter.class }) // no scan: shared package
 public class DurableClusterApp {
 
     /** Where the handlers count overlapping bodies of one session. */
@@ -87,15 +84,11 @@ public class DurableClusterApp {
         private final StringRedisTemplate redis;
         private final DurableContexts durable;
         private final PremiseStore store;
-        private final DurableBoard board;
-        private final LiveChannels live;
         private final String node;
 
         CounterController(Counter counter, StringRedisTemplate redis, DurableContexts durable, PremiseStore store,
-                DurableBoard board, LiveChannels live, Environment environment) {
+                Environment environment) {
             this.counter = counter;
-            this.board = board;
-            this.live = live;
             this.redis = redis;
             this.durable = durable;
             this.store = store;
@@ -108,7 +101,6 @@ public class DurableClusterApp {
             return answer(inFlight(session.getId(), () -> {
                 counter.setSession(session.getId());
                 counter.setCount(counter.getCount() + 1);
-                board.changed();
                 return counter.getCount();
             }));
         }
@@ -134,9 +126,6 @@ public class DurableClusterApp {
             stats.put("handOffTimeouts", c.handOffTimeouts());
             stats.put("mode", store.mode().name());
             stats.put("forced", store.forcedWrites());
-            LiveStatistics tabs = live.statistics("session");
-            stats.put("liveSnapshots", tabs.snapshots());
-            stats.put("liveResumed", tabs.resumed());
             return stats;
         }
 

@@ -72,24 +72,13 @@ final class Nginx extends Daemon {
         }
     }
 
-    /** Every line of nginx's error log (for a failure message). */
-    List<String> errorLog() {
-        try {
-            Path errors = directory.resolve("error.log");
-            return Files.exists(errors) ? Files.readAllLines(errors) : List.of();
-        } catch (IOException e) {
-            return List.of("(error log unreadable: " + e + ")");
-        }
-    }
-
     static Nginx start(Balancing balancing, List<Integer> nodePorts) {
         return start(balancing, nodePorts, Duration.ofSeconds(30));
     }
 
     /**
      * As {@link #start(Balancing, List)}, with how long a node that failed once is left out ({@code fail_timeout}):
-     * short when a test restarts nodes under load, so a node that came back gets its sessions again soon; zero: never
-     * left out ({@code max_fails=0}), so each request's answer is the node's own.
+     * short when a test restarts nodes under load, so a node that came back gets its sessions again soon.
      */
     static Nginx start(Balancing balancing, List<Integer> nodePorts, Duration failTimeout) {
         Path directory = temporaryDirectory("nginx");
@@ -102,11 +91,8 @@ final class Nginx extends Daemon {
 
     private static void writeConf(Path directory, int port, Balancing balancing, List<Integer> nodePorts,
             Duration failTimeout, List<Integer> downPorts) {
-        // max_fails=0: a node is never left out, each request tries it (one 503 must not make the others 502).
-        String failures = failTimeout.isZero() ? " max_fails=0"
-                : " max_fails=1 fail_timeout=" + Math.max(1, failTimeout.toSeconds()) + "s";
-        String servers = nodePorts.stream().map(p -> "    server 127.0.0.1:" + p + failures
-                + (downPorts.contains(p) ? " down" : "") + ";")
+        String servers = nodePorts.stream().map(p -> "    server 127.0.0.1:" + p + " max_fails=1 fail_timeout="
+                + Math.max(1, failTimeout.toSeconds()) + "s" + (downPorts.contains(p) ? " down" : "") + ";")
                 .collect(Collectors.joining("\n"));
         String conf = """
                 daemon off;
