@@ -340,6 +340,19 @@ public interface RendererSyncContext extends Executor, AutoCloseable {
     }
 
     /**
+     * {@link #closeAfter} because the application is shutting down: {@code last} runs on this context after every
+     * callback accepted so far, and later submissions are refused with a {@link ContextShuttingDownException}, as
+     * after {@link #closeForShutdown()}. The registry's shutdown drain closes a context this way when a part asked
+     * for a last callback there ({@code SyncContextRegistry.onShutdownDrain}). This default, for other
+     * implementations, is {@link #closeAfter}.
+     *
+     * @throws RejectedExecutionException the context is closed already ({@code last} has not run)
+     */
+    default void closeForShutdownAfter(Runnable last) {
+        closeAfter(last);
+    }
+
+    /**
      * Waits until the context is closed and every accepted callback has finished (after
      * {@link #closeNow()}: until the callback that was running, if any, has returned).
      *

@@ -503,6 +503,12 @@ final class SyncContext extends ContextState implements RendererSyncContext, Run
     }
 
     @Override
+    public void closeForShutdownAfter(Runnable last) {
+        Termination.of(this).shuttingDownRelease(); // as in closeForShutdown(): the reason before CLOSED
+        closeAfter(last);
+    }
+
+    @Override
     public void close() {
         Termination t = Termination.of(this);
         long previous = (long) STATE.getAndBitwiseOr(this, (long) CLOSED);

@@ -40,6 +40,7 @@ final class GracefulClose {
      */
     private final Map<RendererSyncContext, Future<?>> pendingForcedCloses = new ConcurrentHashMap<>();
     private final List<Function<RendererSyncContext, @Nullable Runnable>> releaseHooks = new CopyOnWriteArrayList<>();
+    private final List<Function<RendererSyncContext, @Nullable Runnable>> drainHooks = new CopyOnWriteArrayList<>();
     private final AtomicLong forcedCloses = new AtomicLong();
     private final AtomicLong cancelledPosts = new AtomicLong();
 
@@ -54,6 +55,30 @@ final class GracefulClose {
 
     boolean removeReleaseHook(Function<RendererSyncContext, @Nullable Runnable> hook) {
         return releaseHooks.remove(hook);
+    }
+
+    void addDrainHook(Function<RendererSyncContext, @Nullable Runnable> hook) {
+        drainHooks.add(hook);
+    }
+
+    /**
+     * Closes {@code context} because the application shuts down, with the drain hooks' last callbacks as its final
+     * one ({@link RendererSyncContext#closeForShutdownAfter}); a forced close still runs them, as it runs a release
+     * hook's. Without one it is {@link RendererSyncContext#closeForShutdown()}. A context closed already runs them
+     * at once, here.
+     */
+    void closeForShutdown(RendererSyncContext context) {
+        LastCallback last = lastCallback(context, drainHooks);
+        if (last == null) {
+            context.closeForShutdown();
+            return;
+        }
+        try {
+            context.closeForShutdownAfter(last);
+        } catch (RejectedExecutionException closedAlready) {
+            context.closeForShutdown(); // the refusals' reason, as for every context the drain closes
+            last.run();
+        }
     }
 
     /**
@@ -151,8 +176,25 @@ final class GracefulClose {
      * when no hook asked for one or it ran here already (the context was closed).
      */
     @Nullable LastCallback postLastCallbacks(RendererSyncContext context) {
+        LastCallback callback = lastCallback(context, releaseHooks);
+        if (callback == null) {
+            context.close();
+            return null;
+        }
+        try {
+            context.closeAfter(callback);
+            return callback;
+        } catch (RejectedExecutionException closedAlready) {
+            callback.run();
+            return null;
+        }
+    }
+
+    /** What {@code hooks} ask to run last on {@code context}, as one callback; null when none asked. */
+    private static @Nullable LastCallback lastCallback(RendererSyncContext context,
+            List<Function<RendererSyncContext, @Nullable Runnable>> hooks) {
         List<Runnable> lasts = new ArrayList<>();
-        for (Function<RendererSyncContext, @Nullable Runnable> hook : releaseHooks) {
+        for (Function<RendererSyncContext, @Nullable Runnable> hook : hooks) {
             try {
                 Runnable last = hook.apply(context);
                 if (last != null) {
@@ -163,17 +205,9 @@ final class GracefulClose {
             }
         }
         if (lasts.isEmpty()) {
-            context.close();
             return null;
         }
-        LastCallback callback = new LastCallback(context, lasts.size() == 1 ? lasts.get(0) : () -> runAll(lasts));
-        try {
-            context.closeAfter(callback);
-            return callback;
-        } catch (RejectedExecutionException closedAlready) {
-            callback.run();
-            return null;
-        }
+        return new LastCallback(context, lasts.size() == 1 ? lasts.get(0) : () -> runAll(lasts));
     }
 
     /** Runs every hook's last callback, in registration order, even when one fails; then throws the first failure. */

@@ -23,9 +23,10 @@ import java.util.concurrent.CompletableFuture;
  *       ({@link RendererSyncContext#closeForShutdown()}), so each new callback is refused by its context with a
  *       {@link dev.synccontext.ContextShuttingDownException} (a {@code RejectedExecutionException} naming it and
  *       saying why). Both counted.</li>
- *   <li><b>Finish what was accepted</b>: running and queued callbacks finish, until the callbacks' deadline;
- *       a context still busy then is force-closed (pending futures cancelled, posts dropped: counted by
- *       the registry and the statistics). The callbacks' deadline leaves the going-away its time:
+ *   <li><b>Finish what was accepted</b>: running and queued callbacks finish, then on each context the last
+ *       callbacks that parts asked for ({@link SyncContextRegistry#onShutdownDrain}: durable state's final write),
+ *       until the callbacks' deadline; a context still busy then is force-closed (pending futures cancelled,
+ *       posts dropped: counted by the registry and the statistics; a drain hook's last callback still runs). The callbacks' deadline leaves the going-away its time:
  *       {@code timeout − subscribers / closesPerSecond}, but never less than half the timeout.</li>
  *   <li><b>Go away, paced</b>: every open subscriber of the {@link LiveChannelGroup} gets
  *       {@link LiveSubscriber#goAway()}, at most {@code closesPerSecond} of them per second (the i-th at

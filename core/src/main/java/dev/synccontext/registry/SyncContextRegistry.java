@@ -426,6 +426,20 @@ public class SyncContextRegistry implements AutoCloseable {
     }
 
     /**
+     * Registers {@code hook}, asked for a last callback of every context a {@link ShutdownDrain} closes (those this
+     * registry tracks then). The callback it returns (or null for none) is queued as the context's last callback in
+     * the step that closes it for shutdown ({@link RendererSyncContext#closeForShutdownAfter}), so it runs on the
+     * context after every callback accepted before, within the drain's callbacks deadline, and before the live
+     * channels go away: how state that must outlive the node is written and given up while its clients are still
+     * connected. A forced close at that deadline runs it on the forcing thread, as for {@link #onRelease}. Unlike
+     * a release hook's, it does not mean the context's state is gone: the release hooks still run when the
+     * registry closes.
+     */
+    public void onShutdownDrain(Function<RendererSyncContext, @Nullable Runnable> hook) {
+        closes.addDrainHook(Objects.requireNonNull(hook, "hook"));
+    }
+
+    /**
      * Unregisters {@code hook} (the same instance given to {@link #onRelease}), so that the registry no longer
      * holds it: for a part that ends before the registry ({@code Rooms.close()}). A release already under way
      * may still call it once.
@@ -449,19 +463,25 @@ public class SyncContextRegistry implements AutoCloseable {
      * The first step of a {@link ShutdownDrain}: from now on {@link #create} and {@link #forKey} refuse with
      * {@link ShuttingDownException}, and every tracked context is closed
      * ({@link RendererSyncContext#closeForShutdown()}), so it refuses new callbacks with a
-     * {@link dev.synccontext.ContextShuttingDownException} and finishes what it has. Unlike {@link #close()} it neither waits, nor posts the release hooks' last
-     * callbacks (context-scoped state, and the live channels it holds, stay until {@link #close()}), nor
-     * shuts the executor down (subscribers' drains still run on it).
+     * {@link dev.synccontext.ContextShuttingDownException} and finishes what it has, then the
+     * {@link #onShutdownDrain} hooks' last callbacks. Unlike {@link #close()} it neither waits, nor posts the
+     * release hooks' last callbacks (context-scoped state, and the live channels it holds, stay until
+     * {@link #close()}), nor shuts the executor down (subscribers' drains still run on it). A context released
+     * before, still closing, runs its release hooks' last callbacks already; it gets no drain callback.
      *
      * @return the contexts closed, tracked still
      */
     List<RendererSyncContext> stopAccepting() {
         closed = true;
-        List<RendererSyncContext> all = new ArrayList<>(closes.closing);
+        List<RendererSyncContext> closing = new ArrayList<>(closes.closing);
+        closing.forEach(RendererSyncContext::closeForShutdown); // so each refusal says why: ContextShuttingDownException
+        List<RendererSyncContext> all = new ArrayList<>(closing);
         for (Lane lane : lanes.values()) {
-            all.addAll(lane.live);
+            for (RendererSyncContext context : lane.live) {
+                closes.closeForShutdown(context);
+                all.add(context);
+            }
         }
-        all.forEach(RendererSyncContext::closeForShutdown); // so each refusal says why: ContextShuttingDownException
         return all;
     }
 

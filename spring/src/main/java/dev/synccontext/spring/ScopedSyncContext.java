@@ -138,6 +138,11 @@ public final class ScopedSyncContext implements ContextProxy {
     }
 
     @Override
+    public void closeForShutdownAfter(Runnable last) {
+        target().closeForShutdownAfter(last);
+    }
+
+    @Override
     public boolean awaitTermination(Duration timeout) throws InterruptedException {
         return target().awaitTermination(timeout);
     }

@@ -6,7 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.SyncContextDefaults;
 import dev.synccontext.registry.ContextTemplate;
+import dev.synccontext.live.CloseReason;
+import dev.synccontext.live.LiveChannel;
+import dev.synccontext.live.LiveChannelGroup;
+import dev.synccontext.live.LiveMessage;
+import dev.synccontext.live.LiveTransport;
+import dev.synccontext.registry.ShutdownDrain;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.spring.durable.HandOffMessage;
 import dev.synccontext.spring.durable.DurableType;
 import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.InMemoryStateStore;
@@ -25,6 +32,7 @@ import dev.synccontext.spring.durable.session.SessionUnavailableException;
 import dev.synccontext.test.SyncContextTestKit;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -278,6 +286,82 @@ class DurableSessionsTest {
         NodeLease other = store.acquireNodeLease("node-c", TTL).orElseThrow();
         assertThat(store.acquire(SESSION, other, Duration.ofMinutes(1)))
                 .as("released: another node takes it at once").isInstanceOf(Ownership.Acquired.class);
+    }
+
+    @Test
+    void theShutdownDrainWritesTheFinalSnapshotAndReleasesBeforeTheLiveChannelsGoAway() throws Exception {
+        Node a = new Node("node-a", Duration.ofMinutes(1)); // nothing written before the drain
+        a.incrementNow(SESSION);
+        a.incrementNow(SESSION);
+        a.contextOf(SESSION).post(() -> { }); // its drain waits on the kit: the context is busy, not idle
+        CompletableFuture<Integer> queued = a.increment(SESSION); // accepted before the drain, not yet run
+        LiveChannelGroup group = new LiveChannelGroup();
+        List<String> atGoingAway = new ArrayList<>();
+        LiveChannel board = LiveChannel.builder("board").executor(Runnable::run).group(group).build(() -> "snapshot");
+        board.subscribe(new GoingAwayProbe(() -> {
+            NodeLease other = store.acquireNodeLease("node-c", TTL).orElseThrow();
+            atGoingAway.add("stored " + stored(SESSION) + ", "
+                    + store.acquire(SESSION, other, Duration.ofMinutes(1)).getClass().getSimpleName());
+        }));
+
+        assertThat(queued).as("queued: the kit runs nothing until asked").isNotDone();
+
+        new ShutdownDrain(a.registry, group, Duration.ofSeconds(10), 0).run(() -> { });
+
+        assertThat(queued).as("acknowledged during the drain").isCompletedWithValue(3);
+        assertThat(atGoingAway).as("what a tab reconnecting to another node finds when told to go away")
+                .containsExactly("stored 3, Acquired");
+        a.durable.close(); // the starter's later destroy: nothing left to write, only the node lease to end
+        assertThat(a.durable.counters().rejected()).isZero();
+    }
+
+    @Test
+    void aHandOffRequestDuringTheDrainIsAnsweredAfterTheCallbacksQueuedBeforeIt() throws Exception {
+        Node a = new Node("node-a", Duration.ofMinutes(1));
+        a.incrementNow(SESSION);
+        List<HandOffMessage> toB = new ArrayList<>();
+        store.subscribe("node-b", toB::add);
+        RendererSyncContext context = a.contextOf(SESSION);
+        context.post(() -> { }); // its drain waits on the kit: the context is busy, not idle
+        // Runs during the drain: node b asks for the session between two changes that are both answered.
+        CompletableFuture<Integer> queued = context.invokeAsync(() -> {
+            Counter counter = a.counter(context);
+            counter.setCount(counter.getCount() + 1);
+            store.publish("node-a", new HandOffMessage(HandOffMessage.Kind.REQUEST, SESSION, "node-b"));
+            counter.setCount(counter.getCount() + 1);
+            return counter.getCount();
+        });
+
+        assertThat(queued).as("queued: the kit runs nothing until asked").isNotDone();
+
+        new ShutdownDrain(a.registry, new LiveChannelGroup(), Duration.ofSeconds(10), 0).run(() -> { });
+
+        assertThat(queued).isCompletedWithValue(3);
+        assertThat(stored(SESSION)).as("the final snapshot comes after the callback, not when the request came")
+                .isEqualTo(3);
+        assertThat(toB).as("answered once the session is released")
+                .containsExactly(new HandOffMessage(HandOffMessage.Kind.RELEASED, SESSION, "node-a"));
+    }
+
+    /** A live transport that runs {@code onGoingAway} when the drain tells it to go away. */
+    private record GoingAwayProbe(Runnable onGoingAway) implements LiveTransport {
+
+        @Override
+        public boolean ready() {
+            return true;
+        }
+
+        @Override
+        public boolean write(LiveMessage message) {
+            return true;
+        }
+
+        @Override
+        public void close(CloseReason reason) {
+            if (reason == CloseReason.GOING_AWAY) {
+                onGoingAway.run();
+            }
+        }
     }
 
     /** A store whose next write, once armed, waits before it reaches the store (sent, not answered) until let go. */

@@ -2,7 +2,9 @@ package dev.synccontext.test.cluster;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.SyncContextDefaults;
+import dev.synccontext.live.LiveChannelGroup;
 import dev.synccontext.registry.ContextTemplate;
+import dev.synccontext.registry.ShutdownDrain;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.spring.durable.SnapshotCodec;
 import dev.synccontext.spring.durable.session.DurableContexts;
@@ -29,8 +31,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #kill()}: SIGKILL. The instance's contexts, beans, queued callbacks, pending writes and renewals are
  *       gone at once; requests in flight fail with {@link NodeDownException}. Nothing is written or released: its
  *       lease ends only when virtual time passes its ttl, and its sessions wait for that.</li>
- *   <li>{@link #deploy()}: a graceful restart. Queued callbacks finish, every durable session writes its final
- *       snapshot and is released, the node lease is released, then a new, empty instance starts.</li>
+ *   <li>{@link #deploy()}: a graceful restart, as the starter stops: the shutdown drain refuses new work, queued
+ *       callbacks finish, then every durable session writes its final snapshot and is released; the node lease is
+ *       released, then a new, empty instance starts.</li>
  *   <li>{@link #pause()} / {@link #resume()}: a stalled process (a long GC pause, SIGSTOP). Nothing of the node runs
  *       (callbacks, request threads, store writes, renewals, hand-off messages wait), while virtual time and the
  *       other nodes go on: its lease times out in the store. On resume the held work runs in order.</li>
@@ -275,6 +278,13 @@ public final class ClusterNode {
 
         void stop() {
             gate.resume(); // a stalled node that is stopped gracefully first finishes what it holds
+            try {
+                // As the starter stops: the drain writes and releases each session after its queued callbacks.
+                new ShutdownDrain(registry, new LiveChannelGroup(), cluster.settings().shutdownTimeout(), 0)
+                        .run(() -> { });
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
             durable.close();
             sessions.close();
             registry.close();

@@ -46,9 +46,11 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li><b>Fenced.</b> Every write carries the session's token; a refused write (another node took the session, or
  *       this node's lease ended) is logged at WARN naming the session and node, counted, and this node's copy is
  *       dropped (its context released), so the session's next request here restores the stored state.</li>
- *   <li><b>Release writes last.</b> When the session's context is released (graceful shutdown, hand-off to another
- *       node, idle eviction) its last callback, after every callback accepted before, takes the final snapshot,
- *       writes it and releases the session in the store; when the session ended it deletes the record instead.</li>
+ *   <li><b>Release writes last.</b> When the session's context is closed for good (the shutdown drain, a hand-off
+ *       to another node, idle eviction) its last callback, after every callback accepted before, takes the final
+ *       snapshot, writes it and releases the session in the store; when the session ended it deletes the record
+ *       instead. In the shutdown drain this happens before the live channels go away, so a client that reconnects
+ *       to another node finds its session released there, with every change it was answered for.</li>
  * </ul>
  *
  * <p>Nothing here touches a context that has no durable bean: the scope tells this class only of durable beans,
@@ -104,35 +106,45 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
                 settings.nodeLeaseTtl(), storeHealth);
     }
 
-    /** Takes the node lease, subscribes to hand-off messages and hooks into the registry's releases. */
+    /**
+     * Takes the node lease, subscribes to hand-off messages and hooks into the registry: a session's final snapshot
+     * and release run last on its context, either in the shutdown drain (after its accepted callbacks, before the
+     * live channels go away) or when the context is released, whichever comes first.
+     */
     public void start() {
         lease.start();
         subscription = store.subscribe(lease.nodeId(), this::onMessage);
-        registry.onRelease(context -> {
-            DurableSession session = byContext.get(context);
-            if (session == null) {
-                return null;
-            }
-            // Mapped until its last callback: the callbacks queued before the release still meet the session's
-            // checks (a dropped copy refuses them) instead of a bean nobody watches.
-            return () -> {
-                boolean finished = false;
-                try {
-                    session.finish(); // settles the session once its final write and release are done
-                    finished = true;
-                } finally {
-                    byContext.remove(context, session);
-                    if (!finished) {
-                        settled(session); // a successor must not wait for what will never come
-                    }
+        registry.onShutdownDrain(this::lastCallback);
+        registry.onRelease(this::lastCallback);
+    }
+
+    /** The session's final snapshot and release, to run last on {@code context}; null if another path has it. */
+    private @Nullable Runnable lastCallback(RendererSyncContext context) {
+        DurableSession session = byContext.get(context);
+        if (session == null || !session.claimFinish()) {
+            return null; // not a session's, or its drain callback was queued first and runs last already
+        }
+        // Mapped until its last callback: the callbacks queued before it still meet the session's checks (a
+        // dropped copy refuses them) instead of a bean nobody watches.
+        return () -> {
+            boolean finished = false;
+            try {
+                session.finish(); // settles the session once its final write and release are done
+                finished = true;
+            } finally {
+                byContext.remove(context, session);
+                if (!finished) {
+                    settled(session); // a successor must not wait for what will never come
                 }
-            };
-        });
+            }
+        };
     }
 
     /**
-     * Releases every session's context (each writes its final snapshot and releases the session after its queued
-     * callbacks), waits for them up to the lease's ttl, then ends the node lease. Graceful shutdown.
+     * Graceful shutdown: releases every session's context still here (each writes its final snapshot and releases
+     * the session after its queued callbacks), waits for them up to the lease's ttl, then ends the node lease. When
+     * the starter's shutdown drain ran, the sessions wrote and released there already, before their live channels
+     * went away, and this only ends the lease.
      */
     @Override
     public void close() {
@@ -366,7 +378,14 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         LOG.info("Node '" + message.fromNode() + "' asked node '" + lease.nodeId() + "' for session '"
                 + message.handle() + "': handing it over after its queued callbacks");
         session.handOffTo = message.fromNode();
-        registry.release(session.context); // the last callback writes, releases and answers RELEASED
+        if (!session.finishClaimed()) {
+            registry.release(session.context); // the last callback writes, releases and answers RELEASED
+        } else if (session.finished.isDone()) {
+            // The last callback (queued by the shutdown drain) answered before it saw who asked: answer here.
+            store.publish(message.fromNode(),
+                    new HandOffMessage(HandOffMessage.Kind.RELEASED, message.handle(), lease.nodeId()));
+        }
+        // Else the last callback is queued and answers once it has written and released.
     }
 
     // For DurableSession.

@@ -41,6 +41,8 @@ final class DurableSession {
     /** Bean name → this context's instance; written and read on the context. */
     private final Map<String, Object> beans = new LinkedHashMap<>();
     private final AtomicBoolean checkpointQueued = new AtomicBoolean();
+    /** Set once the final snapshot's callback was asked for (shutdown drain or release): only one path queues it. */
+    private final AtomicBoolean finishClaimed = new AtomicBoolean();
     private final Object writeLock = new Object();
     private int defers;
     /** Whether this session's snapshot was reported over the budget already; on the context. */
@@ -73,7 +75,7 @@ final class DurableSession {
     /** The node that asked for this session, answered RELEASED after the final snapshot. */
     volatile @Nullable String handOffTo;
     /**
-     * Completed once this session's release hook ran and its final snapshot was written and the session released
+     * Completed once this session's last callback ran and its final snapshot was written and the session released
      * in the store (retried if the store failed), or neither was needed: a successor on this node waits for it.
      */
     final CompletableFuture<Void> finished = new CompletableFuture<>();
@@ -96,6 +98,16 @@ final class DurableSession {
 
     boolean owned() {
         return token != 0;
+    }
+
+    /** Claims the final snapshot's callback for the caller; false if the drain or a release claimed it first. */
+    boolean claimFinish() {
+        return finishClaimed.compareAndSet(false, true);
+    }
+
+    /** Whether the final snapshot's callback was claimed (it is queued, running or done). */
+    boolean finishClaimed() {
+        return finishClaimed.get();
     }
 
     /** A tracked bean was created on this context: own the session (restoring it), then give it its stored state. */
@@ -335,7 +347,7 @@ final class DurableSession {
         try {
             context.post(this::checkpoint);
         } catch (RejectedExecutionException closed) {
-            checkpointQueued.set(false); // closing: the release hook's final snapshot covers it
+            checkpointQueued.set(false); // closing: the last callback's final snapshot covers it
         }
     }
 
