@@ -1,5 +1,15 @@
 package dev.synccontext.cluster;
 
+import static dev.synccontext.cluster.BoardTabs.consecutive;
+import static dev.synccontext.cluster.BoardTabs.count;
+import static dev.synccontext.cluster.BoardTabs.epoch;
+import static dev.synccontext.cluster.BoardTabs.firstOf;
+import static dev.synccontext.cluster.BoardTabs.incrementAll;
+import static dev.synccontext.cluster.BoardTabs.lastCount;
+import static dev.synccontext.cluster.BoardTabs.node;
+import static dev.synccontext.cluster.BoardTabs.sequences;
+import static dev.synccontext.cluster.BoardTabs.sessions;
+import static dev.synccontext.cluster.BoardTabs.settled;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,12 +21,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -29,7 +35,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
- * Issue 24's deploy proof: with two nodes behind nginx, the tabs of a node that is stopped (SIGTERM, as a
+ * The deploy proof: with two nodes behind nginx, the tabs of a node that is stopped (SIGTERM, as a
  * deployment stops it) are told to go away, at the drain's pace, reconnect through nginx with their
  * {@code Last-Event-ID} and session cookie, land on the other node and get a snapshot that shows their
  * session's state (Spring Session, in Redis); the other node's own tabs notice nothing.
@@ -77,8 +83,6 @@ class DeployDrainClusterTest {
      */
     static final double PACE_TOLERANCE = 1.5;
 
-    private static final Pattern DATA = Pattern.compile("\\{\"node\":\"([^\"]+)\",\"count\":(\\d+)}");
-
     @Test
     void aStoppedNodesTabsGoAwayAtThePaceAndResumeOnTheOtherNodeWithTheirSessionsState(CapturedOutput output)
             throws Exception {
@@ -113,7 +117,7 @@ class DeployDrainClusterTest {
 
     private void drainedNodesTabsMoveToTheOtherNode(ChildNode nodeA, Node nodeB, Nginx nginx, SseTabs crowd)
             throws Exception {
-        List<SseTabs.Tab> tabs = sessions(nginx.port, TABS);
+        List<SseTabs.Tab> tabs = sessions(nginx.port, "/live/increment", TABS);
         tabs.forEach(crowd::open);
         await().atMost(Duration.ofSeconds(60)).until(() -> tabs.stream().allMatch(t -> firstOf(t, 0) != null));
         Map<String, List<SseTabs.Tab>> byNode = new HashMap<>();
@@ -129,7 +133,7 @@ class DeployDrainClusterTest {
         assertThat(onA).as("tabs on node-a").hasSizeGreaterThanOrEqualTo(TABS / 5);
         assertThat(onB).as("tabs on node-b").hasSizeGreaterThanOrEqualTo(TABS / 5);
 
-        incrementAll(nginx.port, tabs, 2);
+        incrementAll(nginx.port, "/live/increment", tabs, 2);
         await().atMost(Duration.ofSeconds(30)).until(() -> tabs.stream().allMatch(t -> lastCount(t.stream(0)) == 2));
         Map<SseTabs.Tab, String> lastSeen = new HashMap<>();
         tabs.forEach(tab -> lastSeen.put(tab, tab.lastEventId));
@@ -179,7 +183,7 @@ class DeployDrainClusterTest {
         int maxPerSecond = maxInWindow(reconnects, TimeUnit.SECONDS.toNanos(1));
         double spread = (reconnects.get(reconnects.size() - 1) - reconnects.get(0)) / 1e9;
 
-        incrementAll(nginx.port, tabs, 3);
+        incrementAll(nginx.port, "/live/increment", tabs, 3);
         await().atMost(Duration.ofSeconds(30)).until(() -> tabs.stream().allMatch(t -> lastCount(t.last()) == 3));
         for (SseTabs.Tab tab : tabs) {
             assertThat(sequences(tab.last())).as("each stream's ids go on without a gap").isEqualTo(consecutive(tab.last()));
@@ -213,7 +217,7 @@ class DeployDrainClusterTest {
 
     private void withoutTheDrainNoTabIsToldAndTheStreamsEndWhenBootGivesUp(Node nodeA2, Nginx nginx2, SseTabs crowd,
             CapturedOutput output) throws Exception {
-        List<SseTabs.Tab> tabs = sessions(nginx2.port, PREMISE_TABS);
+        List<SseTabs.Tab> tabs = sessions(nginx2.port, "/live/increment", PREMISE_TABS);
         tabs.forEach(crowd::open);
         await().atMost(Duration.ofSeconds(60)).until(() -> tabs.stream().allMatch(t -> firstOf(t, 0) != null));
         List<SseTabs.Tab> onA2 = tabs.stream().filter(t -> node(firstOf(t, 0)).equals("node-a2")).toList();
@@ -250,106 +254,6 @@ class DeployDrainClusterTest {
             assertThat(node(tab.stream(1).first())).isEqualTo("node-b");
             assertThat(count(tab.stream(1).first())).isEqualTo(1);
         });
-    }
-
-    // ---------------------------------------------------------------- sessions and requests
-
-    /** {@code count} new sessions through nginx, each with its own affinity cookie and one change (value 1). */
-    private static List<SseTabs.Tab> sessions(int port, int count) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        try {
-            List<Future<SseTabs.Tab>> created = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                created.add(pool.submit(() -> {
-                    String route = UUID.randomUUID().toString();
-                    PlainHttp.Reply reply = PlainHttp.post(port, "/live/increment", "route=" + route);
-                    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-                    assertThat(reply.body()).isEqualTo("1");
-                    return new SseTabs.Tab(route, reply.cookie("SESSION"));
-                }));
-            }
-            List<SseTabs.Tab> tabs = new ArrayList<>();
-            for (Future<SseTabs.Tab> tab : created) {
-                tabs.add(tab.get(60, TimeUnit.SECONDS));
-            }
-            return tabs;
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    /** One more change of every tab's session through nginx; each answers {@code expected}. */
-    private static void incrementAll(int port, List<SseTabs.Tab> tabs, int expected) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        try {
-            List<Future<PlainHttp.Reply>> replies = new ArrayList<>();
-            for (SseTabs.Tab tab : tabs) {
-                replies.add(pool.submit(() -> PlainHttp.post(port, "/live/increment",
-                        "route=" + tab.route + "; SESSION=" + tab.session)));
-            }
-            for (Future<PlainHttp.Reply> reply : replies) {
-                PlainHttp.Reply answered = reply.get(60, TimeUnit.SECONDS);
-                assertThat(answered.status()).as(answered.body()).isEqualTo(200);
-                assertThat(answered.body()).isEqualTo(String.valueOf(expected));
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    // ---------------------------------------------------------------- reading events
-
-    /** The tab's stream {@code stream} exists and has received its first event, or has ended without one. */
-    private static boolean settled(SseTabs.Tab tab, int stream) {
-        return tab.streams.size() > stream && (tab.stream(stream).first() != null || tab.stream(stream).ended());
-    }
-
-    private static SseTabs.Event firstOf(SseTabs.Tab tab, int stream) {
-        return tab.streams.size() > stream ? tab.stream(stream).first() : null;
-    }
-
-    private static String node(SseTabs.Event event) {
-        Matcher data = data(event);
-        return data.group(1);
-    }
-
-    private static int count(SseTabs.Event event) {
-        return Integer.parseInt(data(event).group(2));
-    }
-
-    private static Matcher data(SseTabs.Event event) {
-        Matcher data = DATA.matcher(event.data());
-        assertThat(data.matches()).as("board data: %s", event).isTrue();
-        return data;
-    }
-
-    /** The value of the stream's last board or snapshot event; -1 before any. */
-    private static int lastCount(SseTabs.Stream stream) {
-        List<SseTabs.Event> events = stream.events;
-        for (int i = events.size() - 1; i >= 0; i--) {
-            if (events.get(i).id() != null) {
-                return count(events.get(i));
-            }
-        }
-        return -1;
-    }
-
-    private static String epoch(String id) {
-        return id.substring(0, id.lastIndexOf('-'));
-    }
-
-    private static List<Long> sequences(SseTabs.Stream stream) {
-        return stream.events.stream().filter(e -> e.id() != null)
-                .map(e -> Long.parseLong(e.id().substring(e.id().lastIndexOf('-') + 1))).toList();
-    }
-
-    private static List<Long> consecutive(SseTabs.Stream stream) {
-        List<Long> sequences = sequences(stream);
-        List<Long> expected = new ArrayList<>();
-        for (int i = 0; i < sequences.size(); i++) {
-            expected.add(sequences.get(0) + i);
-        }
-        return expected;
     }
 
     // ---------------------------------------------------------------- figures

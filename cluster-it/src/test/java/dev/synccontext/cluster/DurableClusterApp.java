@@ -1,11 +1,15 @@
 package dev.synccontext.cluster;
 
+import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.durable.redis.RedisStateStore;
 import dev.synccontext.spring.durable.session.Durable;
 import dev.synccontext.spring.durable.session.DurableContexts;
 import dev.synccontext.spring.durable.session.DurableCounters;
 import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.spring.live.LiveSse;
 import dev.synccontext.spring.scope.ContextScoped;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -19,6 +23,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -36,7 +41,8 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({ DurableClusterApp.CounterController.class, DurableClusterApp.Counter.class }) // no scan: shared package
+@Import({ DurableClusterApp.CounterController.class, DurableClusterApp.Counter.class, DurableBoard.class,
+        DurableClusterApp.BoardController.class }) // no scan: shared package
 public class DurableClusterApp {
 
     /** Where the handlers count overlapping bodies of one session. */
@@ -77,18 +83,40 @@ public class DurableClusterApp {
         }
     }
 
+    /** The board's event stream, at the path nginx passes unbuffered; the subscription runs on the context. */
+    @RestController
+    static class BoardController {
+
+        private final RendererSyncContext context;
+        private final DurableBoard board;
+        private final LiveSse sse;
+
+        BoardController(RendererSyncContext context, DurableBoard board, LiveSse sse) {
+            this.context = context;
+            this.board = board;
+            this.sse = sse;
+        }
+
+        @GetMapping(path = Nginx.EVENT_STREAMS, produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+        void events(HttpServletRequest request, HttpServletResponse response) {
+            sse.subscribe(request, response, context, board::live);
+        }
+    }
+
     @RestController
     static class CounterController {
 
         private final Counter counter;
+        private final DurableBoard board;
         private final StringRedisTemplate redis;
         private final DurableContexts durable;
         private final PremiseStore store;
         private final String node;
 
-        CounterController(Counter counter, StringRedisTemplate redis, DurableContexts durable, PremiseStore store,
-                Environment environment) {
+        CounterController(Counter counter, DurableBoard board, StringRedisTemplate redis, DurableContexts durable,
+                PremiseStore store, Environment environment) {
             this.counter = counter;
+            this.board = board;
             this.redis = redis;
             this.durable = durable;
             this.store = store;
@@ -101,6 +129,7 @@ public class DurableClusterApp {
             return answer(inFlight(session.getId(), () -> {
                 counter.setSession(session.getId());
                 counter.setCount(counter.getCount() + 1);
+                board.changed();
                 return counter.getCount();
             }));
         }
@@ -119,6 +148,7 @@ public class DurableClusterApp {
             stats.put("node", node);
             stats.put("written", c.snapshotsWritten());
             stats.put("rejected", c.rejected());
+            stats.put("staleCopiesDropped", c.staleCopiesDropped());
             stats.put("restoreHits", c.restoreHits());
             stats.put("restoreMisses", c.restoreMisses());
             stats.put("handOffsRequested", c.handOffsRequested());

@@ -46,7 +46,7 @@ public final class SyncContextStatistics implements SyncContextObserver {
      * against about 13 ns for the whole idle {@code invokeAsync}. With the metrics bound, the idle path
      * cost about 1.3 × at 1 in 32 or 64, 1.2-1.3 × at 1 in 128 and 1.1-1.25 × at 1 in 256 (median
      * ratios over separate JVMs, InstrumentationOverheadInterleaved; JMH on a quiet machine at 1 in 256:
-     * 11.93 ± 0.05 vs 14.37 ± 0.50 ns, 1.20 ×; issue 4 allows 1.25 ×). Busy paths (microseconds per
+     * 11.93 ± 0.05 vs 14.37 ± 0.50 ns, 1.20 ×; the bar is 1.25 ×). Busy paths (microseconds per
      * callback) would afford far more frequent sampling.
      */
     public static final int DEFAULT_SAMPLING_INTERVAL = SyncContextDefaults.SAMPLING_INTERVAL;

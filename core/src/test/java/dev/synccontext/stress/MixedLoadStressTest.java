@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Issue 2's stress proof: 4 producers × 100,000 mixed operations (every entry point, nested calls,
+ * The stress proof: 4 producers × 100,000 mixed operations (every entry point, nested calls,
  * failing callbacks, close and closeNow) on one context and on 1,000 contexts that share a
  * 2-thread executor, and the same on the default executor. See {@link MixedLoad} for what is checked.
  *

@@ -31,7 +31,7 @@ import tools.jackson.databind.JsonNode;
 import dev.synccontext.sample.BoardClient.Reply;
 
 /**
- * Issue 7's endpoint fuzzing: seeded random and malformed requests to {@code /actuator/synccontext}
+ * Endpoint fuzzing: seeded random and malformed requests to {@code /actuator/synccontext}
  * (authenticated, anonymous, wrong password) and to the board API, from 4 client threads at once (so
  * benchmark runs overlap and meet 429). Every answer must be one the design names; never 5xx, never a
  * hang (each call has a deadline); every benchmark run keeps {@code synccontext.benchmark.max-duration}

@@ -15,7 +15,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import dev.synccontext.sample.BoardClient.Reply;
 
 /**
- * The head-of-line rule on the sample (issue 24's measurement, turned into a test): one session with a tab
+ * The head-of-line rule on the sample (a measurement turned into a test): one session with a tab
  * whose client stopped reading and a healthy tab that clicks +1. Before the board pushed through its live
  * channel, the session's clicks stopped answering once the stalled tab's socket buffers were full (the write
  * inside the click's callback blocked); now every click answers, the healthy tab sees the final counter, and

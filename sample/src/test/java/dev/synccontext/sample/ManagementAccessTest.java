@@ -15,7 +15,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import dev.synccontext.sample.BoardClient.Reply;
 
 /**
- * Issue 7's access rules, as a matrix: the benchmark runner ({@code POST /actuator/synccontext}) and the
+ * The endpoint's access rules, as a matrix: the benchmark runner ({@code POST /actuator/synccontext}) and the
  * scrape ({@code GET /actuator/prometheus}) answer 401 to anyone without the actuator credentials —
  * anonymous, a wrong password, an unknown user, or a board visitor with a session and a valid CSRF
  * token — and a refused POST runs nothing; with the credentials both work.

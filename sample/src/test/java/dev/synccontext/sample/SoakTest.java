@@ -44,7 +44,7 @@ import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.servlet.context.ServletWebServerApplicationContext;
 
 /**
- * Issue 7's bounded soak: {@value #DEFAULT_SESSIONS} HTTP sessions of the sample over loopback, driven
+ * A bounded soak: {@value #DEFAULT_SESSIONS} HTTP sessions of the sample over loopback, driven
  * for a fixed time by {@value #DEFAULT_CLIENTS} client threads (clicks, board reads, list changes,
  * slow quotes, several threads on one session at once) while some sessions hold event streams. Then:
  * zero 5xx and no unexpected answer; every session's counter equals its acknowledged clicks, which were

@@ -17,7 +17,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 
 /**
- * Issue 7: the starter never exposes its endpoint by itself. An app with only the starter and no
+ * The starter never exposes its endpoint by itself. An app with only the starter and no
  * {@code management.endpoints.web.exposure.include} gets the context and registry, but
  * {@code /actuator/synccontext} answers 404 to GET and POST (no benchmark can be started over HTTP)
  * and the actuator index does not list it. (The auto-configuration's runner test proves the bean is

@@ -19,7 +19,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Issue 4's "done when": a new Spring Boot 4 web app whose only synccontext dependency is this starter,
+ * A new Spring Boot 4 web app whose only synccontext dependency is this starter,
  * configured with nothing but the actuator exposure, gets the scoped context, the registry, the metrics
  * and the endpoint.
  */

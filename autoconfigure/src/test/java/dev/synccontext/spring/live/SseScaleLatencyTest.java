@@ -44,7 +44,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * Issue 24's scale rule at the issue's size, over real Tomcat and real sockets: 1,000 sessions, each with its
+ * The scale rule at its full size, over real Tomcat and real sockets: 1,000 sessions, each with its
  * own board and live channel on its own context, one healthy SSE tab per session ({@link SseCrowd}, one
  * selector thread for all of them), and, in the second run, 50 more tabs on 50 of those sessions whose clients
  * never read ({@link StalledSocket}: 2 KB receive buffer), their socket buffers filled before the run. Each run

@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * {@link SyncContextStatistics} observer alone ({@code statistics}: exact striped counts, one callback
  * in 32 timed and allocation-probed), and with those statistics exported to a Micrometer registry
  * ({@code micrometer}: the sampled timings also go into two {@code Timer}s), which is what a Spring Boot
- * application with the starter runs. Issue 4's bar: {@code micrometer} at most 1.25 × {@code none}.
+ * application with the starter runs. The bar: {@code micrometer} at most 1.25 × {@code none}.
  *
  * <p>On a shared, loaded machine JMH's per-fork figures wander by more than the effect measured;
  * {@link InstrumentationOverheadInterleaved} alternates the two contexts in short rounds in one JVM

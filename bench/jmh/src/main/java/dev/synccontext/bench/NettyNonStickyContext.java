@@ -20,7 +20,7 @@ import io.netty.util.concurrent.UnorderedThreadPoolEventExecutor;
  */
 final class NettyNonStickyContext extends HandOffContext {
 
-    // UnorderedThreadPoolEventExecutor is deprecated in Netty 4.2, but it is the pool issue 26 names
+    // UnorderedThreadPoolEventExecutor is deprecated in Netty 4.2, but it is the pool the comparison names
     // (its executors are unordered, which the group requires of what it wraps).
     @SuppressWarnings("deprecation")
     private static final NonStickyEventExecutorGroup GROUP = new NonStickyEventExecutorGroup(

@@ -8,7 +8,7 @@ import io.micrometer.context.integration.Slf4jThreadLocalAccessor;
 import java.util.concurrent.Callable;
 
 /**
- * The starter's context-propagation decorator as it was before issue 12, kept in the bench only so that
+ * The starter's earlier context-propagation decorator, kept in the bench only so that
  * {@link StarterContextBenchmark} measures old and new in one run: Micrometer's
  * {@link ContextSnapshotFactory} with {@code clearMissing}, over the global registry's thread-local
  * accessors plus the SLF4J MDC, one {@code captureAll().wrap(...)} per queued callback.

@@ -33,8 +33,8 @@ import org.slf4j.MDC;
  *   <li>{@code context=starter}: {@code registry.create("session")} of the starter's auto-configuration
  *       with its defaults, so with its context-propagation decorator and its metrics observer;</li>
  *   <li>{@code context=bare}: the same template (executor, batch, limits) without decorator and observer;</li>
- *   <li>{@code context=starter-before}: as {@code starter}, with the decorator the starter had before
- *       issue 12 ({@link SnapshotFactoryDecorator}), to compare both in one run;</li>
+ *   <li>{@code context=starter-before}: as {@code starter}, with the starter's earlier decorator
+ *       ({@link SnapshotFactoryDecorator}), to compare both in one run;</li>
  *   <li>{@code context=starter-observed}: as {@code starter}, with {@code synccontext.observations.enabled}'s
  *       decorator ({@link QueuedCallbackObservations}, innermost) recording each queued callback on the
  *       application's observation registry (a timer and a long task timer per observation, no tracer).</li>

@@ -1,0 +1,123 @@
+package dev.synccontext.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Sessions with one board tab each ({@link SseTabs}), made and changed through nginx, and what their streams carry:
+ * a board's events are {@code {"node":…,"count":…}}, ids {@code <epoch>-<sequence>}. Shared by the deploy tests of
+ * a session-attribute board and of a durable one; {@code incrementPath} is the application's change.
+ */
+final class BoardTabs {
+
+    private static final Pattern DATA = Pattern.compile("\\{\"node\":\"([^\"]+)\",\"count\":(\\d+)}");
+
+    private BoardTabs() {
+    }
+
+    /** {@code count} new sessions through nginx, each with its own affinity cookie and one change (value 1). */
+    static List<SseTabs.Tab> sessions(int port, String incrementPath, int count) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<SseTabs.Tab>> created = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                created.add(pool.submit(() -> {
+                    String route = UUID.randomUUID().toString();
+                    PlainHttp.Reply reply = PlainHttp.post(port, incrementPath, "route=" + route);
+                    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+                    assertThat(reply.body()).isEqualTo("1");
+                    return new SseTabs.Tab(route, reply.cookie("SESSION"));
+                }));
+            }
+            List<SseTabs.Tab> tabs = new ArrayList<>();
+            for (Future<SseTabs.Tab> tab : created) {
+                tabs.add(tab.get(60, TimeUnit.SECONDS));
+            }
+            return tabs;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** One more change of every tab's session through nginx; each answers {@code expected}. */
+    static void incrementAll(int port, String incrementPath, List<SseTabs.Tab> tabs, int expected) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<PlainHttp.Reply>> replies = new ArrayList<>();
+            for (SseTabs.Tab tab : tabs) {
+                replies.add(pool.submit(() -> PlainHttp.post(port, incrementPath,
+                        "route=" + tab.route + "; SESSION=" + tab.session)));
+            }
+            for (Future<PlainHttp.Reply> reply : replies) {
+                PlainHttp.Reply answered = reply.get(60, TimeUnit.SECONDS);
+                assertThat(answered.status()).as(answered.body()).isEqualTo(200);
+                assertThat(answered.body()).isEqualTo(String.valueOf(expected));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The tab's stream {@code stream} exists and has received its first event, or has ended without one. */
+    static boolean settled(SseTabs.Tab tab, int stream) {
+        return tab.streams.size() > stream && (tab.stream(stream).first() != null || tab.stream(stream).ended());
+    }
+
+    static SseTabs.@Nullable Event firstOf(SseTabs.Tab tab, int stream) {
+        return tab.streams.size() > stream ? tab.stream(stream).first() : null;
+    }
+
+    static String node(SseTabs.Event event) {
+        return data(event).group(1);
+    }
+
+    static int count(SseTabs.Event event) {
+        return Integer.parseInt(data(event).group(2));
+    }
+
+    private static Matcher data(SseTabs.Event event) {
+        Matcher data = DATA.matcher(event.data());
+        assertThat(data.matches()).as("board data: %s", event).isTrue();
+        return data;
+    }
+
+    /** The value of the stream's last board or snapshot event; -1 before any. */
+    static int lastCount(SseTabs.Stream stream) {
+        List<SseTabs.Event> events = stream.events;
+        for (int i = events.size() - 1; i >= 0; i--) {
+            if (events.get(i).id() != null) {
+                return count(events.get(i));
+            }
+        }
+        return -1;
+    }
+
+    static String epoch(String id) {
+        return id.substring(0, id.lastIndexOf('-'));
+    }
+
+    static List<Long> sequences(SseTabs.Stream stream) {
+        return stream.events.stream().filter(e -> e.id() != null)
+                .map(e -> Long.parseLong(e.id().substring(e.id().lastIndexOf('-') + 1))).toList();
+    }
+
+    /** What {@link #sequences} would be without a gap: consecutive from its first. */
+    static List<Long> consecutive(SseTabs.Stream stream) {
+        List<Long> sequences = sequences(stream);
+        List<Long> expected = new ArrayList<>();
+        for (int i = 0; i < sequences.size(); i++) {
+            expected.add(sequences.get(0) + i);
+        }
+        return expected;
+    }
+}
