@@ -1,9 +1,13 @@
 package dev.synccontext.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -66,6 +70,23 @@ final class BoardTabs {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * Opens every tab on {@code crowd}, waits for each first event, asserts it is a snapshot showing the session's
+     * first change (value 1), and groups the tabs by the node that sent it.
+     */
+    static Map<String, List<SseTabs.Tab>> openByNode(SseTabs crowd, List<SseTabs.Tab> tabs) {
+        tabs.forEach(crowd::open);
+        await().atMost(Duration.ofSeconds(60)).until(() -> tabs.stream().allMatch(t -> firstOf(t, 0) != null));
+        Map<String, List<SseTabs.Tab>> byNode = new HashMap<>();
+        for (SseTabs.Tab tab : tabs) {
+            SseTabs.Event snapshot = firstOf(tab, 0);
+            assertThat(snapshot.name()).as("%s", tab).isEqualTo("snapshot");
+            assertThat(count(snapshot)).as("the snapshot shows the session's value: %s", tab).isEqualTo(1);
+            byNode.computeIfAbsent(node(snapshot), n -> new ArrayList<>()).add(tab);
+        }
+        return byNode;
     }
 
     /** The tab's stream {@code stream} exists and has received its first event, or has ended without one. */

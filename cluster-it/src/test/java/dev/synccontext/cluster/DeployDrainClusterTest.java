@@ -7,6 +7,7 @@ import static dev.synccontext.cluster.BoardTabs.firstOf;
 import static dev.synccontext.cluster.BoardTabs.incrementAll;
 import static dev.synccontext.cluster.BoardTabs.lastCount;
 import static dev.synccontext.cluster.BoardTabs.node;
+import static dev.synccontext.cluster.BoardTabs.openByNode;
 import static dev.synccontext.cluster.BoardTabs.sequences;
 import static dev.synccontext.cluster.BoardTabs.sessions;
 import static dev.synccontext.cluster.BoardTabs.settled;
@@ -118,15 +119,7 @@ class DeployDrainClusterTest {
     private void drainedNodesTabsMoveToTheOtherNode(ChildNode nodeA, Node nodeB, Nginx nginx, SseTabs crowd)
             throws Exception {
         List<SseTabs.Tab> tabs = sessions(nginx.port, "/live/increment", TABS);
-        tabs.forEach(crowd::open);
-        await().atMost(Duration.ofSeconds(60)).until(() -> tabs.stream().allMatch(t -> firstOf(t, 0) != null));
-        Map<String, List<SseTabs.Tab>> byNode = new HashMap<>();
-        for (SseTabs.Tab tab : tabs) {
-            SseTabs.Event snapshot = firstOf(tab, 0);
-            assertThat(snapshot.name()).isEqualTo("snapshot");
-            assertThat(count(snapshot)).as("the snapshot shows the session's value").isEqualTo(1);
-            byNode.computeIfAbsent(node(snapshot), n -> new ArrayList<>()).add(tab);
-        }
+        Map<String, List<SseTabs.Tab>> byNode = openByNode(crowd, tabs);
         List<SseTabs.Tab> onA = byNode.getOrDefault("node-a", List.of());
         List<SseTabs.Tab> onB = byNode.getOrDefault("node-b", List.of());
         assertThat(byNode.keySet()).containsExactlyInAnyOrder("node-a", "node-b");

@@ -2,10 +2,10 @@ package dev.synccontext.cluster;
 
 import static dev.synccontext.cluster.BoardTabs.count;
 import static dev.synccontext.cluster.BoardTabs.epoch;
-import static dev.synccontext.cluster.BoardTabs.firstOf;
 import static dev.synccontext.cluster.BoardTabs.incrementAll;
 import static dev.synccontext.cluster.BoardTabs.lastCount;
 import static dev.synccontext.cluster.BoardTabs.node;
+import static dev.synccontext.cluster.BoardTabs.openByNode;
 import static dev.synccontext.cluster.BoardTabs.sessions;
 import static dev.synccontext.cluster.BoardTabs.settled;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,7 +16,6 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,15 +68,7 @@ class DurableTabsClusterTest {
             ChildNode nodeA = startingA.get();
             startingB.get();
             List<SseTabs.Tab> tabs = sessions(nginx.port, INCREMENT, TABS);
-            tabs.forEach(crowd::open);
-            await().atMost(Duration.ofSeconds(60)).until(() -> tabs.stream().allMatch(t -> firstOf(t, 0) != null));
-            Map<String, List<SseTabs.Tab>> byNode = new HashMap<>();
-            for (SseTabs.Tab tab : tabs) {
-                SseTabs.Event snapshot = firstOf(tab, 0);
-                assertThat(snapshot.name()).isEqualTo("snapshot");
-                assertThat(count(snapshot)).as("the snapshot shows the session's counter").isEqualTo(1);
-                byNode.computeIfAbsent(node(snapshot), n -> new ArrayList<>()).add(tab);
-            }
+            Map<String, List<SseTabs.Tab>> byNode = openByNode(crowd, tabs);
             List<SseTabs.Tab> onA = byNode.getOrDefault("node-a", List.of());
             List<SseTabs.Tab> onB = byNode.getOrDefault("node-b", List.of());
             assertThat(onA).as("tabs on node-a").hasSizeGreaterThanOrEqualTo(TABS / 5);
