@@ -131,24 +131,9 @@ public final class SnapshotCodec {
      *     for bytes that are not a snapshot envelope
      */
     public Map<String, Integer> beanSizes(byte[] snapshot) {
-        if (snapshot.length > maxBytes) {
-            throw refused(Reason.OVERSIZED, "is " + snapshot.length + " bytes, over the budget of " + maxBytes
-                    + " (not parsed)");
-        }
-        JsonNode root;
-        try {
-            root = envelopeReader.readTree(snapshot);
-        } catch (JacksonException e) {
-            throw new SnapshotRefusedException(Reason.MALFORMED,
-                    "A snapshot is not JSON (" + e.getOriginalMessage() + ")", e);
-        }
-        JsonNode beans = root == null ? null : root.get("beans");
-        if (beans == null || !beans.isObject()) {
-            throw refused(Reason.MALFORMED, "has no beans object");
-        }
         Map<String, Integer> sizes = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> entry : beans.properties()) {
-            sizes.put(entry.getKey(), mapper.writeValueAsBytes(entry.getValue()).length);
+        for (Map.Entry<String, JsonNode> entry : beansOf(snapshot).properties()) {
+            sizes.put(entry.getKey(), sizeOf(entry.getValue()));
         }
         return sizes;
     }
@@ -157,17 +142,21 @@ public final class SnapshotCodec {
         StringBuilder shares = new StringBuilder();
         for (Map.Entry<String, JsonNode> entry : entries.properties()) {
             shares.append(shares.length() == 0 ? "" : ", ").append(entry.getKey()).append(": ")
-                    .append(mapper.writeValueAsBytes(entry.getValue()).length).append(" bytes");
+                    .append(sizeOf(entry.getValue())).append(" bytes");
         }
         return shares.toString();
     }
 
+    /** A bean's entry's size, as this codec writes it. */
+    private int sizeOf(JsonNode entry) {
+        return mapper.writeValueAsBytes(entry).length;
+    }
+
     /**
-     * The beans of a snapshot, bean name to a new instance of its registered class, in the snapshot's order.
-     *
-     * @throws SnapshotRefusedException when any part of the snapshot is refused (nothing is returned then)
+     * The {@code beans} object of a snapshot envelope, checked for its budget, its JSON, its exact fields and its
+     * format; nothing of the beans is read yet.
      */
-    public Map<String, Object> decode(byte[] snapshot) {
+    private JsonNode beansOf(byte[] snapshot) {
         if (snapshot.length > maxBytes) {
             throw refused(Reason.OVERSIZED, "is " + snapshot.length + " bytes, over the budget of " + maxBytes
                     + " (not parsed); raise maxBytes if this node should read it");
@@ -191,6 +180,16 @@ public final class SnapshotCodec {
         if (!beans.isObject()) {
             throw refused(Reason.MALFORMED, "has beans that are not an object");
         }
+        return beans;
+    }
+
+    /**
+     * The beans of a snapshot, bean name to a new instance of its registered class, in the snapshot's order.
+     *
+     * @throws SnapshotRefusedException when any part of the snapshot is refused (nothing is returned then)
+     */
+    public Map<String, Object> decode(byte[] snapshot) {
+        JsonNode beans = beansOf(snapshot);
         Map<String, Object> restored = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> bean : beans.properties()) {
             restored.put(bean.getKey(), decodeBean(bean.getKey(), bean.getValue()));
