@@ -54,6 +54,21 @@ public class DurableClusterApp {
         SpringApplication.run(DurableClusterApp.class, args);
     }
 
+    /** What a node's durable layer did, for {@code GET /durable/stats} (the MVC and the WebFlux application). */
+    static Map<String, Object> counters(String node, DurableCounters c) {
+        Map<String, Object> stats = new LinkedHashMap<>();
+        stats.put("node", node);
+        stats.put("written", c.snapshotsWritten());
+        stats.put("rejected", c.rejected());
+        stats.put("staleCopiesDropped", c.staleCopiesDropped());
+        stats.put("restoreHits", c.restoreHits());
+        stats.put("restoreMisses", c.restoreMisses());
+        stats.put("handOffsRequested", c.handOffsRequested());
+        stats.put("handOffsGiven", c.handOffsGiven());
+        stats.put("handOffTimeouts", c.handOffTimeouts());
+        return stats;
+    }
+
     @Bean(destroyMethod = "close")
     PremiseStore premiseStore(RedisConnectionFactory connections, StringRedisTemplate redis) {
         return new PremiseStore(new RedisStateStore(connections, "synccontext:"), redis, "synccontext:");
@@ -143,17 +158,7 @@ public class DurableClusterApp {
         /** What this node's durable layer did, and how its store is switched. */
         @GetMapping("/durable/stats")
         Map<String, Object> stats() {
-            DurableCounters c = durable.counters();
-            Map<String, Object> stats = new LinkedHashMap<>();
-            stats.put("node", node);
-            stats.put("written", c.snapshotsWritten());
-            stats.put("rejected", c.rejected());
-            stats.put("staleCopiesDropped", c.staleCopiesDropped());
-            stats.put("restoreHits", c.restoreHits());
-            stats.put("restoreMisses", c.restoreMisses());
-            stats.put("handOffsRequested", c.handOffsRequested());
-            stats.put("handOffsGiven", c.handOffsGiven());
-            stats.put("handOffTimeouts", c.handOffTimeouts());
+            Map<String, Object> stats = counters(node, durable.counters());
             stats.put("mode", store.mode().name());
             stats.put("forced", store.forcedWrites());
             return stats;

@@ -23,11 +23,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A tab follows its session's durable state to another node when its node is deployed: two child-JVM nodes of
- * {@link DurableClusterApp} (a {@code @Durable} counter, and a node-local {@link DurableBoard} streaming it) on one
+ * A tab follows its session's durable state to another node when its node is deployed, on Spring MVC
+ * ({@link DurableClusterApp}) and on WebFlux ({@link DurableFluxClusterApp}): two child-JVM nodes (a {@code @Durable}
+ * counter, and a node-local {@link DurableBoard} streaming it) on one
  * {@code redis-server}, behind nginx with session affinity; {@value #TABS} sessions, one board tab each
  * ({@link SseTabs}). The debounce is longer than the test, so nothing is checkpointed: what a session's next node
  * restores can only come from the stopped node's shutdown drain. Node A gets SIGTERM; asserted:
@@ -48,9 +50,25 @@ class DurableTabsClusterTest {
     static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(8);
     static final String INCREMENT = "/durable/increment";
 
-    @Test
-    void aStoppedNodesTabsFollowTheirSessionsToTheOtherNodeWithEveryChangeItAnswered() throws Exception {
+    /** The same application on each web stack: Spring MVC on Tomcat, WebFlux on Reactor Netty. */
+    enum Stack {
+        MVC(DurableClusterApp.class, "servlet"),
+        WEBFLUX(DurableFluxClusterApp.class, "reactive");
+
+        final Class<?> application;
+        final String webApplicationType;
+
+        Stack(Class<?> application, String webApplicationType) {
+            this.application = application;
+            this.webApplicationType = webApplicationType;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Stack.class)
+    void aStoppedNodesTabsFollowTheirSessionsToTheOtherNodeWithEveryChangeItAnswered(Stack stack) throws Exception {
         Map<String, String> properties = Map.of(
+                "spring.main.web-application-type", stack.webApplicationType,
                 "synccontext.durable.debounce", "10m", // no checkpoint: only the drain's final write can keep a change
                 "synccontext.shutdown-timeout", SHUTDOWN_TIMEOUT.toSeconds() + "s",
                 "synccontext.live.shutdown-pace", String.valueOf(PACE),
@@ -59,9 +77,9 @@ class DurableTabsClusterTest {
         int portB = FreePorts.next();
         long started = System.nanoTime();
         try (RedisServer redis = RedisServer.start();
-                Background<ChildNode> startingA = Background.start(() -> ChildNode.start(DurableClusterApp.class,
+                Background<ChildNode> startingA = Background.start(() -> ChildNode.start(stack.application,
                         "node-a", portA, redis.port, "default", "durable-tabs", properties));
-                Background<ChildNode> startingB = Background.start(() -> ChildNode.start(DurableClusterApp.class,
+                Background<ChildNode> startingB = Background.start(() -> ChildNode.start(stack.application,
                         "node-b", portB, redis.port, "default", "durable-tabs", properties));
                 Nginx nginx = Nginx.start(Nginx.Balancing.AFFINITY, List.of(portA, portB));
                 SseTabs crowd = new SseTabs(nginx.port)) {
@@ -84,7 +102,10 @@ class DurableTabsClusterTest {
             assertThat(nodeA.awaitExit(SHUTDOWN_TIMEOUT.plusSeconds(20))).as("node-a exited; its log:%n%s",
                     nodeA.logText()).isTrue();
             long exitMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sigterm);
-            await().atMost(Duration.ofSeconds(30)).until(() -> onA.stream().allMatch(t -> settled(t, 1)));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(onA)
+                    .as("node-a's tabs, each with a second stream that has its first event or ended; node-b's log:%n%s",
+                            startingB.get().logText())
+                    .allSatisfy(t -> assertThat(settled(t, 1)).as("%s", t).isTrue()));
 
             for (SseTabs.Tab tab : onA) {
                 SseTabs.Stream first = tab.stream(0);
@@ -113,8 +134,8 @@ class DurableTabsClusterTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> tabs.stream().allMatch(t -> lastCount(t.last()) == 3));
             assertThat(crowd.failure()).isNull();
             Matcher report = Pattern.compile("Shutdown drain: Report\\[.*").matcher(nodeA.logText());
-            System.out.printf("[figure] durable tabs: node-a %d tabs, node-b %d; node-a exit %d ms after SIGTERM;"
-                    + " node-b %s; node-a %s; whole test %d ms%n", onA.size(), onB.size(), exitMillis, statsB,
+            System.out.printf("[figure] durable tabs, %s: node-a %d tabs, node-b %d; node-a exit %d ms after SIGTERM;"
+                    + " node-b %s; node-a %s; whole test %d ms%n", stack, onA.size(), onB.size(), exitMillis, statsB,
                     report.find() ? report.group() : "(no drain report)",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         }

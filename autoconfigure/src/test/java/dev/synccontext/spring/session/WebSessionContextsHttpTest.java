@@ -59,6 +59,38 @@ class WebSessionContextsHttpTest {
         assertThat(registry.statistics("session").contexts()).isZero();
     }
 
+    @Test
+    void aSessionItsStoreAnswersOnAnotherThreadGivesItsContextOffThatThread() {
+        SyncContextRegistry registry = new SyncContextRegistry(
+                ContextTemplate.defaults(java.util.concurrent.ForkJoinPool.commonPool(), "common-pool"));
+        WebSessionContexts perSession = new WebSessionContexts(
+                new SessionContexts(registry, "session", "node-a", java.time.Duration.ofHours(1)), java.time.Duration.ofHours(1));
+        org.springframework.web.server.WebSession session =
+                new org.springframework.web.server.session.InMemoryWebSessionStore().createWebSession().block();
+        // A reactive session store answers on its own I/O thread (Lettuce's event loop for Spring Session on Redis).
+        reactor.core.scheduler.Scheduler storeIo = reactor.core.scheduler.Schedulers.newSingle("store-io");
+        try {
+            org.springframework.mock.web.server.MockServerWebExchange loaded = org.springframework.mock.web.server
+                    .MockServerWebExchange.builder(org.springframework.mock.http.server.reactive.MockServerHttpRequest
+                            .get("/").build())
+                    .sessionManager(exchange -> Mono.just(session).publishOn(storeIo)).build();
+            String thread = perSession.contextOf(loaded).map(context -> Thread.currentThread().getName()).block();
+            assertThat(thread).as("what runs next runs inline on the context: never on the store's thread")
+                    .doesNotStartWith("store-io").startsWith("parallel-");
+
+            org.springframework.mock.web.server.MockServerWebExchange atHand = org.springframework.mock.web.server
+                    .MockServerWebExchange.builder(org.springframework.mock.http.server.reactive.MockServerHttpRequest
+                            .get("/").build())
+                    .sessionManager(exchange -> Mono.just(session)).build();
+            Thread caller = Thread.currentThread();
+            assertThat(perSession.contextOf(atHand).map(context -> Thread.currentThread()).block())
+                    .as("a session at hand costs no hop").isSameAs(caller);
+        } finally {
+            storeIo.dispose();
+            registry.close();
+        }
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     @Import(ReactiveController.class)

@@ -10,6 +10,7 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebSession;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * One {@link RendererSyncContext} per WebFlux {@link WebSession} on this node: the public way for
@@ -55,9 +56,22 @@ public final class WebSessionContexts {
         return contextOf(request.exchange());
     }
 
-    /** The context of the exchange's {@code WebSession} (created, with the session, on first use). */
+    /**
+     * The context of the exchange's {@code WebSession} (created, with the session, on first use).
+     *
+     * <p>Emitted on the thread that subscribed when the session was at hand (in memory, or loaded before), and on
+     * {@link Schedulers#parallel()} when the session store answered later: a reactive store answers on its own I/O
+     * thread (reactive Spring Session Data Redis on Lettuce's event loop), and what comes next (an
+     * {@code @OnContext} body, a live subscription, a durable bean's first read of the state store) runs inline on
+     * the context, so on that thread. A blocking Redis call there waits for the very event loop it blocks: the
+     * request hangs until the command times out.
+     */
     public Mono<RendererSyncContext> contextOf(ServerWebExchange exchange) {
-        return exchange.getSession().map(this::contextOf);
+        return Mono.defer(() -> {
+            Thread subscriber = Thread.currentThread();
+            return exchange.getSession().map(this::contextOf).flatMap(context -> Thread.currentThread() == subscriber
+                    ? Mono.just(context) : Mono.just(context).publishOn(Schedulers.parallel()));
+        });
     }
 
     /** The context of {@code session} on this node, created on first use. */
