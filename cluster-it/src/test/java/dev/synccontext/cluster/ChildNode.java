@@ -1,5 +1,6 @@
 package dev.synccontext.cluster;
 
+import dev.synccontext.testing.LocalProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,7 +15,7 @@ import java.util.Map;
  * A node in a JVM of its own ({@link ClusterApp#main} with this test's class path), so a test can kill
  * it with SIGKILL as a crashed machine would be: no shutdown hook runs, no context is closed.
  */
-final class ChildNode extends Daemon {
+final class ChildNode extends LocalProcess {
 
     final int port;
 

@@ -23,7 +23,8 @@ import java.util.function.IntSupplier;
  * each one request after the other, until stopped. Counted per session: increments acknowledged (200) and when,
  * answers of unknown outcome (a 5xx other than 503, or no answer: the increment may or may not have run), reads
  * that saw less than what was acknowledged before they were sent. A 503 (a hand-off past its bounded wait, or a
- * draining node) ran nothing: the client waits its {@code Retry-After} (at most 1 s) and repeats, counted.
+ * draining node) ran nothing: the client waits its {@code Retry-After} (at most 1 s) and repeats, counted, on every
+ * request path, the read that opens a session included.
  */
 final class DurableLoad {
 
@@ -77,7 +78,7 @@ final class DurableLoad {
         List<Session> opened = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             Session session = new Session();
-            Reply first = send(session, "GET", "/durable/count");
+            Reply first = sendPast503(session, "GET", "/durable/count");
             if (first.status() != 200 || session.sessionCookie == null) {
                 throw new IllegalStateException("session " + i + " could not start: " + first);
             }
@@ -115,37 +116,28 @@ final class DurableLoad {
 
     /** One increment until it is answered with anything but 503; what it was is counted. */
     Reply increment(Session session) {
-        while (true) {
-            Reply reply = send(session, "POST", "/durable/increment");
-            if (reply.status() == 200) {
-                session.acknowledged.incrementAndGet();
-                session.ackTimes.add(System.nanoTime());
-                return reply;
-            }
-            if (reply.status() != 503) {
-                session.unknown.incrementAndGet();
-                return reply;
-            }
+        Reply reply = sendPast503(session, "POST", "/durable/increment");
+        if (reply.status() == 200) {
+            session.acknowledged.incrementAndGet();
+            session.ackTimes.add(System.nanoTime());
+        } else {
+            session.unknown.incrementAndGet();
         }
+        return reply;
     }
 
     /** Reads the counter (retrying 503s); counts a read below what was acknowledged before it was sent. */
     Reply readBack(Session session) {
         int before = session.acknowledged.get();
-        while (true) {
-            Reply reply = send(session, "GET", "/durable/count");
-            if (reply.status() == 200) {
-                int value = Integer.parseInt(reply.body().trim());
-                if (value < before) {
-                    session.readRegressions.incrementAndGet();
-                }
-                session.lastRead.set(value);
-                return reply;
+        Reply reply = sendPast503(session, "GET", "/durable/count");
+        if (reply.status() == 200) {
+            int value = Integer.parseInt(reply.body().trim());
+            if (value < before) {
+                session.readRegressions.incrementAndGet();
             }
-            if (reply.status() != 503) {
-                return reply;
-            }
+            session.lastRead.set(value);
         }
+        return reply;
     }
 
     /** The final count of every session, read once each after {@link #stop()}. */
@@ -155,6 +147,20 @@ final class DurableLoad {
             throw new IllegalStateException("final read failed: " + reply);
         }
         return Integer.parseInt(reply.body().trim());
+    }
+
+    /**
+     * {@link #send} until the answer is anything but 503: a 503 ran nothing (a hand-off past its bounded wait, a
+     * draining node), and {@link #send} has waited its {@code Retry-After}. Every request path of the load goes
+     * through here, opening a session included.
+     */
+    Reply sendPast503(Session session, String method, String path) {
+        while (true) {
+            Reply reply = send(session, method, path);
+            if (reply.status() != 503) {
+                return reply;
+            }
+        }
     }
 
     Reply send(Session session, String method, String path) {

@@ -1,5 +1,6 @@
 package dev.synccontext.cluster;
 
+import dev.synccontext.testing.LocalProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -16,7 +17,7 @@ import java.util.stream.Collectors;
  * configuration, pid file, logs and temp paths in a temporary directory, in the foreground
  * ({@code daemon off}) so the test owns the master process and {@link #stop()} ends its workers too.
  */
-final class Nginx extends Daemon {
+final class Nginx extends LocalProcess {
 
     static final String BINARY = "/usr/sbin/nginx";
 

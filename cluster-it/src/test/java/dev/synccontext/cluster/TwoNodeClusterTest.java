@@ -236,11 +236,16 @@ abstract class TwoNodeClusterTest {
             List<Future<?>> all = new ArrayList<>();
             for (int i = 0; i < sessions; i++) {
                 all.add(pool.submit(() -> {
+                    // The short timeout comes with the session's last request: given on node-a, the session could
+                    // expire before a loaded machine ran its request on node-b, which then served a new session
+                    // (default timeout, 30 min) whose context rightly stayed open past this test.
                     Client client = new Client();
-                    Client.Reply onA = client.post(nodeA.port, "/timeout?seconds=2");
+                    Client.Reply onA = client.post(nodeA.port, "/increment");
                     assertThat(onA.status()).as(onA.body()).isEqualTo(200);
-                    Client.Reply onB = client.post(nodeB.port, "/increment");
+                    String session = client.sessionId();
+                    Client.Reply onB = client.post(nodeB.port, "/timeout?seconds=2");
                     assertThat(onB.status()).as(onB.body()).isEqualTo(200);
+                    assertThat(client.sessionId()).as("node-b served the session node-a started").isEqualTo(session);
                 }));
             }
             for (Future<?> f : all) {

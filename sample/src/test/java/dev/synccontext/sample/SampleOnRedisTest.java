@@ -2,6 +2,8 @@ package dev.synccontext.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.synccontext.testing.LocalProcess;
+import dev.synccontext.testing.RedisServerProcess;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -37,7 +39,7 @@ class SampleOnRedisTest {
      * on the same port, and asserts the same cookie shows the same board, restored from the store.
      */
     private static void restartOnRedis(boolean afterCheckpoint) throws Exception {
-        try (RedisProcess redis = RedisProcess.start()) {
+        try (RedisServerProcess redis = RedisServerProcess.start()) {
             List<String> redisProfile = List.of("--spring.profiles.active=redis",
                     "--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redis.port);
             int port = LocalProcess.freePort();

@@ -1,5 +1,6 @@
 package dev.synccontext.sample;
 
+import dev.synccontext.testing.LocalProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,7 +31,7 @@ final class SampleProcess extends LocalProcess {
                 SampleApplication.class.getName(), "--server.port=" + port, "--server.address=127.0.0.1",
                 "--spring.main.banner-mode=off"));
         command.addAll(arguments);
-        SampleProcess sample = new SampleProcess(temporaryDirectory("app"), command, port);
+        SampleProcess sample = new SampleProcess(temporaryDirectory("sample"), command, port);
         HttpClient http = HttpClient.newHttpClient();
         try {
             sample.awaitReady(Duration.ofSeconds(300), () -> healthy(http, port));

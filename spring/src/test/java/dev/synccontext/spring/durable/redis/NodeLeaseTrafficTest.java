@@ -27,13 +27,13 @@ class NodeLeaseTrafficTest {
     private static final int RENEWALS = 100;
     private static final Pattern CALLS = Pattern.compile("cmdstat_(\\w+):calls=(\\d+)");
 
-    private static RedisServerProcess redis;
+    private static LettuceRedisServer redis;
     private static LettuceConnectionFactory connections;
     private static RedisStateStore store;
 
     @BeforeAll
     static void startRedis() {
-        redis = RedisServerProcess.start();
+        redis = LettuceRedisServer.start();
         connections = redis.connectionFactory();
         store = new RedisStateStore(connections);
     }

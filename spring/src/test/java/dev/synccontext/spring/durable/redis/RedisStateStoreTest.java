@@ -33,13 +33,13 @@ import tools.jackson.databind.json.JsonMapper;
 @Tag("process")
 class RedisStateStoreTest extends StateStoreContract {
 
-    private static RedisServerProcess redis;
+    private static LettuceRedisServer redis;
     private static LettuceConnectionFactory connections;
     private static RedisStateStore store;
 
     @BeforeAll
     static void startRedis() {
-        redis = RedisServerProcess.start();
+        redis = LettuceRedisServer.start();
         connections = redis.connectionFactory();
         store = new RedisStateStore(connections);
     }
