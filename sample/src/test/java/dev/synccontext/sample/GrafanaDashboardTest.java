@@ -3,6 +3,7 @@ package dev.synccontext.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -21,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -29,6 +33,8 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.JsonNode;
@@ -41,7 +47,7 @@ import dev.synccontext.sample.GrafanaDashboard.Query;
 
 /**
  * The Grafana dashboard ({@code grafana/}) works against a real Prometheus scraping the sample: the
- * sample runs on a random port with the faults enabled, gets real traffic (sessions, clicks, posts, a
+ * sample runs on a free port with the faults enabled, gets real traffic (sessions, clicks, posts, a
  * blocked callback, an unhandled error), Debian's {@code prometheus} scrapes it every second with
  * {@code grafana/prometheus.yml} (only target and intervals replaced), and every panel's query, with the
  * dashboard's variables resolved as Grafana would, must return at least one series with a value.
@@ -56,13 +62,15 @@ import dev.synccontext.sample.GrafanaDashboard.Query;
  * policy has no rule on purpose (coalescing a lagging tab's boards is the policy doing its job).
  *
  * <p>Time: Prometheus scrapes and evaluates every second, and every wait is on a condition (a target up, a
- * query's data, an alert's state), each with a deadline; the phases' durations are printed at the end.
+ * query's data, an alert's state), each with a deadline; the phases' durations are printed at the end. Prometheus
+ * starts while the sample does ({@link #startPrometheusWithTheSample}), which needs the sample's port before it
+ * listens: a free one the test picks ({@link PortBelowEphemeralRange}), not a random one Tomcat picks.
  *
  * <p>The sample samples every callback here ({@code sampling-interval=1}) so that the timers and the
  * allocation meters have data after a few seconds of traffic; the default of 1 in 256 would need minutes.
  * The percentile histograms come from the sample's own {@code application.properties}.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT, properties = {
         "sample.tick-interval=250ms",
         "sample.quote-latency=300ms",
         "sample.faults.enabled=true",
@@ -80,6 +88,7 @@ class GrafanaDashboardTest {
     /** What {@code $__range} (the dashboard's time range) becomes. */
     private static final String RANGE = "5m";
     private static final Duration QUERY_DEADLINE = Duration.ofSeconds(60);
+    private static final Path WORK_DIR = Path.of("target", "grafana-dashboard-test").toAbsolutePath();
     private static final Path ALERTS = Path.of("grafana", "alerts.yml");
     /** The sustained queue-depth rule, and its {@code for} in the copy of the rules the test's Prometheus loads. */
     private static final String QUEUE_DEPTH_ALERT = "SyncContextQueueDepthSustained";
@@ -101,6 +110,10 @@ class GrafanaDashboardTest {
     private static final Set<String> FAULT_QUERIES = Set.of("Splits over the time range A", "Hand-offs and splits B",
             "Dropped by policy A", "Slow disconnects A", "Queued callbacks A");
 
+    /** The sample's port: named in Prometheus's configuration before the sample listens on it. */
+    private static volatile int samplePort;
+    private static volatile CompletableFuture<PrometheusProcess> prometheusStarting;
+
     @LocalServerPort
     int port;
 
@@ -115,6 +128,51 @@ class GrafanaDashboardTest {
 
     @Autowired
     DisconnectingEvents.Stream disconnecting;
+
+    /**
+     * Sets the sample's port and starts Prometheus while the sample starts, because Prometheus 2.x applies the
+     * targets it discovered at most every 5 s (the discovery and scrape managers' fixed throttle): one started after
+     * the sample would scrape it 5 to 6 s later, a wait that was a third of the main test. Started here, it scrapes
+     * the sample from its first second up. A failed start (no binary, say) fails only the test that uses it.
+     */
+    @DynamicPropertySource
+    static void startPrometheusWithTheSample(DynamicPropertyRegistry properties) {
+        samplePort = PortBelowEphemeralRange.pick();
+        int port = samplePort;
+        properties.add("server.port", () -> port);
+        prometheusStarting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return PrometheusProcess.start(PrometheusProcess.binary(), WORK_DIR, scrapeConfig(port));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        });
+    }
+
+    @AfterAll
+    static void stopPrometheus() {
+        if (prometheusStarting != null) {
+            PrometheusProcess started = prometheusStarting.handle((prometheus, failure) -> prometheus).join();
+            if (started != null) {
+                started.close();
+            }
+        }
+    }
+
+    /** The Prometheus {@link #startPrometheusWithTheSample} started; its start's failure if it failed. */
+    private static PrometheusProcess prometheus() {
+        try {
+            return prometheusStarting.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
+    }
 
     @Test
     void dashboardIsProvisionableWithUniqueIdsAndTheDatasourceVariable() throws IOException {
@@ -184,21 +242,21 @@ class GrafanaDashboardTest {
     void everyPanelQueryReturnsDataFromARealPrometheusScrapingTheSample() throws Exception {
         Phases phases = new Phases();
         GrafanaDashboard dashboard = GrafanaDashboard.load();
-        Path binary = PrometheusProcess.binary();
-        Path workDir = Path.of("target", "grafana-dashboard-test").toAbsolutePath();
-        try (PrometheusProcess prometheus = PrometheusProcess.start(binary, workDir, scrapeConfig(workDir));
-                DashboardFaults faults = new DashboardFaults(port, server, liveBoards)) {
-            phases.done("Prometheus started");
+        assertThat(port).as("the sample listens on the port Prometheus scrapes").isEqualTo(samplePort);
+        PrometheusProcess prometheus = prometheus();
+        try (DashboardFaults faults = new DashboardFaults(port, server, liveBoards)) {
+            phases.done("Prometheus ready");
             awaitTargetUp(prometheus);
             phases.done("target up");
             driveLoad();
             phases.done("load driven");
+            // First, so that the queue-depth rule's for: runs while the other faults are made; held until the alerts
+            // are read, because the rule fires only while the depth stays up.
+            DashboardFaults.Backlog backlog = faults.backlog(QUEUED);
             faults.keepSplitting(faults.splitSession(), Duration.ofSeconds(2));
             LiveSubscriber stalledTab = faults.stalledTab();
             LiveSubscriber slowClient = faults.slowClient(disconnecting);
             AutoCloseable slowClients = faults.keepDisconnecting(disconnecting, Duration.ofSeconds(2));
-            // Held until the alerts are read: the queue-depth rule fires only while the depth stays up.
-            DashboardFaults.Backlog backlog = faults.backlog(QUEUED);
             phases.done("faults made");
 
             Map<String, String> values = resolveVariables(dashboard, prometheus);
@@ -255,11 +313,11 @@ class GrafanaDashboardTest {
     // ---------------------------------------------------------------- Prometheus side
 
     /**
-     * {@code grafana/prometheus.yml} as committed, pointed at this sample, scraping and evaluating every second,
-     * with the rules of {@link #rulesWithShortQueueDepthFor(Path)}.
+     * {@code grafana/prometheus.yml} as committed, pointed at the sample on {@code port}, scraping and evaluating
+     * every second, with the rules of {@link #rulesWithShortQueueDepthFor(Path)}.
      */
     @SuppressWarnings("unchecked")
-    private String scrapeConfig(Path workDir) throws IOException {
+    private static String scrapeConfig(int port) throws IOException {
         Path committed = GrafanaDashboard.repositoryFile(Path.of("grafana", "prometheus.yml"));
         Map<String, Object> config = new Yaml().load(Files.readString(committed));
         Map<String, Object> global = (Map<String, Object>) config.get("global");
@@ -276,7 +334,7 @@ class GrafanaDashboardTest {
         job.put("scrape_timeout", "1s");
         job.put("static_configs", List.of(Map.of("targets", List.of("127.0.0.1:" + port))));
         assertThat((List<String>) config.get("rule_files")).as("rule_files of %s", committed).containsExactly("/etc/prometheus/alerts.yml");
-        config.put("rule_files", List.of(rulesWithShortQueueDepthFor(workDir).toString()));
+        config.put("rule_files", List.of(rulesWithShortQueueDepthFor(WORK_DIR).toString()));
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         return new Yaml(options).dump(config);
@@ -473,7 +531,7 @@ class GrafanaDashboardTest {
             }
             return names;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
