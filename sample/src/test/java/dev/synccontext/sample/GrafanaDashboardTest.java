@@ -113,6 +113,8 @@ class GrafanaDashboardTest {
     /** The sample's port: named in Prometheus's configuration before the sample listens on it. */
     private static volatile int samplePort;
     private static volatile CompletableFuture<PrometheusProcess> prometheusStarting;
+    /** {@link #driveLoad()} ran in this class's context. */
+    private static volatile boolean loadDriven;
 
     @LocalServerPort
     int port;
@@ -229,7 +231,9 @@ class GrafanaDashboardTest {
     @Test
     void everyMetricTheDashboardUsesIsExportedBySample() throws Exception {
         GrafanaDashboard dashboard = GrafanaDashboard.load();
-        driveLoad();
+        if (!loadDriven) {
+            driveLoad(); // else the load of an earlier test made the meters, which stay registered in this context
+        }
         Set<String> exported = exportedMetricNames();
 
         Set<String> used = new TreeSet<>();
@@ -307,10 +311,30 @@ class GrafanaDashboardTest {
             }
         } finally {
             phases.print();
+            printScrapes(prometheus, phases.elapsedSeconds());
         }
     }
 
     // ---------------------------------------------------------------- Prometheus side
+
+    /**
+     * How Prometheus's scrapes of the sample went in the last {@code seconds}: a scrape slower than its 1 s timeout
+     * fails and leaves a gap in every series, which the waits for data then sit out.
+     */
+    private static void printScrapes(PrometheusProcess prometheus, long seconds) {
+        String up = "{job=\"synccontext-sample\"}[" + Math.max(seconds, 1) + "s]";
+        try {
+            System.out.printf("Scrapes of the sample in the last %d s: %s of %s succeeded; duration median %s s, max %s s%n",
+                    seconds,
+                    maxValue(prometheus.query("sum_over_time(up" + up + ")")),
+                    maxValue(prometheus.query("count_over_time(up" + up + ")")),
+                    maxValue(prometheus.query("quantile_over_time(0.5, scrape_duration_seconds" + up + ")")),
+                    maxValue(prometheus.query("max_over_time(scrape_duration_seconds" + up + ")")));
+        } catch (RuntimeException | AssertionError unavailable) {
+            // printed after a failure too: it must not hide that failure
+            System.out.println("Scrapes of the sample: Prometheus did not say (" + unavailable + ")");
+        }
+    }
 
     /**
      * {@code grafana/prometheus.yml} as committed, pointed at the sample on {@code port}, scraping and evaluating
@@ -618,6 +642,7 @@ class GrafanaDashboardTest {
                     .header("Authorization", BoardClient.basic(BoardClient.ACTUATOR_USER, BoardClient.ACTUATOR_PASSWORD))
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"scenarios\":\"InvokeAsyncReady\",\"iterations\":2,\"warmups\":1}"))));
+            loadDriven = true;
         } finally {
             streams.forEach(EventStream::close);
             tabs.shutdownNow();
@@ -639,6 +664,10 @@ class GrafanaDashboardTest {
             long now = System.nanoTime();
             lines.append(String.format("  %-32s %6d ms%n", phase, (now - last) / 1_000_000));
             last = now;
+        }
+
+        long elapsedSeconds() {
+            return (System.nanoTime() - started) / 1_000_000_000;
         }
 
         void print() {
