@@ -21,8 +21,9 @@ import org.yaml.snakeyaml.Yaml;
  * {@code grafana/alerts.yml} is a valid Prometheus rule file ({@code promtool check rules}) and each of its
  * alerts fires on the series it is for and stays silent on the others ({@code promtool test rules
  * grafana/alerts.test.yml}, which must test every alert the file has). Debian's {@code promtool}, from the
- * prometheus package; {@code PROMTOOL_BIN} to use another. That a live Prometheus evaluates the rules
- * against the sample is {@link GrafanaDashboardTest}'s part.
+ * prometheus package; {@code PROMTOOL_BIN} to use another. That a live Prometheus fires each rule for a real
+ * fault of the sample is {@link GrafanaDashboardTest}'s part; this test is where the committed {@code for: 5m} of
+ * the sustained queue depth is shown, which that one shortens.
  */
 @Tag("process")
 class AlertRulesTest {

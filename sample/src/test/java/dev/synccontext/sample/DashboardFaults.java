@@ -8,13 +8,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import dev.synccontext.ExecutorStatistics;
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.live.CloseReason;
+import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.spring.session.SessionContexts;
@@ -38,19 +44,28 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
  *   <li><b>A live-channel drop by policy</b>: a tab whose client stopped reading ({@link StalledSocket}). Clicks
  *       fill its socket buffers until its drain waits on the network; from then on each board the session
  *       publishes (every click and every tick) replaces the one buffered for it (coalesced by key: a drop).</li>
+ *   <li><b>A slow disconnect</b>: a client that stopped reading on an event stream whose channel disconnects a
+ *       subscriber with a full buffer ({@link DisconnectingEvents}). Messages fill its socket buffers, then its
+ *       channel buffer, and the next one ends it as too slow.</li>
+ *   <li><b>A sustained queue depth</b>: a session's context whose callback blocks, with more callbacks posted
+ *       behind it than the queue-depth alert's threshold; they stay queued until {@link Backlog#close()}.</li>
  *   <li><b>The executor at its cap</b>: callbacks of more contexts than the default executor has threads block
  *       on a latch; once the pool has compensated up to its cap, queued work finds no thread (counted while it
  *       stays there). Released by {@link AtCap#close()}.</li>
  * </ul>
  *
- * {@link #keepGoing} repeats the split (each one counts) while the panels that show a rate are read: they
- * show a fault only for one rate interval after it.
+ * {@link #keepSplitting} and {@link #keepDisconnecting} repeat their fault (each one counts) while the panels
+ * that show a rate are read: they show a fault only for one rate interval after it.
  */
 final class DashboardFaults implements AutoCloseable {
 
     /** Clicks that fill a stalled tab's socket buffers many times over (a 4 KB board; a few MB of buffers). */
     private static final int MAX_CLICKS_TO_STALL = 30_000;
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /** One message to a slow client: 64 KB, so that a few MB of socket buffers fill within a hundred messages. */
+    private static final String CHUNK = "x".repeat(64 * 1024);
+    /** Messages that fill a stalled client's socket buffers many times over (Linux's grow to a few MB). */
+    private static final int MAX_CHUNKS_TO_DISCONNECT = 2_000;
     private static final String OTHER_NODE = "another-node";
 
     private final int port;
@@ -131,6 +146,109 @@ final class DashboardFaults implements AutoCloseable {
     }
 
     /**
+     * A client that stops reading on {@link DisconnectingEvents#PATH}: messages are published on the stream's
+     * channel (inside its context) until the channel disconnected it as too slow.
+     *
+     * @return the slow client's subscriber, ended
+     */
+    LiveSubscriber slowClient(DisconnectingEvents.Stream stream) throws IOException, InterruptedException {
+        LiveChannel channel = stream.channel();
+        try (StalledSocket socket = new StalledSocket(port, "GET " + DisconnectingEvents.PATH
+                + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nAccept: text/event-stream\r\n\r\n")) {
+            awaitTrue("the slow client subscribed", () -> channel.subscribers().stream().anyMatch(LiveSubscriber::isOpen));
+            LiveSubscriber subscriber = channel.subscribers().stream().filter(LiveSubscriber::isOpen).findFirst()
+                    .orElseThrow();
+            int published = 0;
+            while (subscriber.isOpen()) {
+                assertThat(published).as("the slow client still connected after %d messages of %d KB", published,
+                        CHUNK.length() / 1024).isLessThan(MAX_CHUNKS_TO_DISCONNECT);
+                try {
+                    stream.context().invokeAsync(() -> channel.publish("chunk", CHUNK)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                } catch (ExecutionException | TimeoutException e) {
+                    throw new AssertionError("publishing to " + channel.name() + " failed", e);
+                }
+                published++;
+            }
+            assertThat(subscriber.closeReason()).as("why the slow client was disconnected").isEqualTo(CloseReason.TOO_SLOW);
+            return subscriber;
+        }
+    }
+
+    /**
+     * Disconnects a new slow client ({@link #slowClient}) every {@code period}, until the returned handle or
+     * {@link #close()} is closed; closing the handle waits for a slow client under way.
+     */
+    AutoCloseable keepDisconnecting(DisconnectingEvents.Stream stream, Duration period) {
+        Future<?> repeating = repeater.scheduleWithFixedDelay(() -> {
+            try {
+                slowClient(stream);
+            } catch (IOException | AssertionError e) {
+                System.out.println("dashboard faults: a repeated slow client failed: " + e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+        return () -> {
+            repeating.cancel(false);
+            if (!repeater.isShutdown()) {
+                repeater.submit(() -> { }).get(WAIT.toSeconds(), TimeUnit.SECONDS); // one thread: after the one under way
+            }
+        };
+    }
+
+    /**
+     * A new session whose context runs a callback that blocks, with {@code queued} callbacks posted behind it:
+     * its queue depth stays at {@code queued} until {@link Backlog#close()}.
+     */
+    Backlog backlog(int queued) throws IOException {
+        BoardClient session = new BoardClient(port);
+        String contextName = session.get("/api/board").json().get("context").get("name").asString();
+        RendererSyncContext context = liveBoards.all().stream().filter(b -> b.context().name().equals(contextName))
+                .findFirst().orElseThrow().context();
+        Backlog backlog = new Backlog(context);
+        opened.add(backlog);
+        context.post(backlog::block);
+        awaitTrue("the backlog's first callback runs", () -> backlog.blocking.getCount() == 0);
+        for (int i = 0; i < queued; i++) {
+            context.post(() -> { });
+        }
+        return backlog;
+    }
+
+    /** Callbacks queued behind a blocked one on a session's context; {@link #close()} lets them run. */
+    static final class Backlog implements AutoCloseable {
+
+        /** Longer than any phase of the test holds it; bounded so that a failed test leaves no thread behind. */
+        private static final Duration HOLD = Duration.ofMinutes(3);
+
+        private final RendererSyncContext context;
+        private final CountDownLatch blocking = new CountDownLatch(1);
+        private final CountDownLatch release = new CountDownLatch(1);
+
+        private Backlog(RendererSyncContext context) {
+            this.context = context;
+        }
+
+        String contextName() {
+            return context.name();
+        }
+
+        private void block() {
+            blocking.countDown();
+            try {
+                release.await(HOLD.toSeconds(), TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void close() {
+            release.countDown();
+        }
+    }
+
+    /**
      * The default executor, which the sample's contexts drain on, held at its cap: blocking callbacks on
      * {@code maxThreads + parallelism + 8} new contexts, until the pool counted its cap reached.
      */
@@ -138,10 +256,10 @@ final class DashboardFaults implements AutoCloseable {
         Object executor = RendererSyncContext.defaultExecutor();
         assertThat(registry.template().executor()).as("the sample drains on the default executor").isSameAs(executor);
         ExecutorStatistics pool = (ExecutorStatistics) executor;
-        AtCap atCap = new AtCap(registry, pool);
-        opened.add(atCap);
         long before = pool.capReached();
         int contexts = pool.maxThreads() + pool.parallelism() + 8;
+        AtCap atCap = new AtCap(registry);
+        opened.add(atCap);
         for (int i = 0; i < contexts; i++) {
             RendererSyncContext context = registry.create("keyed");
             atCap.contexts.add(context);
@@ -158,29 +276,33 @@ final class DashboardFaults implements AutoCloseable {
     static final class AtCap implements AutoCloseable {
 
         private final SyncContextRegistry registry;
-        private final ExecutorStatistics pool;
         private final CountDownLatch release = new CountDownLatch(1);
+        /** Callbacks inside {@link #block()}; one that starts after the release returns at once. */
+        private final AtomicInteger blocking = new AtomicInteger();
         private final List<RendererSyncContext> contexts = new ArrayList<>();
 
-        private AtCap(SyncContextRegistry registry, ExecutorStatistics pool) {
+        private AtCap(SyncContextRegistry registry) {
             this.registry = registry;
-            this.pool = pool;
         }
 
         private void block() {
+            blocking.incrementAndGet();
             try {
                 // Bounded, so that a failed test leaves no thread behind for the next one in this JVM.
                 release.await(WAIT.toSeconds(), TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } finally {
+                blocking.decrementAndGet();
             }
         }
 
+        /** Lets the callbacks go and waits until every one returned (not for other blocked work, a {@link Backlog}'s). */
         @Override
         public void close() {
             release.countDown();
             contexts.forEach(registry::release);
-            awaitTrue("the blocked callbacks returned", () -> pool.blockedThreads() == 0);
+            awaitTrue("the blocked callbacks returned", () -> blocking.get() == 0);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.synccontext.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -21,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -28,6 +32,9 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.JsonNode;
@@ -40,24 +47,30 @@ import dev.synccontext.sample.GrafanaDashboard.Query;
 
 /**
  * The Grafana dashboard ({@code grafana/}) works against a real Prometheus scraping the sample: the
- * sample runs on a random port with the faults enabled, gets real traffic (sessions, clicks, posts, a
+ * sample runs on a free port with the faults enabled, gets real traffic (sessions, clicks, posts, a
  * blocked callback, an unhandled error), Debian's {@code prometheus} scrapes it every second with
  * {@code grafana/prometheus.yml} (only target and intervals replaced), and every panel's query, with the
  * dashboard's variables resolved as Grafana would, must return at least one series with a value.
  *
  * <p>The panels of faults must show them, not zeros: the blocked callback and the unhandled error of the load,
  * and the faults {@link DashboardFaults} makes by their real triggers (a session split, a board dropped for a
- * stalled tab, the default executor held at its cap). The alert rules of {@code grafana/alerts.yml} for them
- * must fire in Prometheus: blocked callbacks, splits, the executor's cap. Dropped by policy has no rule on
- * purpose (coalescing a lagging tab's boards is the policy doing its job); the sustained queue depth needs
- * its {@code for: 5m} and slow disconnects a transport giving up on a client, so those two are only shown
- * evaluated here, and firing by {@code promtool test rules} ({@link AlertRulesTest}).
+ * stalled tab, a slow client disconnected, callbacks queued behind a blocked one, the default executor held at
+ * its cap). Every alert rule of {@code grafana/alerts.yml} must fire in Prometheus ({@code /api/v1/alerts}) for
+ * these faults. One change to the committed rules: the sustained queue depth's {@code for: 5m} is shortened to
+ * {@value #QUEUE_DEPTH_FOR} in the copy this Prometheus loads, so that the test holds the backlog seconds, not
+ * minutes; {@link AlertRulesTest} runs the committed {@code for} through {@code promtool test rules}. Dropped by
+ * policy has no rule on purpose (coalescing a lagging tab's boards is the policy doing its job).
+ *
+ * <p>Time: Prometheus scrapes and evaluates every second, and every wait is on a condition (a target up, a
+ * query's data, an alert's state), each with a deadline; the phases' durations are printed at the end. Prometheus
+ * starts while the sample does ({@link #startPrometheusWithTheSample}), which needs the sample's port before it
+ * listens: a free one the test picks ({@link PortBelowEphemeralRange}), not a random one Tomcat picks.
  *
  * <p>The sample samples every callback here ({@code sampling-interval=1}) so that the timers and the
  * allocation meters have data after a few seconds of traffic; the default of 1 in 256 would need minutes.
  * The percentile histograms come from the sample's own {@code application.properties}.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT, properties = {
         "sample.tick-interval=250ms",
         "sample.quote-latency=300ms",
         "sample.faults.enabled=true",
@@ -66,6 +79,7 @@ import dev.synccontext.sample.GrafanaDashboard.Query;
         "synccontext.metrics.sampling-interval=1",
 })
 @Tag("process")
+@Import(DisconnectingEvents.class)
 class GrafanaDashboardTest {
 
     private static final String APPLICATION = "synccontext-sample";
@@ -74,11 +88,33 @@ class GrafanaDashboardTest {
     /** What {@code $__range} (the dashboard's time range) becomes. */
     private static final String RANGE = "5m";
     private static final Duration QUERY_DEADLINE = Duration.ofSeconds(60);
+    private static final Path WORK_DIR = Path.of("target", "grafana-dashboard-test").toAbsolutePath();
     private static final Path ALERTS = Path.of("grafana", "alerts.yml");
+    /** The sustained queue-depth rule, and its {@code for} in the copy of the rules the test's Prometheus loads. */
+    private static final String QUEUE_DEPTH_ALERT = "SyncContextQueueDepthSustained";
+    private static final String QUEUE_DEPTH_FOR = "3s";
+    /** Callbacks held queued: above the queue-depth rule's threshold of 100. */
+    private static final int QUEUED = 150;
+    /**
+     * The alerts the faults must fire, with the scope each must name ("" for the rules that group without one):
+     * the blocked callbacks and the backlog are on sessions' contexts, the slow client on a channel of scope session.
+     */
+    private static final Map<String, String> FIRING = Map.of(
+            "SyncContextBlockedCallbacks", "session",
+            "SyncContextSessionSplits", "",
+            QUEUE_DEPTH_ALERT, "session",
+            "SyncContextLiveSlowDisconnects", "session",
+            "SyncContextExecutorAtCap", "");
 
     /** Panels (title, then query) that a fault driven by this test must make non-zero. */
     private static final Set<String> FAULT_QUERIES = Set.of("Splits over the time range A", "Hand-offs and splits B",
-            "Dropped by policy A");
+            "Dropped by policy A", "Slow disconnects A", "Queued callbacks A");
+
+    /** The sample's port: named in Prometheus's configuration before the sample listens on it. */
+    private static volatile int samplePort;
+    private static volatile CompletableFuture<PrometheusProcess> prometheusStarting;
+    /** {@link #driveLoad()} ran in this class's context. */
+    private static volatile boolean loadDriven;
 
     @LocalServerPort
     int port;
@@ -91,6 +127,54 @@ class GrafanaDashboardTest {
 
     @Autowired
     SyncContextRegistry registry;
+
+    @Autowired
+    DisconnectingEvents.Stream disconnecting;
+
+    /**
+     * Sets the sample's port and starts Prometheus while the sample starts, because Prometheus 2.x applies the
+     * targets it discovered at most every 5 s (the discovery and scrape managers' fixed throttle): one started after
+     * the sample would scrape it 5 to 6 s later, a wait that was a third of the main test. Started here, it scrapes
+     * the sample from its first second up. A failed start (no binary, say) fails only the test that uses it.
+     */
+    @DynamicPropertySource
+    static void startPrometheusWithTheSample(DynamicPropertyRegistry properties) {
+        samplePort = PortBelowEphemeralRange.pick();
+        int port = samplePort;
+        properties.add("server.port", () -> port);
+        prometheusStarting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return PrometheusProcess.start(PrometheusProcess.binary(), WORK_DIR, scrapeConfig(port));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        });
+    }
+
+    @AfterAll
+    static void stopPrometheus() {
+        if (prometheusStarting != null) {
+            PrometheusProcess started = prometheusStarting.handle((prometheus, failure) -> prometheus).join();
+            if (started != null) {
+                started.close();
+            }
+        }
+    }
+
+    /** The Prometheus {@link #startPrometheusWithTheSample} started; its start's failure if it failed. */
+    private static PrometheusProcess prometheus() {
+        try {
+            return prometheusStarting.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
+    }
 
     @Test
     void dashboardIsProvisionableWithUniqueIdsAndTheDatasourceVariable() throws IOException {
@@ -147,7 +231,9 @@ class GrafanaDashboardTest {
     @Test
     void everyMetricTheDashboardUsesIsExportedBySample() throws Exception {
         GrafanaDashboard dashboard = GrafanaDashboard.load();
-        driveLoad();
+        if (!loadDriven) {
+            driveLoad(); // else the load of an earlier test made the meters, which stay registered in this context
+        }
         Set<String> exported = exportedMetricNames();
 
         Set<String> used = new TreeSet<>();
@@ -158,24 +244,36 @@ class GrafanaDashboardTest {
 
     @Test
     void everyPanelQueryReturnsDataFromARealPrometheusScrapingTheSample() throws Exception {
+        Phases phases = new Phases();
         GrafanaDashboard dashboard = GrafanaDashboard.load();
-        Path binary = PrometheusProcess.binary();
-        Path workDir = Path.of("target", "grafana-dashboard-test").toAbsolutePath();
-        try (PrometheusProcess prometheus = PrometheusProcess.start(binary, workDir, scrapeConfig());
-                DashboardFaults faults = new DashboardFaults(port, server, liveBoards)) {
+        assertThat(port).as("the sample listens on the port Prometheus scrapes").isEqualTo(samplePort);
+        PrometheusProcess prometheus = prometheus();
+        try (DashboardFaults faults = new DashboardFaults(port, server, liveBoards)) {
+            phases.done("Prometheus ready");
             awaitTargetUp(prometheus);
+            phases.done("target up");
             driveLoad();
+            phases.done("load driven");
+            // First, so that the queue-depth rule's for: runs while the other faults are made; held until the alerts
+            // are read, because the rule fires only while the depth stays up.
+            DashboardFaults.Backlog backlog = faults.backlog(QUEUED);
             faults.keepSplitting(faults.splitSession(), Duration.ofSeconds(2));
             LiveSubscriber stalledTab = faults.stalledTab();
+            LiveSubscriber slowClient = faults.slowClient(disconnecting);
+            AutoCloseable slowClients = faults.keepDisconnecting(disconnecting, Duration.ofSeconds(2));
+            phases.done("faults made");
 
             Map<String, String> values = resolveVariables(dashboard, prometheus);
             values.put("__rate_interval", RATE_INTERVAL);
             values.put("__range", RANGE);
+            phases.done("variables resolved");
 
             List<Query> queries = dashboard.queries();
             Map<Query, JsonNode> results = awaitData(prometheus, queries, values,
                     query -> query.panelTitle().endsWith("(time range)")
                             || FAULT_QUERIES.contains(query.panelTitle() + " " + query.refId()));
+            phases.done("every panel query has data");
+            slowClients.close(); // its drains would wait for a thread while the executor is held at its cap, below
 
             System.out.printf("Dashboard queries against Prometheus %s (variables %s):%n", prometheus.uri(), values);
             for (Query query : queries) {
@@ -192,23 +290,58 @@ class GrafanaDashboardTest {
             assertThat(maxValue(results.get(find(queries, "Dropped by policy"))))
                     .as("the stalled tab's dropped boards show on the dashboard (it dropped %d)", stalledTab.dropped())
                     .isGreaterThan(0);
+            assertThat(maxValue(results.get(find(queries, "Slow disconnects"))))
+                    .as("the slow client's disconnect shows on the dashboard (its buffer held %d of %d)",
+                            slowClient.highWater(), slowClient.capacity())
+                    .isGreaterThan(0);
+            assertThat(maxValue(results.get(find(queries, "Queued callbacks"))))
+                    .as("the backlog on %s shows on the dashboard", backlog.contextName())
+                    .isGreaterThanOrEqualTo(QUEUED);
 
             // Last: while the executor stays at its cap, the sample's queued work waits for a thread.
             Query capReached = find(queries, "Compensations and cap reached", "B");
             try (DashboardFaults.AtCap atCap = faults.executorAtCap(registry)) {
+                phases.done("executor at its cap");
                 JsonNode shown = awaitData(prometheus, List.of(capReached), values, query -> true).get(capReached);
                 System.out.printf("  %-52s max %s%n", capReached, maxValue(shown));
+                phases.done("cap reached on the dashboard");
+                awaitAlertsFiring(prometheus);
+                phases.done("every alert firing");
+                backlog.close();
             }
-
-            awaitRulesEvaluated(prometheus);
+        } finally {
+            phases.print();
+            printScrapes(prometheus, phases.elapsedSeconds());
         }
     }
 
     // ---------------------------------------------------------------- Prometheus side
 
-    /** {@code grafana/prometheus.yml} as committed, pointed at this sample and scraping every second. */
+    /**
+     * How Prometheus's scrapes of the sample went in the last {@code seconds}: a scrape slower than its 1 s timeout
+     * fails and leaves a gap in every series, which the waits for data then sit out.
+     */
+    private static void printScrapes(PrometheusProcess prometheus, long seconds) {
+        String up = "{job=\"synccontext-sample\"}[" + Math.max(seconds, 1) + "s]";
+        try {
+            System.out.printf("Scrapes of the sample in the last %d s: %s of %s succeeded; duration median %s s, max %s s%n",
+                    seconds,
+                    maxValue(prometheus.query("sum_over_time(up" + up + ")")),
+                    maxValue(prometheus.query("count_over_time(up" + up + ")")),
+                    maxValue(prometheus.query("quantile_over_time(0.5, scrape_duration_seconds" + up + ")")),
+                    maxValue(prometheus.query("max_over_time(scrape_duration_seconds" + up + ")")));
+        } catch (RuntimeException | AssertionError unavailable) {
+            // printed after a failure too: it must not hide that failure
+            System.out.println("Scrapes of the sample: Prometheus did not say (" + unavailable + ")");
+        }
+    }
+
+    /**
+     * {@code grafana/prometheus.yml} as committed, pointed at the sample on {@code port}, scraping and evaluating
+     * every second, with the rules of {@link #rulesWithShortQueueDepthFor(Path)}.
+     */
     @SuppressWarnings("unchecked")
-    private String scrapeConfig() throws IOException {
+    private static String scrapeConfig(int port) throws IOException {
         Path committed = GrafanaDashboard.repositoryFile(Path.of("grafana", "prometheus.yml"));
         Map<String, Object> config = new Yaml().load(Files.readString(committed));
         Map<String, Object> global = (Map<String, Object>) config.get("global");
@@ -225,10 +358,38 @@ class GrafanaDashboardTest {
         job.put("scrape_timeout", "1s");
         job.put("static_configs", List.of(Map.of("targets", List.of("127.0.0.1:" + port))));
         assertThat((List<String>) config.get("rule_files")).as("rule_files of %s", committed).containsExactly("/etc/prometheus/alerts.yml");
-        config.put("rule_files", List.of(GrafanaDashboard.repositoryFile(ALERTS).toString()));
+        config.put("rule_files", List.of(rulesWithShortQueueDepthFor(WORK_DIR).toString()));
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         return new Yaml(options).dump(config);
+    }
+
+    /**
+     * {@code grafana/alerts.yml} as committed but for the queue-depth rule's {@code for} ({@code 5m} there,
+     * {@value #QUEUE_DEPTH_FOR} here), written to {@code workDir}: a real backlog must fire it, and five minutes
+     * of one would be most of this test's time. What {@code for: 5m} does is {@link AlertRulesTest}'s part.
+     */
+    @SuppressWarnings("unchecked")
+    private static Path rulesWithShortQueueDepthFor(Path workDir) throws IOException {
+        Path committed = GrafanaDashboard.repositoryFile(ALERTS);
+        Map<String, Object> file = new Yaml().load(Files.readString(committed));
+        int changed = 0;
+        for (Map<String, Object> group : (List<Map<String, Object>>) file.get("groups")) {
+            for (Map<String, Object> rule : (List<Map<String, Object>>) group.get("rules")) {
+                if (QUEUE_DEPTH_ALERT.equals(rule.get("alert"))) {
+                    assertThat(rule.get("for")).as("the for of %s in %s", QUEUE_DEPTH_ALERT, committed).isEqualTo("5m");
+                    rule.put("for", QUEUE_DEPTH_FOR);
+                    changed++;
+                }
+            }
+        }
+        assertThat(changed).as("rules named %s in %s", QUEUE_DEPTH_ALERT, committed).isOne();
+        Files.createDirectories(workDir);
+        Path copy = workDir.resolve("alerts.yml");
+        DumperOptions options = new DumperOptions();
+        options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        Files.writeString(copy, new Yaml(options).dump(file));
+        return copy;
     }
 
     private void awaitTargetUp(PrometheusProcess prometheus) throws InterruptedException {
@@ -321,12 +482,13 @@ class GrafanaDashboardTest {
     }
 
     /**
-     * Every rule of {@code grafana/alerts.yml} was loaded and evaluated at least once without error; the
-     * blocked callback the load drove fires {@code SyncContextBlockedCallbacks} for the session scope, the
-     * splits fire {@code SyncContextSessionSplits} and the executor's cap {@code SyncContextExecutorAtCap}.
+     * Every rule of {@code grafana/alerts.yml} was loaded and evaluated without error ({@code /api/v1/rules}), and
+     * every alert of {@link #FIRING} is firing for its scope ({@code /api/v1/alerts}): blocked callbacks, splits, the
+     * sustained queue depth, slow disconnects and the executor's cap, each for the fault this test made.
      */
-    private static void awaitRulesEvaluated(PrometheusProcess prometheus) throws InterruptedException {
+    private static void awaitAlertsFiring(PrometheusProcess prometheus) throws InterruptedException {
         Set<String> expected = alertNames();
+        assertThat(FIRING.keySet()).as("alerts this test fires").containsExactlyInAnyOrderElementsOf(expected);
         long deadline = System.nanoTime() + QUERY_DEADLINE.toNanos();
         Map<String, JsonNode> rules = new LinkedHashMap<>();
         while (true) {
@@ -345,50 +507,39 @@ class GrafanaDashboardTest {
                     assertThat(rule.path("health").asString()).as("rule %s: %s", name, rule.path("lastError")).isEqualTo("ok");
                 }
             }
-            JsonNode blocked = rules.get("SyncContextBlockedCallbacks");
-            boolean blockedFires = blocked != null && firingScopes(blocked).contains("session");
-            if (!blockedFires) {
-                pending.add("SyncContextBlockedCallbacks firing for scope session");
-            }
-            for (String name : List.of("SyncContextSessionSplits", "SyncContextExecutorAtCap")) {
-                JsonNode rule = rules.get(name);
-                if (rule == null || firingAlerts(rule) == 0) {
-                    pending.add(name + " firing");
+            JsonNode alerts = prometheus.alerts();
+            FIRING.forEach((name, scope) -> {
+                if (!firing(alerts, name, scope)) {
+                    pending.add(name + " firing" + (scope.isEmpty() ? "" : " for scope " + scope));
                 }
-            }
+            });
             if (pending.isEmpty()) {
-                System.out.printf("Alert rules evaluated by Prometheus: %s%n", rules.keySet());
-                rules.forEach((name, rule) -> System.out.printf("  %-34s %s, %d alerts%n", name,
-                        rule.path("state").asString(), rule.path("alerts").size()));
+                System.out.printf("Alerts firing in Prometheus:%n");
+                for (JsonNode alert : alerts) {
+                    System.out.printf("  %-34s %-8s %s%n", alert.path("labels").path("alertname").asString(),
+                            alert.path("state").asString(), alert.path("labels"));
+                }
                 assertThat(rules.keySet()).as("rules Prometheus loaded").containsExactlyInAnyOrderElementsOf(expected);
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("alert rules within " + QUERY_DEADLINE + ": " + pending + "\n" + rules + "\n"
-                        + prometheus.logTail());
+                throw new AssertionError("alert rules within " + QUERY_DEADLINE + ": " + pending + "\nalerts: " + alerts
+                        + "\nrules: " + rules + "\n" + prometheus.logTail());
             }
             Thread.sleep(500); // poll interval, bounded by the deadline
         }
     }
 
-    private static int firingAlerts(JsonNode rule) {
-        int firing = 0;
-        for (JsonNode alert : rule.path("alerts")) {
-            if ("firing".equals(alert.path("state").asString())) {
-                firing++;
+    /** Whether {@code alerts} has {@code name} firing, for {@code scope} unless that is empty. */
+    private static boolean firing(JsonNode alerts, String name, String scope) {
+        for (JsonNode alert : alerts) {
+            JsonNode labels = alert.path("labels");
+            if (name.equals(labels.path("alertname").asString()) && "firing".equals(alert.path("state").asString())
+                    && (scope.isEmpty() || scope.equals(labels.path("scope").asString()))) {
+                return true;
             }
         }
-        return firing;
-    }
-
-    private static Set<String> firingScopes(JsonNode rule) {
-        Set<String> scopes = new TreeSet<>();
-        for (JsonNode alert : rule.path("alerts")) {
-            if ("firing".equals(alert.path("state").asString())) {
-                scopes.add(alert.path("labels").path("scope").asString());
-            }
-        }
-        return scopes;
+        return false;
     }
 
     /** The alert names in {@code grafana/alerts.yml}. */
@@ -404,7 +555,7 @@ class GrafanaDashboardTest {
             }
             return names;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -491,6 +642,7 @@ class GrafanaDashboardTest {
                     .header("Authorization", BoardClient.basic(BoardClient.ACTUATOR_USER, BoardClient.ACTUATOR_PASSWORD))
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"scenarios\":\"InvokeAsyncReady\",\"iterations\":2,\"warmups\":1}"))));
+            loadDriven = true;
         } finally {
             streams.forEach(EventStream::close);
             tabs.shutdownNow();
@@ -499,5 +651,27 @@ class GrafanaDashboardTest {
 
     private static void expect(int status, Reply reply) {
         assertThat(reply.status()).as("%s", reply).isEqualTo(status);
+    }
+
+    /** How long each phase of a test took, printed at its end: where the test's time goes. */
+    private static final class Phases {
+
+        private final long started = System.nanoTime();
+        private long last = started;
+        private final StringBuilder lines = new StringBuilder();
+
+        void done(String phase) {
+            long now = System.nanoTime();
+            lines.append(String.format("  %-32s %6d ms%n", phase, (now - last) / 1_000_000));
+            last = now;
+        }
+
+        long elapsedSeconds() {
+            return (System.nanoTime() - started) / 1_000_000_000;
+        }
+
+        void print() {
+            System.out.printf("Phases:%n%s  %-32s %6d ms%n", lines, "total", (System.nanoTime() - started) / 1_000_000);
+        }
     }
 }

@@ -134,6 +134,11 @@ final class PrometheusProcess implements AutoCloseable {
         return getJson("/api/v1/rules").get("data").get("groups");
     }
 
+    /** {@code GET /api/v1/alerts}: the active alerts (pending and firing), each with its labels and state. */
+    JsonNode alerts() {
+        return getJson("/api/v1/alerts").get("data").get("alerts");
+    }
+
     /** {@code GET /api/v1/targets}: the active targets. */
     JsonNode activeTargets() {
         return getJson("/api/v1/targets?state=active").get("data").get("activeTargets");
