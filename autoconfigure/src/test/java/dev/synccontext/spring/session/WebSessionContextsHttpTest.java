@@ -45,8 +45,7 @@ class WebSessionContextsHttpTest {
     void anInvalidatedWebSessionsContextIsReleasedByTheSweep() {
         SyncContextRegistry registry = new SyncContextRegistry(
                 ContextTemplate.defaults(java.util.concurrent.ForkJoinPool.commonPool(), "common-pool"));
-        WebSessionContexts perSession = new WebSessionContexts(
-                new SessionContexts(registry, "session", "node-a", java.time.Duration.ofHours(1)), java.time.Duration.ofHours(1));
+        WebSessionContexts perSession = perSession(registry);
         org.springframework.web.server.session.InMemoryWebSessionStore store =
                 new org.springframework.web.server.session.InMemoryWebSessionStore();
         org.springframework.web.server.WebSession session = store.createWebSession().block();
@@ -63,8 +62,7 @@ class WebSessionContextsHttpTest {
     void aSessionItsStoreAnswersOnAnotherThreadGivesItsContextOffThatThread() {
         SyncContextRegistry registry = new SyncContextRegistry(
                 ContextTemplate.defaults(java.util.concurrent.ForkJoinPool.commonPool(), "common-pool"));
-        WebSessionContexts perSession = new WebSessionContexts(
-                new SessionContexts(registry, "session", "node-a", java.time.Duration.ofHours(1)), java.time.Duration.ofHours(1));
+        WebSessionContexts perSession = perSession(registry);
         org.springframework.web.server.WebSession session =
                 new org.springframework.web.server.session.InMemoryWebSessionStore().createWebSession().block();
         // A reactive session store answers on its own I/O thread (Lettuce's event loop for Spring Session on Redis).
@@ -89,6 +87,12 @@ class WebSessionContextsHttpTest {
             storeIo.dispose();
             registry.close();
         }
+    }
+
+    /** WebSession contexts on {@code registry}, with an idle timeout and a sweep interval of an hour. */
+    private static WebSessionContexts perSession(SyncContextRegistry registry) {
+        return new WebSessionContexts(new SessionContexts(registry, "session", "node-a", java.time.Duration.ofHours(1)),
+                java.time.Duration.ofHours(1));
     }
 
     @SpringBootConfiguration
