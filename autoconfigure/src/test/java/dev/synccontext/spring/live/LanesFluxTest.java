@@ -1,42 +1,29 @@
 package dev.synccontext.spring.live;
 
+import static dev.synccontext.spring.live.LanesTab.note;
+import static dev.synccontext.spring.live.LanesTab.say;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.live.LanesApp.LaneEvent;
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.SseClient;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
-import org.springframework.http.MediaType;
-import org.springframework.http.codec.ServerSentEvent;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.server.ServerWebExchange;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
 /**
  * {@link LanesHttpTest} on WebFlux over real Reactor Netty: one {@link LiveFlux} stream carries a session's private
  * channel and a lobby's own channel, each in its order; a reconnect resumes each from its own part of the event id
  * (the private lane replays, the lobby's, past its replay, gets a snapshot); a lobby closing ends only its lane.
  */
-@SpringBootTest(classes = LanesFluxTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@SpringBootTest(classes = LanesFluxApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = {"spring.main.web-application-type=reactive", "synccontext.live.policy=drop-oldest",
                 "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=16",
                 "server.shutdown=immediate"})
@@ -114,60 +101,7 @@ class LanesFluxTest {
         }
     }
 
-    private SseClient tab(Browser user, String lobby, String lastEventId) throws Exception {
-        return new SseClient(user.httpClient(), user.uri("/lanes/events?lobby=" + lobby), null, lastEventId);
-    }
-
-    private static void say(Browser user, String lobby, String text) {
-        HttpResponse<String> answer = user.post("/lanes/" + lobby + "/say?text=" + text);
-        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-    }
-
-    private static void note(Browser user, String text) {
-        HttpResponse<String> answer = user.post("/lanes/note?text=" + text.replace(" ", "+"));
-        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-    }
-
-    /** {@link LanesApp}'s private channel and lobbies behind a WebFlux controller. */
-    @SpringBootConfiguration
-    @EnableAutoConfiguration
-    @Import({LanesApp.Me.class, LanesApp.Lobbies.class, App.FluxLanes.class})
-    static class App {
-
-        @RestController
-        static class FluxLanes {
-
-            private final LanesApp.Me me;
-            private final LanesApp.Lobbies lobbies;
-            private final LiveFlux live;
-
-            FluxLanes(LanesApp.Me me, LanesApp.Lobbies lobbies, LiveFlux live) {
-                this.me = me;
-                this.lobbies = lobbies;
-                this.live = live;
-            }
-
-            @PostMapping("/lanes/note")
-            Mono<Void> note(RendererSyncContext context, @RequestParam String text) {
-                return Mono.fromFuture(() -> context.invokeAsync(() -> me.live().publish("note", text)));
-            }
-
-            @PostMapping("/lanes/{id}/say")
-            Mono<Integer> say(@PathVariable String id, @RequestParam String text) {
-                return Mono.fromFuture(() -> lobbies.say(id, text));
-            }
-
-            @PostMapping("/lanes/{id}/close")
-            Mono<Void> close(@PathVariable String id) {
-                return Mono.fromFuture(() -> lobbies.close(id));
-            }
-
-            /** The tab's one stream: its private channel (on the WebSession's context) and the lobby's. */
-            @GetMapping(path = "/lanes/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-            Flux<ServerSentEvent<String>> events(ServerWebExchange exchange, RendererSyncContext context,
-                    @RequestParam String lobby) {
-                return live.subscribe(exchange, List.of(LiveLane.of("me", context, me::live), lobbies.lane(lobby)));
-            }
-        }
+    private static SseClient tab(Browser user, String lobby, String lastEventId) throws Exception {
+        return LanesTab.open(user, lastEventId, lobby);
     }
 }

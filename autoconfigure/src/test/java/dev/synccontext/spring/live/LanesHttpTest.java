@@ -1,5 +1,9 @@
 package dev.synccontext.spring.live;
 
+import static dev.synccontext.spring.live.LanesTab.mine;
+import static dev.synccontext.spring.live.LanesTab.note;
+import static dev.synccontext.spring.live.LanesTab.say;
+import static dev.synccontext.spring.live.LanesTab.subscribers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -166,8 +170,8 @@ class LanesHttpTest {
         Browser stalledUser = new Browser(port);
         note(stalledUser, "hello"); // makes its session
         Browser bob = new Browser(port);
-        try (StalledSocket stalled = StalledSocket.sse(port, "/lanes/events?lobby=" + lobby,
-                stalledUser.cookie("JSESSIONID"));
+        try (StalledSocket stalled = LanesTab.stalled(port, "JSESSIONID",
+                stalledUser.cookie("JSESSIONID"), lobby);
                 SseClient healthy = tab(bob, lobby, null)) {
             await().atMost(WAIT).until(() -> healthy.events.size() == 2);
             await().atMost(WAIT).until(() -> subscribers(bob, lobby).size() == 2);
@@ -212,31 +216,7 @@ class LanesHttpTest {
         assertThat(body.strip()).as("the last event").endsWith("event:going-away\ndata:{\"reconnect\":true}");
     }
 
-    private SseClient tab(Browser user, String lobby, String lastEventId) throws Exception {
-        return new SseClient(user.httpClient(), user.uri("/lanes/events?lobby=" + lobby), null, lastEventId);
-    }
-
-    private static void say(Browser user, String lobby, String text) {
-        HttpResponse<String> answer = user.post("/lanes/" + lobby + "/say?text=" + text);
-        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-    }
-
-    private static void note(Browser user, String text) {
-        HttpResponse<String> answer = user.post("/lanes/note?text=" + text.replace(" ", "+"));
-        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-    }
-
-    private static List<long[]> subscribers(Browser user, String lobby) {
-        return parse(user.get("/lanes/" + lobby + "/subscribers").body());
-    }
-
-    private static List<long[]> mine(Browser user) {
-        return parse(user.get("/lanes/me").body());
-    }
-
-    /** {@code buffered,written,dropped} per line. */
-    private static List<long[]> parse(String lines) {
-        return lines.isBlank() ? List.of() : lines.lines()
-                .map(line -> java.util.Arrays.stream(line.split(",")).mapToLong(Long::parseLong).toArray()).toList();
+    private static SseClient tab(Browser user, String lobby, String lastEventId) throws Exception {
+        return LanesTab.open(user, lastEventId, lobby);
     }
 }

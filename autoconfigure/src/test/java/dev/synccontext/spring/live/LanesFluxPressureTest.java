@@ -1,0 +1,142 @@
+package dev.synccontext.spring.live;
+
+import static dev.synccontext.spring.live.LanesTab.mine;
+import static dev.synccontext.spring.live.LanesTab.note;
+import static dev.synccontext.spring.live.LanesTab.say;
+import static dev.synccontext.spring.live.LanesTab.subscribers;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.spring.live.LanesApp.LaneEvent;
+import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.SseClient;
+import dev.synccontext.testing.StalledSocket;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * A WebFlux lanes stream under pressure, over real Reactor Netty (as {@link LanesHttpTest} proves it on Tomcat): a
+ * tab that stops reading (a raw socket with a 2 KB receive buffer) costs each of its lanes that lane's bounded
+ * buffer, under the overflow policy, and holds neither the lobby's other tab nor its own session nor a thread; on
+ * shutdown every connection gets one going-away for all its lanes, and a connection that does not read is not
+ * waited for. Same settings as {@link LanesFluxTest}, so both share one application.
+ */
+@SpringBootTest(classes = LanesFluxApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = {"spring.main.web-application-type=reactive", "synccontext.live.policy=drop-oldest",
+                "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=16",
+                "server.shutdown=immediate"})
+class LanesFluxPressureTest {
+
+    private static final AtomicInteger RUNS = new AtomicInteger();
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    /** Lines of 16 KB; more than Reactor Netty's prefetch (128 elements) and 4 MB of socket buffers take. */
+    private static final int MAX_LINES = 3_000;
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    LiveChannels channels;
+
+    @Test
+    void aStalledTabsLanesKeepTheirBoundedBuffersAndHoldNoOtherTabNorItsSessionNorAThread() throws Exception {
+        String lobby = "flux-stalled-" + RUNS.incrementAndGet();
+        Browser stalledUser = new Browser(port);
+        note(stalledUser, "hello"); // makes its WebSession
+        Browser bob = new Browser(port);
+        try (StalledSocket stalled = LanesTab.stalled(port, "SESSION", stalledUser.cookie("SESSION"), lobby);
+                SseClient healthy = LanesTab.open(bob, null, lobby)) {
+            await().atMost(WAIT).until(() -> healthy.events.size() == 2);
+            await().atMost(WAIT).until(() -> subscribers(bob, lobby).size() == 2 && mine(stalledUser).size() == 1);
+            int lines = floodUntilADrop(bob, lobby);
+            await().atMost(WAIT).until(() -> healthy.events.size() == 2 + lines);
+            List<LaneEvent> got = LaneEvent.of(LaneEvent.all(healthy.events), "lobby:" + lobby);
+            assertThat(got.subList(1, got.size())).extracting(LaneEvent::sequence).as("the healthy tab: every line")
+                    .containsExactlyElementsOf(LongStream.rangeClosed(1, lines).boxed().toList());
+            List<long[]> lobbySubscribers = subscribers(bob, lobby);
+            assertThat(lobbySubscribers).as("the stalled tab's lobby lane: within its bound, dropping; the healthy"
+                    + " tab's: nothing dropped").satisfiesExactlyInAnyOrder(
+                    s -> {
+                        assertThat(s[0]).isLessThanOrEqualTo(32);
+                        assertThat(s[2]).isGreaterThan(0);
+                    },
+                    s -> assertThat(s[2]).isZero());
+            System.out.printf("flux lanes, stalled tab: %d lines said; lobby lanes (buffered, written, dropped): %s%n",
+                    lines, lobbySubscribers.stream().map(Arrays::toString).toList());
+            long[] before = mine(stalledUser).get(0);
+            for (int i = 0; i < 5; i++) {
+                note(stalledUser, "n" + i); // answered: the stalled tab holds nothing of its session's context
+            }
+            long[] after = mine(stalledUser).get(0);
+            assertThat(after[1]).as("the stalled tab's private lane writes nothing: the stream's pressure reached it")
+                    .isEqualTo(before[1]);
+            assertThat(after[0]).as("its notes wait in its own buffer").isEqualTo(before[0] + 5);
+            assertThat(threadsInWrites()).as("no thread waits inside a lane's drain or the shared stream").isEmpty();
+        }
+    }
+
+    @Test
+    void goingAwayIsWrittenOncePerConnectionAndAStalledConnectionIsNotWaitedFor() throws Exception {
+        String lobby = "flux-away-" + RUNS.incrementAndGet();
+        Browser alice = new Browser(port);
+        note(alice, "hello");
+        Browser stalledUser = new Browser(port);
+        note(stalledUser, "hello");
+        CompletableFuture<HttpResponse<String>> stream = alice.httpClient().sendAsync(
+                alice.request(LanesTab.path(lobby)).header("Accept", "text/event-stream").build(),
+                HttpResponse.BodyHandlers.ofString());
+        try (StalledSocket stalled = LanesTab.stalled(port, "SESSION", stalledUser.cookie("SESSION"), lobby)) {
+            await().atMost(WAIT).until(() -> subscribers(alice, lobby).size() == 2 && mine(alice).size() == 1
+                    && mine(stalledUser).size() == 1);
+            floodUntilADrop(alice, lobby); // the stalled stream's response takes nothing more
+            List<LiveSubscriber> all = channels.group().subscribers();
+            all.forEach(LiveSubscriber::goAway); // what the shutdown drain does, each lane; none waits for a client
+            assertThat(all).as("every lane ended, the stalled connection's too").noneMatch(LiveSubscriber::isOpen);
+            String body = stream.get(60, TimeUnit.SECONDS).body();
+            assertThat(body.split("event:going-away", -1)).as("one going-away for the reading connection's two lanes")
+                    .hasSize(2);
+            assertThat(body.strip()).as("the last event").endsWith("event:going-away\ndata:{\"reconnect\":true}");
+            assertThat(subscribers(alice, lobby)).as("the lobby keeps no subscriber of either connection").isEmpty();
+            assertThat(mine(stalledUser)).as("nor the stalled tab's session").isEmpty();
+        }
+    }
+
+    /** Says lines of 16 KB until a subscriber of the lobby dropped one; how many were said. */
+    private static int floodUntilADrop(Browser user, String lobby) {
+        int lines = 0;
+        while (subscribers(user, lobby).stream().noneMatch(s -> s[2] > 0)) {
+            assertThat(lines).as("a stalled tab's lane overflows its buffer within this many lines")
+                    .isLessThan(MAX_LINES);
+            for (int i = 0; i < 20; i++) {
+                say(user, lobby, ++lines + "&pad=16384");
+            }
+        }
+        return lines;
+    }
+
+    /** Threads inside a lane's drain, the shared stream or its output right now (a stalled client would hold them). */
+    private static List<String> threadsInWrites() {
+        List<String> held = new ArrayList<>();
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            boolean inWrite = Arrays.stream(stack).anyMatch(frame -> frame.getClassName().endsWith("LiveSubscriber")
+                    || frame.getClassName().endsWith("SharedStream") || frame.getClassName().endsWith("StreamOutput"));
+            if (inWrite) {
+                held.add(thread.getName() + " " + Arrays.stream(stack).limit(12).map(Object::toString).toList());
+            }
+        });
+        return held;
+    }
+}
