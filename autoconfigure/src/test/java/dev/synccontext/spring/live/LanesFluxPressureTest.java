@@ -37,7 +37,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @SpringBootTest(classes = LanesFluxApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = {"spring.main.web-application-type=reactive", "synccontext.live.policy=drop-oldest",
                 "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=16",
-                "server.shutdown=immediate"})
+                "synccontext.live.max-lanes-per-stream=3", "server.shutdown=immediate"})
 class LanesFluxPressureTest {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
@@ -62,7 +62,8 @@ class LanesFluxPressureTest {
             await().atMost(WAIT).until(() -> healthy.events.size() == 2);
             await().atMost(WAIT).until(() -> subscribers(bob, lobby).size() == 2 && mine(stalledUser).size() == 1);
             int lines = floodUntilADrop(bob, lobby);
-            await().atMost(WAIT).until(() -> healthy.events.size() == 2 + lines);
+            LanesTab.awaitEvents(healthy, 2 + lines, () -> lines + " lines; lobby subscribers "
+                    + LanesTab.show(subscribers(bob, lobby)));
             List<LaneEvent> got = LaneEvent.of(LaneEvent.all(healthy.events), "lobby:" + lobby);
             assertThat(got.subList(1, got.size())).extracting(LaneEvent::sequence).as("the healthy tab: every line")
                     .containsExactlyElementsOf(LongStream.rangeClosed(1, lines).boxed().toList());
@@ -75,7 +76,7 @@ class LanesFluxPressureTest {
                     },
                     s -> assertThat(s[2]).isZero());
             System.out.printf("flux lanes, stalled tab: %d lines said; lobby lanes (buffered, written, dropped): %s%n",
-                    lines, lobbySubscribers.stream().map(Arrays::toString).toList());
+                    lines, LanesTab.show(lobbySubscribers));
             long[] before = mine(stalledUser).get(0);
             for (int i = 0; i < 5; i++) {
                 note(stalledUser, "n" + i); // answered: the stalled tab holds nothing of its session's context

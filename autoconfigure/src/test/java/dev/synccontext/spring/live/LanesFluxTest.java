@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -26,7 +27,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @SpringBootTest(classes = LanesFluxApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = {"spring.main.web-application-type=reactive", "synccontext.live.policy=drop-oldest",
                 "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=16",
-                "server.shutdown=immediate"})
+                "synccontext.live.max-lanes-per-stream=3", "server.shutdown=immediate"})
 class LanesFluxTest {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
@@ -34,6 +35,9 @@ class LanesFluxTest {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    LaneLimit laneLimit;
 
     @Test
     void oneStreamCarriesBothLanesInTheirOrderAndAReconnectResumesEachFromItsOwnPosition() throws Exception {
@@ -99,6 +103,11 @@ class LanesFluxTest {
                     .containsExactly("me", "\"still here\"");
             assertThat(tab.failure).as("the stream is still open").isNull();
         }
+    }
+
+    @Test
+    void aStreamOfMoreLanesThanTheCapIsRefusedWith400NamingTheCapAndCounted() throws Exception {
+        LanesTab.checkTheLaneCap(new Browser(port), laneLimit, "cap-" + RUNS.incrementAndGet());
     }
 
     private static SseClient tab(Browser user, String lobby, String lastEventId) throws Exception {

@@ -33,7 +33,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  */
 @SpringBootTest(classes = LanesApp.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
         "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32",
-        "synccontext.live.replay-capacity=16", "server.shutdown=immediate"})
+        "synccontext.live.replay-capacity=16", "synccontext.live.max-lanes-per-stream=3", "server.shutdown=immediate"})
 class LanesHttpTest {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
@@ -44,6 +44,9 @@ class LanesHttpTest {
 
     @Autowired
     LiveChannels channels;
+
+    @Autowired
+    LaneLimit laneLimit;
 
     @Test
     void oneConnectionCarriesTheSessionsChannelAndTheLobbysEachInItsOrder() throws Exception {
@@ -179,7 +182,7 @@ class LanesHttpTest {
             for (int i = 0; i < lines; i++) {
                 say(bob, lobby, i + "&pad=16384");
             }
-            await().atMost(WAIT).until(() -> healthy.events.size() == 2 + lines);
+            LanesTab.awaitEvents(healthy, 2 + lines, () -> "lobby subscribers " + LanesTab.show(subscribers(bob, lobby)));
             List<LaneEvent> got = LaneEvent.of(LaneEvent.all(healthy.events), "lobby:" + lobby);
             assertThat(got.subList(1, got.size())).extracting(LaneEvent::sequence).as("every line, in order")
                     .containsExactlyElementsOf(LongStream.rangeClosed(1, lines).boxed().toList());
@@ -214,6 +217,11 @@ class LanesHttpTest {
         assertThat(body.split("event:going-away", -1)).as("one going-away for the connection's two lanes:\n" + body)
                 .hasSize(2);
         assertThat(body.strip()).as("the last event").endsWith("event:going-away\ndata:{\"reconnect\":true}");
+    }
+
+    @Test
+    void aStreamOfMoreLanesThanTheCapIsRefusedWith400NamingTheCapAndCounted() throws Exception {
+        LanesTab.checkTheLaneCap(new Browser(port), laneLimit, "cap-" + RUNS.incrementAndGet());
     }
 
     private static SseClient tab(Browser user, String lobby, String lastEventId) throws Exception {

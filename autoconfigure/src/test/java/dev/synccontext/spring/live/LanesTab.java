@@ -1,13 +1,17 @@
 package dev.synccontext.spring.live;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.SseClient;
 import dev.synccontext.testing.StalledSocket;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * What the lanes tests do as a browser, on {@link LanesApp} (MVC) and {@link LanesFluxApp} (WebFlux) alike: the
@@ -27,6 +31,43 @@ final class LanesTab {
     static StalledSocket stalled(int port, String cookie, String value, String... lobbies) throws Exception {
         return new StalledSocket(port, "GET " + path(lobbies) + " HTTP/1.1\r\nHost: 127.0.0.1:" + port
                 + "\r\nAccept: text/event-stream\r\nCookie: " + cookie + "=" + value + "\r\n\r\n");
+    }
+
+    /**
+     * Proves the cap ({@code synccontext.live.max-lanes-per-stream=3} in the lanes tests): a stream of three lanes
+     * opens; one of four is answered {@code 400} with a message that names the cap and the property, is counted, and
+     * subscribes none of its lanes.
+     */
+    static void checkTheLaneCap(Browser user, LaneLimit limit, String lobby) throws Exception {
+        assertThat(limit.max()).as("the lanes tests' cap").isEqualTo(3);
+        long refusedBefore = limit.refused();
+        try (SseClient atTheCap = open(user, null, lobby + "-a", lobby + "-b")) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> atTheCap.events.size() == 3);
+        }
+        HttpResponse<String> overTheCap = user.httpClient().send(user.request(path(lobby + "-a", lobby + "-b",
+                lobby + "-c")).header("Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(overTheCap.statusCode()).as("a stream of four lanes over a cap of three: " + overTheCap.body())
+                .isEqualTo(400);
+        assertThat(overTheCap.body()).as("the refusal names the lanes asked for, the cap and the property")
+                .contains("asked for 4 live lanes", "at most 3", "synccontext.live.max-lanes-per-stream");
+        assertThat(limit.refused()).as("the refusal is counted").isEqualTo(refusedBefore + 1);
+        assertThat(subscribers(user, lobby + "-c")).as("the refused stream subscribed none of its lanes").isEmpty();
+    }
+
+    /** Waits for {@code count} events on {@code tab}; on time-out fails with how many came and {@code state}. */
+    static void awaitEvents(SseClient tab, int count, Supplier<String> state) {
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> tab.events.size() >= count);
+        } catch (ConditionTimeoutException timedOut) {
+            throw new AssertionError("waited for " + count + " events, got " + tab.events.size() + " (failure: "
+                    + tab.failure + "); " + state.get(), timedOut);
+        }
+        assertThat(tab.events).as("no more events than awaited").hasSize(count);
+    }
+
+    /** {@code [buffered, written, dropped]} of each subscriber, for a failure message. */
+    static String show(List<long[]> subscribers) {
+        return subscribers.stream().map(Arrays::toString).toList().toString();
     }
 
     static String path(String... lobbies) {

@@ -51,10 +51,18 @@ public final class LiveFlux {
 
     private final LiveEncoder encoder;
     private final Duration timeout;
+    private final LaneLimit laneLimit;
 
+    /** Streams of at most {@link LaneLimit#DEFAULT_MAX} lanes each. */
     public LiveFlux(LiveEncoder encoder, Duration timeout) {
+        this(encoder, timeout, new LaneLimit(LaneLimit.DEFAULT_MAX));
+    }
+
+    /** Streams of at most {@code laneLimit}'s lanes each. */
+    public LiveFlux(LiveEncoder encoder, Duration timeout, LaneLimit laneLimit) {
         this.encoder = Objects.requireNonNull(encoder, "encoder");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.laneLimit = Objects.requireNonNull(laneLimit, "laneLimit");
     }
 
     /**
@@ -91,12 +99,19 @@ public final class LiveFlux {
      * resume, ordering and ending of {@link LiveSse#subscribe(jakarta.servlet.http.HttpServletRequest,
      * jakarta.servlet.http.HttpServletResponse, List)}. Every lane subscribes inside its own context when the server
      * subscribes to the stream; when every lane is refused the stream fails before its first event (an error
-     * status, {@code 503} while the application shuts down), as the single-channel stream does.
+     * status, {@code 503} while the application shuts down), as the single-channel stream does. A request for more
+     * lanes than the {@link LaneLimit} allows subscribes none: the stream fails with {@link TooManyLanesException}
+     * before its first event ({@code 400 Bad Request} with the refusal's message, through
+     * {@link TooManyLanesWebExceptionHandler}, which the starter registers).
      *
      * @throws IllegalArgumentException no lane, or two lanes with one name
      */
     public Flux<ServerSentEvent<String>> subscribe(ServerWebExchange exchange, List<LiveLane> lanes) {
         List<LiveLane> all = List.copyOf(lanes);
+        TooManyLanesException tooMany = laneLimit.check(all.size());
+        if (tooMany != null) {
+            return Flux.error(tooMany);
+        }
         List<String> names = all.stream().map(LiveLane::name).toList();
         LaneIds.checkNames(names);
         String lastEventId = exchange.getRequest().getHeaders().getFirst("Last-Event-ID");
