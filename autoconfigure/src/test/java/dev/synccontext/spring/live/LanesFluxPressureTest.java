@@ -2,7 +2,6 @@ package dev.synccontext.spring.live;
 
 import static dev.synccontext.spring.live.LanesTab.mine;
 import static dev.synccontext.spring.live.LanesTab.note;
-import static dev.synccontext.spring.live.LanesTab.say;
 import static dev.synccontext.spring.live.LanesTab.subscribers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -42,8 +41,6 @@ class LanesFluxPressureTest {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
     private static final Duration WAIT = Duration.ofSeconds(60);
-    /** Lines of 16 KB; more than Reactor Netty's prefetch (128 elements) and 4 MB of socket buffers take. */
-    private static final int MAX_LINES = 3_000;
 
     @LocalServerPort
     int port;
@@ -61,9 +58,7 @@ class LanesFluxPressureTest {
                 SseClient healthy = LanesTab.open(bob, null, lobby)) {
             await().atMost(WAIT).until(() -> healthy.events.size() == 2);
             await().atMost(WAIT).until(() -> subscribers(bob, lobby).size() == 2 && mine(stalledUser).size() == 1);
-            int lines = floodUntilADrop(bob, lobby);
-            LanesTab.awaitEvents(healthy, 2 + lines, () -> lines + " lines; lobby subscribers "
-                    + LanesTab.show(subscribers(bob, lobby)));
+            int lines = LanesTab.floodUntilADrop(bob, lobby, healthy, 2);
             List<LaneEvent> got = LaneEvent.of(LaneEvent.all(healthy.events), "lobby:" + lobby);
             assertThat(got.subList(1, got.size())).extracting(LaneEvent::sequence).as("the healthy tab: every line")
                     .containsExactlyElementsOf(LongStream.rangeClosed(1, lines).boxed().toList());
@@ -91,41 +86,31 @@ class LanesFluxPressureTest {
 
     @Test
     void goingAwayIsWrittenOncePerConnectionAndAStalledConnectionIsNotWaitedFor() throws Exception {
-        String lobby = "flux-away-" + RUNS.incrementAndGet();
+        String flooded = "flux-away-" + RUNS.incrementAndGet();
+        String quiet = "flux-away-quiet-" + RUNS.get();
         Browser alice = new Browser(port);
         note(alice, "hello");
         Browser stalledUser = new Browser(port);
         note(stalledUser, "hello");
         CompletableFuture<HttpResponse<String>> stream = alice.httpClient().sendAsync(
-                alice.request(LanesTab.path(lobby)).header("Accept", "text/event-stream").build(),
+                alice.request(LanesTab.path(quiet)).header("Accept", "text/event-stream").build(),
                 HttpResponse.BodyHandlers.ofString());
-        try (StalledSocket stalled = LanesTab.stalled(port, "SESSION", stalledUser.cookie("SESSION"), lobby)) {
-            await().atMost(WAIT).until(() -> subscribers(alice, lobby).size() == 2 && mine(alice).size() == 1
-                    && mine(stalledUser).size() == 1);
-            floodUntilADrop(alice, lobby); // the stalled stream's response takes nothing more
+        try (StalledSocket stalled = LanesTab.stalled(port, "SESSION", stalledUser.cookie("SESSION"), flooded);
+                SseClient pacer = LanesTab.open(new Browser(port), null, flooded)) {
+            await().atMost(WAIT).until(() -> subscribers(alice, quiet).size() == 1 && mine(alice).size() == 1
+                    && mine(stalledUser).size() == 1 && subscribers(alice, flooded).size() == 2);
+            LanesTab.floodUntilADrop(alice, flooded, pacer, 2); // the stalled stream's response takes nothing more
             List<LiveSubscriber> all = channels.group().subscribers();
             all.forEach(LiveSubscriber::goAway); // what the shutdown drain does, each lane; none waits for a client
             assertThat(all).as("every lane ended, the stalled connection's too").noneMatch(LiveSubscriber::isOpen);
             String body = stream.get(60, TimeUnit.SECONDS).body();
-            assertThat(body.split("event:going-away", -1)).as("one going-away for the reading connection's two lanes")
+            assertThat(body.split("event:going-away", -1)).as("one going-away for the connection's two lanes:\n" + body)
                     .hasSize(2);
             assertThat(body.strip()).as("the last event").endsWith("event:going-away\ndata:{\"reconnect\":true}");
-            assertThat(subscribers(alice, lobby)).as("the lobby keeps no subscriber of either connection").isEmpty();
+            assertThat(subscribers(alice, flooded)).as("the room keeps no subscriber of the stalled connection")
+                    .isEmpty();
             assertThat(mine(stalledUser)).as("nor the stalled tab's session").isEmpty();
         }
-    }
-
-    /** Says lines of 16 KB until a subscriber of the lobby dropped one; how many were said. */
-    private static int floodUntilADrop(Browser user, String lobby) {
-        int lines = 0;
-        while (subscribers(user, lobby).stream().noneMatch(s -> s[2] > 0)) {
-            assertThat(lines).as("a stalled tab's lane overflows its buffer within this many lines")
-                    .isLessThan(MAX_LINES);
-            for (int i = 0; i < 20; i++) {
-                say(user, lobby, ++lines + "&pad=16384");
-            }
-        }
-        return lines;
     }
 
     /** Threads inside a lane's drain, the shared stream or its output right now (a stalled client would hold them). */

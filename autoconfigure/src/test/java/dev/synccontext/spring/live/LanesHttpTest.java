@@ -178,11 +178,7 @@ class LanesHttpTest {
                 SseClient healthy = tab(bob, lobby, null)) {
             await().atMost(WAIT).until(() -> healthy.events.size() == 2);
             await().atMost(WAIT).until(() -> subscribers(bob, lobby).size() == 2);
-            int lines = 400; // 6.4 MB: more than the kernel's buffers take for the stalled socket
-            for (int i = 0; i < lines; i++) {
-                say(bob, lobby, i + "&pad=16384");
-            }
-            LanesTab.awaitEvents(healthy, 2 + lines, () -> "lobby subscribers " + LanesTab.show(subscribers(bob, lobby)));
+            int lines = LanesTab.floodUntilADrop(bob, lobby, healthy, 2);
             List<LaneEvent> got = LaneEvent.of(LaneEvent.all(healthy.events), "lobby:" + lobby);
             assertThat(got.subList(1, got.size())).extracting(LaneEvent::sequence).as("every line, in order")
                     .containsExactlyElementsOf(LongStream.rangeClosed(1, lines).boxed().toList());

@@ -54,6 +54,26 @@ final class LanesTab {
         assertThat(subscribers(user, lobby + "-c")).as("the refused stream subscribed none of its lanes").isEmpty();
     }
 
+    /**
+     * Says lines of 16 KB in the lobby until a subscriber of its channel dropped one; how many were said. After each
+     * 20 lines it waits for {@code pacer} (a tab that reads, {@code before} events in) to have them all, so a tab that
+     * reads is never more than 20 lines behind and cannot overflow a buffer of 32 however loaded the machine is: the
+     * lane that drops is one whose client stopped reading.
+     */
+    static int floodUntilADrop(Browser user, String lobby, SseClient pacer, int before) {
+        int lines = 0;
+        while (subscribers(user, lobby).stream().noneMatch(s -> s[2] > 0)) {
+            assertThat(lines).as("a stalled tab's lane overflows its buffer within this many lines").isLessThan(3_000);
+            for (int i = 0; i < 20; i++) {
+                say(user, lobby, ++lines + "&pad=16384");
+            }
+            int said = lines;
+            awaitEvents(pacer, before + said, () -> said + " lines; lobby subscribers "
+                    + show(subscribers(user, lobby)));
+        }
+        return lines;
+    }
+
     /** Waits for {@code count} events on {@code tab}; on time-out fails with how many came and {@code state}. */
     static void awaitEvents(SseClient tab, int count, Supplier<String> state) {
         try {
