@@ -15,11 +15,17 @@ import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * What the lanes tests do as a browser, on {@link LanesApp} (MVC) and {@link LanesFluxApp} (WebFlux) alike: the
- * same paths on both, so {@link LanesHttpTest} and {@link LanesFluxTest} share one client.
+ * same paths on both, so {@link LanesScenarios} runs on either.
  */
 final class LanesTab {
 
     private LanesTab() {
+    }
+
+    /** Gives {@code user} a session (its cookie), publishing nothing: the private channel keeps its numbering. */
+    static void session(Browser user) {
+        HttpResponse<String> answer = user.get("/lanes/me");
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
     }
 
     /** A tab's stream: its private lane and one lane per lobby. */
@@ -27,10 +33,10 @@ final class LanesTab {
         return new SseClient(user.httpClient(), user.uri(path(lobbies)), null, lastEventId);
     }
 
-    /** A tab of {@code user} (its session cookie {@code cookie}) that stops reading: its stream's lanes stall. */
-    static StalledSocket stalled(int port, String cookie, String value, String... lobbies) throws Exception {
+    /** A tab of {@code user} (its session cookie named {@code cookie}) that stops reading: its lanes stall. */
+    static StalledSocket stalled(int port, Browser user, String cookie, String... lobbies) throws Exception {
         return new StalledSocket(port, "GET " + path(lobbies) + " HTTP/1.1\r\nHost: 127.0.0.1:" + port
-                + "\r\nAccept: text/event-stream\r\nCookie: " + cookie + "=" + value + "\r\n\r\n");
+                + "\r\nAccept: text/event-stream\r\nCookie: " + cookie + "=" + user.cookie(cookie) + "\r\n\r\n");
     }
 
     /**
