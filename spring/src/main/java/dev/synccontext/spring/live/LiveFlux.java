@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.server.ServerWebExchange;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
 
@@ -42,7 +43,9 @@ import reactor.core.publisher.FluxSink;
  *       down, through the starter's {@code ShuttingDownWebExceptionHandler}) instead of an empty stream.</li>
  *   <li>The stream ends at {@code synccontext.live.sse-timeout} (the browser reconnects and resumes), when the
  *       client goes away, or with its subscriber: on shutdown with an {@code event:going-away} (no id), as
- *       {@link LiveSse} does.</li>
+ *       {@link LiveSse} does. A stream whose response takes nothing more then (a client that does not read) is
+ *       aborted instead, its connection closed on Reactor Netty, so the server's graceful shutdown does not wait
+ *       for bytes that client never takes.</li>
  * </ul>
  * The response says {@code Cache-Control: no-cache, no-transform} and {@code X-Accel-Buffering: no} (nginx).
  * Several channels of different contexts share one stream with {@link #subscribe(ServerWebExchange, List)}.
@@ -89,7 +92,9 @@ public final class LiveFlux {
         HttpHeaders headers = exchange.getResponse().getHeaders();
         headers.set(HttpHeaders.CACHE_CONTROL, "no-cache, no-transform");
         headers.set("X-Accel-Buffering", "no");
-        Flux<ServerSentEvent<String>> events = Flux.create(sink -> start(sink, lastEventId, context, channel, subscribed),
+        Disposable connection = FluxTransport.connectionOf(exchange);
+        Flux<ServerSentEvent<String>> events = Flux.create(
+                sink -> start(sink, connection, lastEventId, context, channel, subscribed),
                 FluxSink.OverflowStrategy.BUFFER); // never used beyond the demand: the transport writes only then
         return events.take(timeout);
     }
@@ -118,17 +123,19 @@ public final class LiveFlux {
         HttpHeaders headers = exchange.getResponse().getHeaders();
         headers.set(HttpHeaders.CACHE_CONTROL, "no-cache, no-transform");
         headers.set("X-Accel-Buffering", "no");
+        Disposable connection = FluxTransport.connectionOf(exchange);
         Flux<ServerSentEvent<String>> events = Flux.create(sink -> {
             SharedStream stream = new SharedStream(encoder, names, lastEventId);
-            FluxStreamOutput.connect(stream, sink);
+            FluxStreamOutput.connect(stream, sink, connection);
             stream.subscribe(all);
         }, FluxSink.OverflowStrategy.BUFFER); // never used beyond the demand: the stream writes only then
         return events.take(timeout);
     }
 
-    private void start(FluxSink<ServerSentEvent<String>> sink, @Nullable String lastEventId, RendererSyncContext context,
-            Supplier<LiveChannel> channel, Consumer<LiveSubscriber> subscribed) {
-        FluxTransport transport = new FluxTransport(sink, encoder, lastEventId);
+    private void start(FluxSink<ServerSentEvent<String>> sink, @Nullable Disposable connection,
+            @Nullable String lastEventId, RendererSyncContext context, Supplier<LiveChannel> channel,
+            Consumer<LiveSubscriber> subscribed) {
+        FluxTransport transport = new FluxTransport(sink, connection, encoder, lastEventId);
         CompletableFuture<LiveSubscriber> subscription;
         try {
             subscription = context.invokeAsync(() -> {
