@@ -24,6 +24,11 @@ public class LiveProperties {
     private Duration sendTimeout = Duration.ofSeconds(10);
 
     /**
+     * Maximum number of lanes (live channels) one event stream may carry; a request for more is refused with 400.
+     */
+    private int maxLanesPerStream = 16;
+
+    /**
      * How many subscribers per second are told to go away when the application shuts down, so that their
      * reconnects do not reach the other nodes in one wave; 0 = all at once.
      */
@@ -65,6 +70,18 @@ public class LiveProperties {
 
     public void setSseTimeout(Duration sseTimeout) {
         this.sseTimeout = positive("synccontext.live.sse-timeout", sseTimeout);
+    }
+
+    public int getMaxLanesPerStream() {
+        return maxLanesPerStream;
+    }
+
+    public void setMaxLanesPerStream(int maxLanesPerStream) {
+        if (maxLanesPerStream < 1) {
+            throw new IllegalArgumentException("synccontext.live.max-lanes-per-stream must be at least 1, not "
+                    + maxLanesPerStream);
+        }
+        this.maxLanesPerStream = maxLanesPerStream;
     }
 
     public int getShutdownPace() {

@@ -1,6 +1,8 @@
 package dev.synccontext.autoconfigure.live;
 
 import dev.synccontext.spring.live.JsonLiveEncoder;
+import dev.synccontext.spring.live.LaneLimit;
+import dev.synccontext.spring.live.LaneLimitMetrics;
 import dev.synccontext.spring.live.LiveChannels;
 import dev.synccontext.spring.live.LiveChannelsMetrics;
 import dev.synccontext.spring.live.LiveEncoder;
@@ -9,6 +11,7 @@ import dev.synccontext.spring.live.LiveSse;
 import dev.synccontext.spring.live.LiveStomp;
 import dev.synccontext.spring.live.LiveWebSocket;
 import dev.synccontext.spring.live.StompSessionEvents;
+import dev.synccontext.spring.live.TooManyLanesWebExceptionHandler;
 
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 import dev.synccontext.registry.SyncContextRegistry;
@@ -32,7 +35,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Live channels: {@link LiveChannels} always, and one transport bean per web technology present:
  * {@link LiveSse} (servlet web application), {@link LiveFlux} (reactive web application), {@link LiveWebSocket} (Spring WebSocket over JSR 356),
- * {@link LiveStomp} (a {@code SimpMessagingTemplate} bean); the meters when Micrometer is present.
+ * {@link LiveStomp} (a {@code SimpMessagingTemplate} bean); the {@link LaneLimit} the event streams share; the
+ * meters when Micrometer is present.
  */
 @AutoConfiguration(after = SyncContextAutoConfiguration.class,
         afterName = {"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
@@ -50,6 +54,12 @@ public final class SyncContextLiveAutoConfiguration {
     LiveChannels liveChannels(LiveProperties properties, SyncContextRegistry registry) {
         return new LiveChannels(registry.template().executor(), builder -> builder.policy(properties.getPolicy())
                 .bufferCapacity(properties.getBufferCapacity()).replayCapacity(properties.getReplayCapacity()));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LaneLimit liveLaneLimit(LiveProperties properties) {
+        return new LaneLimit(properties.getMaxLanesPerStream());
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -78,8 +88,8 @@ public final class SyncContextLiveAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        LiveSse liveSse(ObjectProvider<LiveEncoder> encoder, LiveProperties properties) {
-            return new LiveSse(encoder(encoder), properties.getSseTimeout());
+        LiveSse liveSse(ObjectProvider<LiveEncoder> encoder, LiveProperties properties, LaneLimit laneLimit) {
+            return new LiveSse(encoder(encoder), properties.getSseTimeout(), laneLimit);
         }
     }
 
@@ -90,8 +100,14 @@ public final class SyncContextLiveAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        LiveFlux liveFlux(ObjectProvider<LiveEncoder> encoder, LiveProperties properties) {
-            return new LiveFlux(encoder(encoder), properties.getSseTimeout());
+        LiveFlux liveFlux(ObjectProvider<LiveEncoder> encoder, LiveProperties properties, LaneLimit laneLimit) {
+            return new LiveFlux(encoder(encoder), properties.getSseTimeout(), laneLimit);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        TooManyLanesWebExceptionHandler liveTooManyLanesWebExceptionHandler() {
+            return new TooManyLanesWebExceptionHandler();
         }
     }
 
@@ -134,6 +150,11 @@ public final class SyncContextLiveAutoConfiguration {
         @Bean
         MeterBinder syncContextLiveMetrics(LiveChannels channels) {
             return new LiveChannelsMetrics(channels);
+        }
+
+        @Bean
+        MeterBinder syncContextLaneLimitMetrics(LaneLimit laneLimit) {
+            return new LaneLimitMetrics(laneLimit);
         }
     }
 }

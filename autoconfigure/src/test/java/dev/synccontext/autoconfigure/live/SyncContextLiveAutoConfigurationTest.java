@@ -1,11 +1,13 @@
 package dev.synccontext.autoconfigure.live;
 
+import dev.synccontext.spring.live.LaneLimit;
 import dev.synccontext.spring.live.LiveChannels;
 import dev.synccontext.spring.live.LiveEncoder;
 import dev.synccontext.spring.live.LiveFlux;
 import dev.synccontext.spring.live.LiveSse;
 import dev.synccontext.spring.live.LiveStomp;
 import dev.synccontext.spring.live.LiveWebSocket;
+import dev.synccontext.spring.live.TooManyLanesWebExceptionHandler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -69,6 +71,25 @@ class SyncContextLiveAutoConfigurationTest {
     }
 
     @Test
+    void theLaneCapIsSixteenByDefaultSetByItsPropertyAndAtLeastOne() {
+        AllParts.plain().withConfiguration(LIVE).run(context -> assertThat(context.getBean(LaneLimit.class).max())
+                .isEqualTo(LaneLimit.DEFAULT_MAX).isEqualTo(new LiveProperties().getMaxLanesPerStream()).isEqualTo(16));
+        AllParts.plain().withConfiguration(LIVE).withPropertyValues("synccontext.live.max-lanes-per-stream=3")
+                .run(context -> assertThat(context.getBean(LaneLimit.class).max()).isEqualTo(3));
+        AllParts.plain().withConfiguration(LIVE).withPropertyValues("synccontext.live.max-lanes-per-stream=0")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("synccontext.live.max-lanes-per-stream"));
+    }
+
+    @Test
+    void aReactiveApplicationAnswersTooManyLanesWith400() {
+        AllParts.reactive().withConfiguration(LIVE).run(context ->
+                assertThat(context).hasSingleBean(TooManyLanesWebExceptionHandler.class));
+        AllParts.servlet().withConfiguration(LIVE).run(context ->
+                assertThat(context).doesNotHaveBean(TooManyLanesWebExceptionHandler.class));
+    }
+
+    @Test
     void theMetersExistPerScopeFromStartup() {
         AllParts.plain().withConfiguration(LIVE).withBean(SimpleMeterRegistry.class).run(context -> {
             SimpleMeterRegistry registry = context.getBean(SimpleMeterRegistry.class);
@@ -76,6 +97,7 @@ class SyncContextLiveAutoConfigurationTest {
                     .forEach(binder -> binder.bindTo(registry));
             assertThat(registry.find("synccontext.live.buffered").tag("scope", "session").gauge()).isNotNull();
             assertThat(registry.find("synccontext.live.dropped").tag("scope", "websocket").functionCounters()).hasSize(2);
+            assertThat(registry.find("synccontext.live.lanes.refused").functionCounter()).isNotNull();
         });
     }
 }

@@ -99,6 +99,13 @@ class LanesApp {
             });
         }
 
+        /** {@code mine} and a lane per lobby of {@code ids}: what a tab's stream carries. */
+        List<LiveLane> lanes(LiveLane mine, List<String> ids) {
+            List<LiveLane> all = new ArrayList<>(List.of(mine));
+            ids.forEach(id -> all.add(lane(id)));
+            return all;
+        }
+
         /** The one-shared-sequence way: the lobby publishes into the caller's private channel. */
         CompletableFuture<String> joinIntoMe(String id, LiveChannel mine) {
             RendererSyncContext me = RendererSyncContext.current().orElseThrow();
@@ -174,11 +181,11 @@ class LanesApp {
             return lobbies.subscribers(id);
         }
 
-        /** The tab's one stream: its private channel and the lobby's, each a lane. */
+        /** The tab's one stream: its private channel and each lobby's, each a lane. */
         @OnContext(false)
         @GetMapping(path = "/lanes/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-        void events(HttpServletRequest request, HttpServletResponse response, @RequestParam String lobby) {
-            sse.subscribe(request, response, List.of(LiveLane.of("me", context, me::live), lobbies.lane(lobby)));
+        void events(HttpServletRequest request, HttpServletResponse response, @RequestParam List<String> lobby) {
+            sse.subscribe(request, response, lobbies.lanes(LiveLane.of("me", context, me::live), lobby));
         }
 
         /** The premise's stream: the private channel alone, which joined lobbies publish into. */

@@ -2,6 +2,7 @@ package dev.synccontext.spring.live;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.codec.ServerSentEvent;
+import reactor.core.Disposable;
 import reactor.core.publisher.FluxSink;
 
 /**
@@ -12,14 +13,19 @@ import reactor.core.publisher.FluxSink;
 final class FluxStreamOutput implements StreamOutput {
 
     private final FluxSink<ServerSentEvent<String>> sink;
+    private final @Nullable Disposable connection;
 
-    private FluxStreamOutput(FluxSink<ServerSentEvent<String>> sink) {
+    private FluxStreamOutput(FluxSink<ServerSentEvent<String>> sink, @Nullable Disposable connection) {
         this.sink = sink;
+        this.connection = connection;
     }
 
-    /** The output of {@code stream} on {@code sink}, with the sink's signals registered after the stream has it. */
-    static void connect(SharedStream stream, FluxSink<ServerSentEvent<String>> sink) {
-        stream.use(new FluxStreamOutput(sink));
+    /**
+     * The output of {@code stream} on {@code sink} (of the response on {@code connection}, where the server exposes
+     * it: {@link FluxTransport#connectionOf}), with the sink's signals registered after the stream has it.
+     */
+    static void connect(SharedStream stream, FluxSink<ServerSentEvent<String>> sink, @Nullable Disposable connection) {
+        stream.use(new FluxStreamOutput(sink, connection));
         sink.onRequest(requested -> stream.writable());
         sink.onDispose(stream::ended);
     }
@@ -45,10 +51,11 @@ final class FluxStreamOutput implements StreamOutput {
 
     @Override
     public void end(boolean goingAway) {
-        if (goingAway && sink.requestedFromDownstream() > 0) {
-            sink.next(FluxTransport.GOING_AWAY); // only if the response takes it now
+        if (goingAway) {
+            FluxTransport.goAway(sink, connection); // a client that does not read is not waited for
+        } else {
+            sink.complete();
         }
-        sink.complete();
     }
 
     @Override

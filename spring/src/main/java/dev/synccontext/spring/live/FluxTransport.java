@@ -7,6 +7,9 @@ import dev.synccontext.live.LiveTransport;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.Disposable;
 import reactor.core.publisher.FluxSink;
 
 /**
@@ -28,13 +31,16 @@ final class FluxTransport implements LiveTransport {
             .event(LiveFrames.GOING_AWAY_EVENT).data("{\"reconnect\":true}").build();
 
     private final FluxSink<ServerSentEvent<String>> sink;
+    private final @Nullable Disposable connection;
     private final LiveEncoder encoder;
     private final @Nullable String lastEventId;
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile @Nullable LiveSubscriber subscriber;
 
-    FluxTransport(FluxSink<ServerSentEvent<String>> sink, LiveEncoder encoder, @Nullable String lastEventId) {
+    FluxTransport(FluxSink<ServerSentEvent<String>> sink, @Nullable Disposable connection, LiveEncoder encoder,
+            @Nullable String lastEventId) {
         this.sink = sink;
+        this.connection = connection;
         this.encoder = encoder;
         this.lastEventId = lastEventId;
         sink.onRequest(requested -> signalWritable());
@@ -71,10 +77,52 @@ final class FluxTransport implements LiveTransport {
     @Override
     public void close(CloseReason reason) {
         if (!ended.getAndSet(true)) {
-            if (reason == CloseReason.GOING_AWAY && sink.requestedFromDownstream() > 0) {
-                sink.next(GOING_AWAY); // only if the response takes it now: a client that does not read just ends
+            if (reason == CloseReason.GOING_AWAY) {
+                goAway(sink, connection);
+            } else {
+                sink.complete();
             }
+        }
+    }
+
+    /**
+     * Ends a stream on shutdown: with the going-away event when the response takes it now; else the response is
+     * aborted (its connection closed), because completing it would queue the end behind bytes a client that does
+     * not read never takes, and the server's graceful shutdown would wait for that request until its timeout.
+     */
+    static void goAway(FluxSink<ServerSentEvent<String>> sink, @Nullable Disposable connection) {
+        if (sink.requestedFromDownstream() > 0) {
+            sink.next(GOING_AWAY);
             sink.complete();
+            return;
+        }
+        sink.error(new ClientNotReadingException());
+        if (connection != null) {
+            connection.dispose(); // an error too would end the response behind the bytes the client never takes
+        }
+    }
+
+    /**
+     * The exchange's connection where the server exposes it (Reactor Netty: the native response is the connection,
+     * a {@link Disposable} that closes it at once); {@code null} elsewhere.
+     */
+    static @Nullable Disposable connectionOf(ServerWebExchange exchange) {
+        try {
+            Object nativeResponse = ServerHttpResponseDecorator.getNativeResponse(exchange.getResponse());
+            return nativeResponse instanceof Disposable connection ? connection : null;
+        } catch (IllegalArgumentException notExposed) {
+            return null;
+        }
+    }
+
+    /** Aborts a stream whose client did not read when the server went away (logged by the server at trace level). */
+    static final class ClientNotReadingException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        ClientNotReadingException() {
+            super("going away: the client did not read, so its stream is aborted instead of waited for", null,
+                    false, false);
         }
     }
 

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.server.ServerWebExchange;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
 
@@ -42,7 +43,9 @@ import reactor.core.publisher.FluxSink;
  *       down, through the starter's {@code ShuttingDownWebExceptionHandler}) instead of an empty stream.</li>
  *   <li>The stream ends at {@code synccontext.live.sse-timeout} (the browser reconnects and resumes), when the
  *       client goes away, or with its subscriber: on shutdown with an {@code event:going-away} (no id), as
- *       {@link LiveSse} does.</li>
+ *       {@link LiveSse} does. A stream whose response takes nothing more then (a client that does not read) is
+ *       aborted instead, its connection closed on Reactor Netty, so the server's graceful shutdown does not wait
+ *       for bytes that client never takes.</li>
  * </ul>
  * The response says {@code Cache-Control: no-cache, no-transform} and {@code X-Accel-Buffering: no} (nginx).
  * Several channels of different contexts share one stream with {@link #subscribe(ServerWebExchange, List)}.
@@ -51,10 +54,18 @@ public final class LiveFlux {
 
     private final LiveEncoder encoder;
     private final Duration timeout;
+    private final LaneLimit laneLimit;
 
+    /** Streams of at most {@link LaneLimit#DEFAULT_MAX} lanes each. */
     public LiveFlux(LiveEncoder encoder, Duration timeout) {
+        this(encoder, timeout, new LaneLimit(LaneLimit.DEFAULT_MAX));
+    }
+
+    /** Streams of at most {@code laneLimit}'s lanes each. */
+    public LiveFlux(LiveEncoder encoder, Duration timeout, LaneLimit laneLimit) {
         this.encoder = Objects.requireNonNull(encoder, "encoder");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.laneLimit = Objects.requireNonNull(laneLimit, "laneLimit");
     }
 
     /**
@@ -81,7 +92,9 @@ public final class LiveFlux {
         HttpHeaders headers = exchange.getResponse().getHeaders();
         headers.set(HttpHeaders.CACHE_CONTROL, "no-cache, no-transform");
         headers.set("X-Accel-Buffering", "no");
-        Flux<ServerSentEvent<String>> events = Flux.create(sink -> start(sink, lastEventId, context, channel, subscribed),
+        Disposable connection = FluxTransport.connectionOf(exchange);
+        Flux<ServerSentEvent<String>> events = Flux.create(
+                sink -> start(sink, connection, lastEventId, context, channel, subscribed),
                 FluxSink.OverflowStrategy.BUFFER); // never used beyond the demand: the transport writes only then
         return events.take(timeout);
     }
@@ -91,29 +104,38 @@ public final class LiveFlux {
      * resume, ordering and ending of {@link LiveSse#subscribe(jakarta.servlet.http.HttpServletRequest,
      * jakarta.servlet.http.HttpServletResponse, List)}. Every lane subscribes inside its own context when the server
      * subscribes to the stream; when every lane is refused the stream fails before its first event (an error
-     * status, {@code 503} while the application shuts down), as the single-channel stream does.
+     * status, {@code 503} while the application shuts down), as the single-channel stream does. A request for more
+     * lanes than the {@link LaneLimit} allows subscribes none: the stream fails with {@link TooManyLanesException}
+     * before its first event ({@code 400 Bad Request} with the refusal's message, through
+     * {@link TooManyLanesWebExceptionHandler}, which the starter registers).
      *
      * @throws IllegalArgumentException no lane, or two lanes with one name
      */
     public Flux<ServerSentEvent<String>> subscribe(ServerWebExchange exchange, List<LiveLane> lanes) {
         List<LiveLane> all = List.copyOf(lanes);
+        TooManyLanesException tooMany = laneLimit.check(all.size());
+        if (tooMany != null) {
+            return Flux.error(tooMany);
+        }
         List<String> names = all.stream().map(LiveLane::name).toList();
         LaneIds.checkNames(names);
         String lastEventId = exchange.getRequest().getHeaders().getFirst("Last-Event-ID");
         HttpHeaders headers = exchange.getResponse().getHeaders();
         headers.set(HttpHeaders.CACHE_CONTROL, "no-cache, no-transform");
         headers.set("X-Accel-Buffering", "no");
+        Disposable connection = FluxTransport.connectionOf(exchange);
         Flux<ServerSentEvent<String>> events = Flux.create(sink -> {
             SharedStream stream = new SharedStream(encoder, names, lastEventId);
-            FluxStreamOutput.connect(stream, sink);
+            FluxStreamOutput.connect(stream, sink, connection);
             stream.subscribe(all);
         }, FluxSink.OverflowStrategy.BUFFER); // never used beyond the demand: the stream writes only then
         return events.take(timeout);
     }
 
-    private void start(FluxSink<ServerSentEvent<String>> sink, @Nullable String lastEventId, RendererSyncContext context,
-            Supplier<LiveChannel> channel, Consumer<LiveSubscriber> subscribed) {
-        FluxTransport transport = new FluxTransport(sink, encoder, lastEventId);
+    private void start(FluxSink<ServerSentEvent<String>> sink, @Nullable Disposable connection,
+            @Nullable String lastEventId, RendererSyncContext context, Supplier<LiveChannel> channel,
+            Consumer<LiveSubscriber> subscribed) {
+        FluxTransport transport = new FluxTransport(sink, connection, encoder, lastEventId);
         CompletableFuture<LiveSubscriber> subscription;
         try {
             subscription = context.invokeAsync(() -> {

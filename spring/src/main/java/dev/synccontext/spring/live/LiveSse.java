@@ -50,10 +50,18 @@ public final class LiveSse {
 
     private final LiveEncoder encoder;
     private final Duration timeout;
+    private final LaneLimit laneLimit;
 
+    /** Streams of at most {@link LaneLimit#DEFAULT_MAX} lanes each. */
     public LiveSse(LiveEncoder encoder, Duration timeout) {
+        this(encoder, timeout, new LaneLimit(LaneLimit.DEFAULT_MAX));
+    }
+
+    /** Streams of at most {@code laneLimit}'s lanes each. */
+    public LiveSse(LiveEncoder encoder, Duration timeout, LaneLimit laneLimit) {
         this.encoder = Objects.requireNonNull(encoder, "encoder");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.laneLimit = Objects.requireNonNull(laneLimit, "laneLimit");
     }
 
     /**
@@ -134,7 +142,10 @@ public final class LiveSse {
      * with the last one.
      * On shutdown the stream gets one {@code going-away} event and ends. When the application is shutting down and
      * a lane's context cannot be had, the request is answered {@code 503}, as by the single-channel
-     * {@link #subscribe(HttpServletRequest, HttpServletResponse, RendererSyncContext, Supplier)}.
+     * {@link #subscribe(HttpServletRequest, HttpServletResponse, RendererSyncContext, Supplier)}. A request for more
+     * lanes than the {@link LaneLimit} allows starts no stream: it is answered {@code 400 Bad Request} with the
+     * refusal's message (the cap, and the property that sets it) as plain text, and the returned future fails with
+     * {@link TooManyLanesException}.
      *
      * @return completes once every lane's subscription ran: the subscribers of the lanes that subscribed, by name
      * @throws IllegalArgumentException no lane, or two lanes with one name
@@ -142,6 +153,11 @@ public final class LiveSse {
     public CompletableFuture<Map<String, LiveSubscriber>> subscribe(HttpServletRequest request,
             HttpServletResponse response, List<LiveLane> lanes) {
         List<LiveLane> all = List.copyOf(lanes);
+        TooManyLanesException tooMany = laneLimit.check(all.size());
+        if (tooMany != null) {
+            refuse(response, tooMany);
+            return CompletableFuture.failedFuture(tooMany);
+        }
         SharedStream stream = new SharedStream(encoder, all.stream().map(LiveLane::name).toList(),
                 request.getHeader("Last-Event-ID"));
         for (LiveLane lane : all) {
@@ -159,5 +175,17 @@ public final class LiveSse {
         async.addListener(output);
         out.setWriteListener(output);
         return stream.subscribe(all);
+    }
+
+    /** The client asked for the lanes (a list from its request): told why, with a status it cannot retry as is. */
+    private static void refuse(HttpServletResponse response, TooManyLanesException tooMany) {
+        response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
+        response.setContentType("text/plain");
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        try {
+            response.getOutputStream().write(String.valueOf(tooMany.getMessage()).getBytes(StandardCharsets.UTF_8));
+        } catch (IOException | IllegalStateException gone) {
+            // The client left, or the response was taken by a writer: the status says it all.
+        }
     }
 }
