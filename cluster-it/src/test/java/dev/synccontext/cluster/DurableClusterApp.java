@@ -144,6 +144,17 @@ public class DurableClusterApp {
             return answer(inFlight(session.getId(), () -> {
                 counter.setSession(session.getId());
                 counter.setCount(counter.getCount() + 1);
+                return counter.getCount();
+            }));
+        }
+
+        /** The same change, then pushed to the session's tabs on this node ({@link DurableBoard}). */
+        @OnContext
+        @PostMapping("/durable/board/increment")
+        ResponseEntity<String> incrementAndPush(HttpSession session) {
+            return answer(inFlight(session.getId(), () -> {
+                counter.setSession(session.getId());
+                counter.setCount(counter.getCount() + 1);
                 board.changed();
                 return counter.getCount();
             }));

@@ -53,7 +53,7 @@ public class DurableFluxClusterApp {
         }
 
         @OnContext
-        @PostMapping("/durable/increment")
+        @PostMapping("/durable/board/increment")
         Mono<String> increment() { // the method's body runs on the WebSession's context, the Mono's later off it
             counter.setCount(counter.getCount() + 1);
             board.changed();

@@ -48,7 +48,7 @@ class DurableTabsClusterTest {
     static final int TABS = 40;
     static final int PACE = 40;
     static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(8);
-    static final String INCREMENT = "/durable/increment";
+    static final String INCREMENT = "/durable/board/increment";
 
     /** The same application on each web stack: Spring MVC on Tomcat, WebFlux on Reactor Netty. */
     enum Stack {
