@@ -104,8 +104,8 @@ fi
 if ! command -v prometheus >/dev/null 2>&1 || ! command -v promtool >/dev/null 2>&1; then
   install_packages "the Grafana dashboard test" --no-install-recommends prometheus
 fi
-# The cluster tests (cluster-it) run two application nodes against redis-server, behind nginx; the Spring
-# library's Redis state store tests run their own redis-server.
+# The cluster tests (cluster-it) run two application nodes against redis-server, behind nginx; the Redis state
+# store tests, the sample on Redis and core's launcher test run their own redis-server (core's test-jar starts it).
 if [[ ! -x /usr/bin/redis-server || ! -x /usr/sbin/nginx ]]; then
   install_packages "the cluster and Redis state store tests" --no-install-recommends redis-server nginx
 fi

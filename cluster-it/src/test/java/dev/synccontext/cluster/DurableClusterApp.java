@@ -141,23 +141,24 @@ public class DurableClusterApp {
         @OnContext
         @PostMapping("/durable/increment")
         ResponseEntity<String> increment(HttpSession session) {
-            return answer(inFlight(session.getId(), () -> {
-                counter.setSession(session.getId());
-                counter.setCount(counter.getCount() + 1);
-                return counter.getCount();
-            }));
+            return answer(inFlight(session.getId(), () -> incremented(session, false)));
         }
 
         /** The same change, then pushed to the session's tabs on this node ({@link DurableBoard}). */
         @OnContext
         @PostMapping("/durable/board/increment")
         ResponseEntity<String> incrementAndPush(HttpSession session) {
-            return answer(inFlight(session.getId(), () -> {
-                counter.setSession(session.getId());
-                counter.setCount(counter.getCount() + 1);
+            return answer(inFlight(session.getId(), () -> incremented(session, true)));
+        }
+
+        /** One more on the session's counter, told to its tabs here when {@code push}; answers the new count. */
+        private int incremented(HttpSession session, boolean push) {
+            counter.setSession(session.getId());
+            counter.setCount(counter.getCount() + 1);
+            if (push) {
                 board.changed();
-                return counter.getCount();
-            }));
+            }
+            return counter.getCount();
         }
 
         @OnContext
