@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The project's one test command (README: "Run the tests"). CI's .ci/run calls exactly this.
-# It runs every test once on the default JDK (17), in stages that each print their wall time: the whole build
-# with the fast tier, the check that core's jar rebuilds byte for byte, the model checks at their full budget,
-# then the heavy tiers one by one (README, "Test tiers") after installing what they need (Chromium for the
-# sample's browser test, Prometheus for the Grafana dashboard test, redis-server and nginx for cluster-it and
-# the Redis state store tests), what differs by Boot line on Boot 4.1. Then what differs by JDK again on
-# Java 25 (core, reactor, the test kit, the auto-configuration's context-runner tests, where the virtual-thread
-# tests run). Last, no JVM of the build may be left running.
+# It runs every test once on the default JDK (17) and prints each stage's wall time: the whole build with the
+# fast tier, the check that core's jar rebuilds byte for byte, the packages the heavy tiers need (Chromium for the
+# sample's browser test, Prometheus for the Grafana dashboard test, redis-server and nginx for cluster-it and the
+# Redis state store tests), then lanes side by side: the heavy tiers (README, "Test tiers") and the model checks
+# at their full budget, what differs by Boot line on Boot 4.1, what differs by JDK on Java 25 (core, reactor, the
+# test kit, the auto-configuration's context-runner tests, where the virtual-thread tests run). Last, no JVM of
+# the build may be left running.
 set -euo pipefail
 cd "$(dirname "$0")"
 repo="$(pwd -P)"
@@ -38,7 +38,20 @@ end_stage() {
   stage_report+=("${stage_name}: ${took} s")
   stage_name=""
 }
-trap 'if [[ -n "${stage_name}" ]]; then echo "== stage ${stage_name}: $((SECONDS - stage_start)) s (FAILED)" >&2; fi' EXIT
+# A lane still running when the script ends early (a failure, an interrupt) is stopped: Maven first, whose
+# forked test JVMs exit when it is gone.
+declare -A lane_of_pid=()
+on_exit() {
+  if [[ -n "${stage_name}" ]]; then
+    echo "== stage ${stage_name}: $((SECONDS - stage_start)) s (FAILED)" >&2
+  fi
+  local pid
+  for pid in "${!lane_of_pid[@]}"; do
+    pkill -TERM -P "${pid}" 2>/dev/null || true
+    kill "${pid}" 2>/dev/null || true
+  done
+}
+trap on_exit EXIT
 
 # Kotlin compile daemons running before the build are not the build's (another build may share the machine).
 daemons_before=" $(pgrep -f KotlinCompileDaemon | tr '\n' ' ' || true) "
@@ -47,15 +60,12 @@ daemons_before=" $(pgrep -f KotlinCompileDaemon | tr '\n' ' ' || true) "
 # others from the local Maven repository, as built here from these sources. Walking the whole build again per
 # stage would re-run every module's plugins (aot-it's ahead-of-time processing starts its application) for
 # modules with nothing to test.
+# Two modules at a time (-T 2) and two test JVMs per module (forkCount=2): one compiler thread and one test JVM
+# leave the second core mostly idle (autoconfigure's fast tier: 175 s of CPU in about 250 s wall,
+# docs/2026-12-02-ci-time.md).
 begin_stage fast "the whole build on the default JDK ($(java -version 2>&1 | head -1)), fast tier, installed"
-"${MVN[@]}" install -DexcludedGroups="${FAST_STAGE_EXCLUDES}"
+"${MVN[@]}" -T 2 install -DexcludedGroups="${FAST_STAGE_EXCLUDES}" -DforkCount=2
 end_stage
-
-# The modules with tests of one tier (a test class carries @Tag("<tier>")), comma-separated for -pl.
-modules_of_tier() {
-  grep -rlE "@Tag\(\"$1\"\)" --include='*.java' --include='*.kt' . 2>/dev/null \
-    | grep '/src/test/' | sed -e 's|^\./||' -e 's|/src/test/.*||' | sort -u | paste -sd, -
-}
 
 # Reproducible build: the core jar built again from the same sources must be byte-identical
 # (project.build.outputTimestamp in the root POM fixes every entry's time).
@@ -70,12 +80,6 @@ if ! cmp "${first_build}/$(basename "${core_jar}")" "${core_jar}"; then
 fi
 rm -rf "${first_build}"
 echo "reproducible: two builds of ${core_jar} are byte-identical"
-end_stage
-
-# The model checks (core's dev.synccontext.lincheck) run their full budget here; a bare `mvn verify` runs
-# them light in the fast tier, for the inner loop (ModelChecker says what each budget explores).
-begin_stage modelcheck "the model checks at their full budget: core's Lincheck tests, the test kit's cluster scenarios over many seeds"
-"${MVN[@]}" test -pl "$(modules_of_tier modelcheck)" -Dsynccontext.tier=modelcheck -Dsynccontext.modelcheck=full
 end_stage
 
 # The heavy tiers drive local binaries only; nothing is downloaded at test time. Each test starts its own
@@ -111,16 +115,52 @@ if [[ ! -x /usr/bin/redis-server || ! -x /usr/sbin/nginx ]]; then
 fi
 end_stage
 
-# Each heavy tier once, in the modules that have tests of it. `test`, not `verify`: the fast stage already
-# packaged and checked everything else.
-for tier in "${HEAVY_TIERS[@]}"; do
-  modules="$(modules_of_tier "${tier}")"
-  begin_stage "${tier}" "the ${tier} tier (${modules:-no module has tests of it})"
-  if [[ -n "${modules}" ]]; then
-    "${MVN[@]}" test -pl "${modules}" -Dsynccontext.tier="${tier}"
-  fi
-  end_stage
-done
+# Everything after the fast stage runs in lanes, side by side: each heavy tier in the modules that have its
+# tests (one lane per module with long ones, the others together), the model checks at their full budget, what
+# differs on Boot 4.1 and on Java 25. On 2 cores the fast stage keeps both busy; the lanes do not (a test waits
+# on its sockets, child processes and timers), so up to CI_LANES of them run at once, the longest first
+# (docs/2026-12-03-ci-lanes.md). Two lanes never build or test the same module in the same directory: the
+# Boot 4.1 and Java 25 legs run in copies of the sources. Each lane writes its log to target/ci-lanes/; a
+# failed lane's log is printed whole at the end, after the others finished.
+CI_LANES="${CI_LANES:-3}"
+lanes_root="$(mktemp -d)"
+lane_logs="${repo}/target/ci-lanes"
+rm -rf "${lane_logs}"
+mkdir -p "${lane_logs}"
+
+# The heavy tiers a module has tests of, as a JUnit tag expression ('process | scale'); empty if none.
+HEAVY_TAGS=("${HEAVY_TIERS[@]}" modelcheck)
+tiers_of_module() {
+  local module="$1" tier found=()
+  for tier in "${HEAVY_TAGS[@]}"; do
+    if grep -rqE "@Tag\(\"${tier}\"\)" --include='*.java' --include='*.kt' "${module}/src/test" 2>/dev/null; then
+      found+=("${tier}")
+    fi
+  done
+  local IFS='|'
+  echo "${found[*]}" | sed 's/|/ | /g'
+}
+
+# One lane per module whose heavy tests run for minutes; the rest of the modules with heavy tests share one.
+OWN_LANE_MODULES=(cluster-it sample autoconfigure core)
+heavy_modules=()
+while IFS= read -r module; do
+  heavy_modules+=("${module}")
+done < <(for tag in "${HEAVY_TAGS[@]}"; do
+  grep -rlE "@Tag\(\"${tag}\"\)" --include='*.java' --include='*.kt' . 2>/dev/null \
+    | grep '/src/test/' | sed -e 's|^\./||' -e 's|/src/test/.*||'
+done | sort -u)
+
+heavy_lane() { # modules...: their heavy tiers, on Java 17, in this checkout
+  local module tags=()
+  for module in "$@"; do
+    tags+=("$(tiers_of_module "${module}")")
+  done
+  local expression
+  expression="$(printf '%s\n' "${tags[@]}" | tr '|' '\n' | sed 's/ //g' | grep -v '^$' | sort -u | paste -sd'|' - | sed 's/|/ | /g')"
+  echo "modules $*: tiers ${expression}"
+  "${MVN[@]}" test -pl "$(IFS=,; echo "$*")" -Dsynccontext.tier="${expression}" -Dsynccontext.modelcheck=full
+}
 
 # The Spring library, the auto-configuration, the test kit and the starter against the other Boot line we support
 # (README, "Compatibility"): what differs by Boot line. All four modules and their tests compile on Boot 4.1.2's
@@ -140,29 +180,23 @@ boot_line_tests() { # the test classes of the four Spring modules that run Boot'
     spring/src/test autoconfigure/src/test test/src/test starter/src/test \
     | grep -E 'Test\.(java|kt)$' | sed -E 's#.*/##; s#[.](java|kt)$##' | sort -u | paste -sd, -
 }
-begin_stage boot41 "what differs on Spring Boot 4.1.2: the Spring modules compiled, their auto-configuration, slice and starter application tests"
 # In a copy of the sources without build output: here the compiler plugin would take the classes the fast stage
 # compiled against 4.0 as up to date (unchanged sources, older jars), and 4.1-built classes left in the modules'
-# target/ would be what the Java 25 stage, or the next build's install, uses. The Spring library has no test of
-# this kind: it is compiled only.
-boot41_sources="$(mktemp -d)"
-tar -C "${repo}" --exclude=./.git --exclude=target -cf - . | tar -C "${boot41_sources}" -xf -
-boot41_passed=true
-(cd "${boot41_sources}" && "${MVN[@]}" test -Dspring-boot.version=4.1.2 -Dnetty-pin.version=4.2.18.Final \
-  -pl spring,autoconfigure,test,starter -Dsurefire.failIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dtest="$(boot_line_tests),StarterOnlyApplicationTest,StarterExposesNothingByItselfTest") || boot41_passed=false
-if [[ "${boot41_passed}" == false ]]; then
-  echo "FAILED: the Boot 4.1.2 build; its copy of the sources and reports stay in ${boot41_sources}" >&2
-  exit 1
-fi
-rm -rf "${boot41_sources}"
-end_stage
+# target/ would be what the next build's install uses. The Spring library has no test of this kind: it is
+# compiled only.
+boot41_lane() {
+  cd "${lanes_root}/boot41"
+  "${MVN[@]}" test -Dspring-boot.version=4.1.2 -Dnetty-pin.version=4.2.18.Final \
+    -pl spring,autoconfigure,test,starter -Dsurefire.failIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dtest="$(boot_line_tests),StarterOnlyApplicationTest,StarterExposesNothingByItselfTest"
+}
 
 # The Java 25 leg: what differs by JDK, again on JDK 25 — the fast tier of core, reactor and the test kit, the
 # auto-configuration's context-runner tests (the virtual-thread executor tests run only there; they are the
 # *AutoConfiguration*Test classes) and the starter's class-loader test. The rest of the Spring modules is plain
 # Spring on top of those and runs on 17 and on Boot 4.1. JAVA25_HOME wins; otherwise the first
 # JDK 25 under /usr/lib/jvm. Required under CI=true; elsewhere a missing JDK 25 skips the leg and says so.
+# In a copy of the checkout with its build output: the Java 17 lanes test core and the kit meanwhile.
 find_java25() {
   local candidate version
   for candidate in /usr/lib/jvm/*; do
@@ -174,22 +208,99 @@ find_java25() {
     fi
   done
 }
-JAVA25_HOME="${JAVA25_HOME:-$(find_java25)}"
-if [[ -n "${JAVA25_HOME}" && -x "${JAVA25_HOME}/bin/java" ]]; then
-  begin_stage java25 "what differs on Java 25 (${JAVA25_HOME}): the fast tier of core, reactor and the test kit, and the auto-configuration's context-runner tests (virtual-thread executors run only here)"
-  JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" verify -pl core,reactor,test -Dmaven.javadoc.skip=true
-  JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" test -pl autoconfigure,starter -Dsurefire.failIfNoSpecifiedTests=false \
+java25_lane() {
+  cd "${lanes_root}/java25"
+  JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" verify -pl core,reactor,test -Dmaven.javadoc.skip=true &&
+    JAVA_HOME="${JAVA25_HOME}" "${MVN[@]}" test -pl autoconfigure,starter -Dsurefire.failIfNoSpecifiedTests=false \
     -Dtest='**/*AutoConfiguration*Test,**/*ConditionsTest,RestartLeavesNoLoaderBehindTest'
-  end_stage
-elif [[ "${CI:-}" == "true" ]]; then
-  echo "FAILED: CI=true requires the Java 25 leg, and no JDK 25 was found (JAVA25_HOME is unset and no" \
-    "/usr/lib/jvm/*/bin/java reports version 25). Install one or set JAVA25_HOME." >&2
-  exit 1
-else
+}
+JAVA25_HOME="${JAVA25_HOME:-$(find_java25)}"
+if [[ -z "${JAVA25_HOME}" || ! -x "${JAVA25_HOME}/bin/java" ]]; then
+  if [[ "${CI:-}" == "true" ]]; then
+    echo "FAILED: CI=true requires the Java 25 leg, and no JDK 25 was found (JAVA25_HOME is unset and no" \
+      "/usr/lib/jvm/*/bin/java reports version 25). Install one or set JAVA25_HOME." >&2
+    exit 1
+  fi
   echo "SKIPPED: the Java 25 leg (the fast tier of core, reactor, the test kit, the auto-configuration runner tests on" \
     "JDK 25, including every virtual-thread executor test): no JDK 25 found. Set JAVA25_HOME or install one" \
     "under /usr/lib/jvm." >&2
+  JAVA25_HOME=""
 fi
+
+# The lanes, longest first: name, then the command (a function above) and its arguments.
+lanes=()
+lane_commands=()
+add_lane() {
+  lanes+=("$1")
+  shift
+  lane_commands+=("$*")
+}
+others=()
+for module in "${OWN_LANE_MODULES[@]}"; do
+  for heavy in "${heavy_modules[@]}"; do
+    [[ "${heavy}" == "${module}" ]] && add_lane "${module}" heavy_lane "${module}"
+  done
+done
+for heavy in "${heavy_modules[@]}"; do
+  [[ " ${OWN_LANE_MODULES[*]} " == *" ${heavy} "* ]] || others+=("${heavy}")
+done
+add_lane boot41 boot41_lane
+[[ -n "${JAVA25_HOME}" ]] && add_lane java25 java25_lane
+((${#others[@]} > 0)) && add_lane "$(IFS=+; echo "${others[*]}")" heavy_lane "${others[@]}"
+
+begin_stage lanes "${#lanes[@]} lanes, up to ${CI_LANES} at once: ${lanes[*]}"
+# The copies are taken before any lane writes to a target/ directory.
+copy_sources() { # destination, then tar's --exclude options
+  local destination="$1"
+  shift
+  mkdir -p "${destination}"
+  tar -C "${repo}" --exclude=./.git "$@" -cf - . | tar -C "${destination}" -xf -
+}
+copy_sources "${lanes_root}/boot41" --exclude=target
+[[ -n "${JAVA25_HOME}" ]] && copy_sources "${lanes_root}/java25" --exclude=./target
+declare -A lane_started=()
+lane_failed=()
+lane_report=()
+finish_one_lane() {
+  local pid status=0
+  wait -n -p pid || status=$?
+  local name="${lane_of_pid[${pid}]}"
+  local took=$((SECONDS - lane_started[${name}]))
+  unset "lane_of_pid[${pid}]"
+  if ((status == 0)); then
+    echo "== lane ${name}: passed in ${took} s"
+    lane_report+=("lane ${name}: ${took} s")
+  else
+    echo "== lane ${name}: FAILED (exit ${status}) after ${took} s; its log follows the other lanes" >&2
+    lane_report+=("lane ${name}: ${took} s (FAILED)")
+    lane_failed+=("${name}")
+  fi
+}
+for i in "${!lanes[@]}"; do
+  while ((${#lane_of_pid[@]} >= CI_LANES)); do
+    finish_one_lane
+  done
+  name="${lanes[${i}]}"
+  log="${lane_logs}/${name//\//-}.log"
+  echo "== lane ${name}: started (${lane_commands[${i}]}; log ${log})"
+  lane_started[${name}]=${SECONDS}
+  # shellcheck disable=SC2086 # the command is a function name and its arguments
+  (cd "${repo}" && ${lane_commands[${i}]}) >"${log}" 2>&1 &
+  lane_of_pid[$!]="${name}"
+done
+while ((${#lane_of_pid[@]} > 0)); do
+  finish_one_lane
+done
+if ((${#lane_failed[@]} > 0)); then
+  for name in "${lane_failed[@]}"; do
+    echo "== the log of the failed lane ${name}:" >&2
+    cat "${lane_logs}/${name//\//-}.log" >&2
+  done
+  echo "FAILED: lanes ${lane_failed[*]} (their copies of the sources, if any, stay in ${lanes_root})" >&2
+  exit 1
+fi
+rm -rf "${lanes_root}"
+end_stage
 
 # No JVM of the build outlives it: a forked test JVM or a child JVM a test started (they run inside this
 # repository or the Boot 4.1 stage's copy, or name it on their command line), or a Kotlin compile daemon
@@ -200,7 +311,7 @@ for pid in $(pgrep -x java || true); do
   cwd="$(readlink "/proc/${pid}/cwd" 2>/dev/null || true)"
   cmd="$(tr '\0' ' ' <"/proc/${pid}/cmdline" 2>/dev/null || true)"
   if [[ "${cwd}" == "${repo}" || "${cwd}" == "${repo}/"* || "${cmd}" == *"${repo}/"* ]] \
-    || [[ "${cwd}" == "${boot41_sources}"* || "${cmd}" == *"${boot41_sources}/"* ]] \
+    || [[ "${cwd}" == "${lanes_root}"* || "${cmd}" == *"${lanes_root}/"* ]] \
     || [[ "${cmd}" == *KotlinCompileDaemon* && "${daemons_before}" != *" ${pid} "* ]]; then
     # A forked JVM's command line ends with what runs (main class or jar, arguments); its start is JVM flags.
     if [[ "${cmd}" == *KotlinCompileDaemon* ]]; then
@@ -219,7 +330,7 @@ fi
 end_stage
 
 echo "== all stages passed:"
-printf '  %s\n' "${stage_report[@]}"
+printf '  %s\n' "${stage_report[@]}" "${lane_report[@]}"
 echo "  total: ${SECONDS} s"
 echo "== the slowest test classes (surefire reports; a module's last stage overwrote its earlier reports):"
 bash .ci/slowest-tests 20
