@@ -36,8 +36,10 @@ class LanesFluxApp {
         }
 
         @PostMapping("/lanes/note")
-        Mono<Void> note(RendererSyncContext context, @RequestParam String text) {
-            return Mono.fromFuture(() -> context.invokeAsync(() -> me.live().publish("note", text)));
+        Mono<Void> note(RendererSyncContext context, @RequestParam String text,
+                @RequestParam(defaultValue = "0") int pad) {
+            String note = text + "x".repeat(pad); // pad: a large note without a large request
+            return Mono.fromFuture(() -> context.invokeAsync(() -> me.live().publish("note", note)));
         }
 
         @GetMapping("/lanes/me")

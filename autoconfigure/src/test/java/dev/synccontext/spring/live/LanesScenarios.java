@@ -189,12 +189,18 @@ abstract class LanesScenarios {
                     getClass().getSimpleName(), lines, LanesTab.show(lobbySubscribers));
             long[] before = mine(stalledUser).get(0);
             for (int i = 0; i < 5; i++) {
-                note(stalledUser, "n" + i); // answered: the stalled tab holds nothing of its session's context
+                // Answered: the stalled tab holds nothing of its session's context. Each note is as large as a
+                // lobby line, so that no stream can flush one into a window its peer reopens by a few bytes.
+                note(stalledUser, "n" + i, 16_384);
             }
             long[] after = mine(stalledUser).get(0);
-            assertThat(after[1]).as("the stalled tab's private lane writes nothing: the stream's pressure reached it")
-                    .isEqualTo(before[1]);
-            assertThat(after[0]).as("its notes wait in its own buffer").isEqualTo(before[0] + 5);
+            // The peer's kernel may reopen its receive window by a few bytes (it collapses its queue): the stream
+            // then flushes the tail it held and takes one more message, never a 16 KB note after it.
+            assertThat(after[1] - before[1]).as("the stalled tab's private lane writes at most one note: the"
+                    + " stream's pressure reached it").isLessThanOrEqualTo(1);
+            assertThat(after[0] + after[1]).as("its other notes wait in its own buffer, none dropped")
+                    .isEqualTo(before[0] + before[1] + 5);
+            assertThat(after[2]).as("nothing dropped").isEqualTo(before[2]);
             assertThat(threadsInWrites()).as("no thread waits inside a lane's drain or the shared stream").isEmpty();
         }
     }

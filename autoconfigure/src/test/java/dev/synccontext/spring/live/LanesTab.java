@@ -106,7 +106,12 @@ final class LanesTab {
     }
 
     static void note(Browser user, String text) {
-        HttpResponse<String> answer = user.post("/lanes/note?text=" + text.replace(" ", "+"));
+        note(user, text, 0);
+    }
+
+    /** A private note of {@code text} and {@code pad} more characters, which the server adds. */
+    static void note(Browser user, String text, int pad) {
+        HttpResponse<String> answer = user.post("/lanes/note?text=" + text.replace(" ", "+") + "&pad=" + pad);
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
     }
 
