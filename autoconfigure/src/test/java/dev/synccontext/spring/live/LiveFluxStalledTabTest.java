@@ -34,16 +34,18 @@ import org.springframework.boot.test.web.server.LocalServerPort;
         properties = {"spring.main.web-application-type=reactive", "synccontext.live.policy=drop-oldest",
                 "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=100",
                 "server.shutdown=immediate"})
-@Tag("scale") // 38 MB through the healthy tabs: a minute on the shared 2-core machine
+@Tag("scale") // 32 MB through the healthy tabs: a minute on the shared 2-core machine
 class LiveFluxStalledTabTest {
 
     /**
-     * Changes per session, of {@link #SIZE} characters: 19 MB, more than a stalled connection's socket buffers (Linux
-     * grows a send buffer up to {@code tcp_wmem}'s maximum, often 4 MB) and the server's prefetch queues (a number
-     * of messages, whatever their size: about 150 on Reactor Netty) take.
+     * Changes per session, of {@link #SIZE} characters: 16 MB, and well over the messages a stalled connection can
+     * hold. The kernel holds bytes (Linux grows a send buffer up to {@code tcp_wmem}'s maximum, often 4 MB: 260 of
+     * these); the server's operators hold a number of messages, whatever their size (their prefetch: about 150 on
+     * Reactor Netty on a quiet machine; under load all of 300 messages of 64 KB once went in). At a load of 28 on
+     * the 2-core machine, the stalled tab took 272 of the 1,000.
      */
-    private static final int CHANGES = 300;
-    private static final int SIZE = 64_000;
+    private static final int CHANGES = 1_000;
+    private static final int SIZE = 16_000;
 
     @LocalServerPort
     int port;
