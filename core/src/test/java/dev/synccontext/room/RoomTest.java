@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.synccontext.Occupier;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.OverflowPolicy;
@@ -284,17 +285,9 @@ class RoomTest {
         CountDownLatch release = new CountDownLatch(1);
         member.post(() -> {
             busy.countDown();
-            awaitLatch(release);
+            Occupier.awaitUninterruptibly(release);
         });
         busy.await();
         return release;
-    }
-
-    private static void awaitLatch(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

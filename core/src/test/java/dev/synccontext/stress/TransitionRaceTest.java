@@ -187,7 +187,7 @@ class TransitionRaceTest {
      */
     @Test
     void twoWaitersTakingTurnsNeverShareTheContextAndEachRunsOnce() throws Exception {
-        race(() -> new Round(RendererSyncContext.builder().executor(pool).build()) {
+        race(() -> new ClosingRound(RendererSyncContext.builder().executor(pool).build(), 4) {
 
             {
                 ctx.post(probe::enterAndLeave);
@@ -205,11 +205,6 @@ class TransitionRaceTest {
                 ctx.invokeAsync(probe::enterAndLeave).join();
                 probe.outside();
             }
-
-            @Override
-            String check() throws Exception {
-                return closedVerdict(4);
-            }
         });
     }
 
@@ -219,7 +214,7 @@ class TransitionRaceTest {
      */
     @Test
     void anInlineCallerHandingItsReleaseToAWaiterNeverSharesTheContext() throws Exception {
-        race(() -> new Round(RendererSyncContext.builder().executor(pool).build()) {
+        race(() -> new ClosingRound(RendererSyncContext.builder().executor(pool).build(), 2) {
 
             volatile boolean bQueued;
 
@@ -238,11 +233,6 @@ class TransitionRaceTest {
                 bQueued = true;
                 call.join();
                 probe.outside();
-            }
-
-            @Override
-            String check() throws Exception {
-                return closedVerdict(2);
             }
         });
     }
@@ -395,6 +385,21 @@ class TransitionRaceTest {
         final String closedVerdict(int expectedRuns) throws InterruptedException {
             ctx.close();
             return terminated() ? probe.verdict(expectedRuns) : "not terminated: " + ctx;
+        }
+    }
+
+    /** A round whose check closes the context and expects {@code expectedRuns} callbacks once it terminated. */
+    private abstract static class ClosingRound extends Round {
+        private final int expectedRuns;
+
+        ClosingRound(RendererSyncContext ctx, int expectedRuns) {
+            super(ctx);
+            this.expectedRuns = expectedRuns;
+        }
+
+        @Override
+        final String check() throws Exception {
+            return closedVerdict(expectedRuns);
         }
     }
 
