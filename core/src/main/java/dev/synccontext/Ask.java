@@ -4,10 +4,7 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * through the target alone (its holder waits on the waiter's context) is not seen while the target has
  * not run; that wait hangs as a wait on a plain future does.
  */
-final class Ask<T> extends CompletableFuture<T> implements Awaited {
+final class Ask<T> extends WaitGuardedFuture<T> {
 
     private final SyncContext caller;
     private final Callable<T> callback;
@@ -120,51 +117,6 @@ final class Ask<T> extends CompletableFuture<T> implements Awaited {
     @Override
     public @Nullable SyncContext neededContext() {
         return isDone() ? null : caller;
-    }
-
-    @Override
-    public T join() {
-        if (isDone()) {
-            return super.join();
-        }
-        WaitGraph.Wait wait = WaitGraph.enterOrThrow(this);
-        try {
-            return super.join();
-        } finally {
-            WaitGraph.leave(wait);
-        }
-    }
-
-    @Override
-    public T get() throws InterruptedException, ExecutionException {
-        if (isDone()) {
-            return super.get();
-        }
-        WaitGraph.Wait wait = WaitGraph.enterOrThrow(this);
-        try {
-            return super.get();
-        } finally {
-            WaitGraph.leave(wait);
-        }
-    }
-
-    @Override
-    public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        if (isDone()) {
-            return super.get(timeout, unit);
-        }
-        WaitGraph.Wait wait = WaitGraph.enterOrThrow(this);
-        try {
-            return super.get(timeout, unit);
-        } finally {
-            WaitGraph.leave(wait);
-        }
-    }
-
-    /** Dependents are guarded too: {@code ask(...).thenApply(f).join()} inside the caller throws as well. */
-    @Override
-    public <U> CompletableFuture<U> newIncompleteFuture() {
-        return new DerivedFuture<>(this);
     }
 
     @Override

@@ -1,10 +1,7 @@
 package dev.synccontext;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -23,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * <p>It costs 8 bytes more than a plain {@code CompletableFuture} (the two references), on the derived
  * futures of queued calls only.
  */
-final class DerivedFuture<T> extends CompletableFuture<T> implements Awaited {
+final class DerivedFuture<T> extends WaitGuardedFuture<T> {
 
     private final Awaited source;
     private volatile @Nullable SyncContext runsOn;
@@ -47,50 +44,6 @@ final class DerivedFuture<T> extends CompletableFuture<T> implements Awaited {
         }
         SyncContext bySource = source.neededContext();
         return bySource != null ? bySource : runsOn;
-    }
-
-    @Override
-    public T join() {
-        if (isDone()) {
-            return super.join();
-        }
-        WaitGraph.Wait wait = WaitGraph.enterOrThrow(this);
-        try {
-            return super.join();
-        } finally {
-            WaitGraph.leave(wait);
-        }
-    }
-
-    @Override
-    public T get() throws InterruptedException, ExecutionException {
-        if (isDone()) {
-            return super.get();
-        }
-        WaitGraph.Wait wait = WaitGraph.enterOrThrow(this);
-        try {
-            return super.get();
-        } finally {
-            WaitGraph.leave(wait);
-        }
-    }
-
-    @Override
-    public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        if (isDone()) {
-            return super.get(timeout, unit);
-        }
-        WaitGraph.Wait wait = WaitGraph.enterOrThrow(this);
-        try {
-            return super.get(timeout, unit);
-        } finally {
-            WaitGraph.leave(wait);
-        }
-    }
-
-    @Override
-    public <U> CompletableFuture<U> newIncompleteFuture() {
-        return new DerivedFuture<>(this);
     }
 
     @Override

@@ -36,7 +36,7 @@ class CloseAfterTest {
         List<String> order = new CopyOnWriteArrayList<>();
         ctx.post(() -> {
             holding.countDown();
-            await(gate);
+            Occupier.awaitUninterruptibly(gate);
         });
         holding.await(); // running now: not counted as waiting
         ctx.post(() -> order.add("a"));
@@ -121,13 +121,5 @@ class CloseAfterTest {
             violations += after.get();
         }
         return violations;
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

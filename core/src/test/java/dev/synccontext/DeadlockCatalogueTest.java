@@ -202,23 +202,20 @@ class DeadlockCatalogueTest {
     @ParameterizedTest
     @EnumSource(Threads.class)
     void joinAcrossTwoContextsThrows(Threads kind) throws Exception {
-        Executor executor = executor(kind);
-        assertCycle(kind, List.of(context("A", executor), context("B", executor)), JOIN, JOIN);
+        assertCycleOfTwo(kind, "A", "B", JOIN, JOIN);
     }
 
     @ParameterizedTest
     @EnumSource(Threads.class)
     void getAndTimedGetAcrossTwoContextsThrowAtOnceNotAtTheTimeout(Threads kind) throws Exception {
-        Executor executor = executor(kind);
-        assertCycle(kind, List.of(context("A", executor), context("B", executor)), GET, JOIN);
-        assertCycle(kind, List.of(context("A2", executor), context("B2", executor)), TIMED_GET, GET);
+        assertCycleOfTwo(kind, "A", "B", GET, JOIN);
+        assertCycleOfTwo(kind, "A2", "B2", TIMED_GET, GET);
     }
 
     @ParameterizedTest
     @EnumSource(Threads.class)
     void sendFromInsideToAContextWhoseCallbackSendsBackThrows(Threads kind) throws Exception {
-        Executor executor = executor(kind);
-        assertCycle(kind, List.of(context("A", executor), context("B", executor)), SEND, SEND);
+        assertCycleOfTwo(kind, "A", "B", SEND, SEND);
     }
 
     @ParameterizedTest
@@ -242,8 +239,7 @@ class DeadlockCatalogueTest {
     @ParameterizedTest
     @EnumSource(Threads.class)
     void aCompletableFutureChainAcrossContextsThrows(Threads kind) throws Exception {
-        Executor executor = executor(kind);
-        assertCycle(kind, List.of(context("A", executor), context("B", executor)), CHAIN, JOIN);
+        assertCycleOfTwo(kind, "A", "B", CHAIN, JOIN);
     }
 
     @ParameterizedTest
@@ -299,6 +295,13 @@ class DeadlockCatalogueTest {
      * last, the first callback waits ({@code firstWait}) on {@code ring[1]}. That wait closes the cycle:
      * it must throw at once, naming every side; the others then go on.
      */
+    /** {@link #assertCycle} over two new contexts named {@code first} and {@code second}. */
+    private ContextDeadlockException assertCycleOfTwo(Threads kind, String first, String second, Wait firstWait,
+            Wait othersWait) throws Exception {
+        Executor executor = executor(kind);
+        return assertCycle(kind, List.of(context(first, executor), context(second, executor)), firstWait, othersWait);
+    }
+
     private ContextDeadlockException assertCycle(Threads kind, List<RendererSyncContext> ring, Wait firstWait,
             Wait othersWait) throws Exception {
         int n = ring.size();

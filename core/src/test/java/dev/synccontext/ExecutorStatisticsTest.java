@@ -41,9 +41,9 @@ class ExecutorStatisticsTest {
         CountDownLatch release = new CountDownLatch(1);
         pool.execute(() -> {
             started.countDown();
-            awaitQuietly(release);
+            Occupier.awaitUninterruptibly(release);
         });
-        awaitQuietly(started);
+        Occupier.awaitUninterruptibly(started);
         assertThat(pool.runningThreads()).as("the thread running the task: %s", pool).isEqualTo(1);
         assertThat(gauge(meters, "running")).as("synccontext.executor.threads{state=running}").isEqualTo(1);
         assertThat(pool.blockedThreads()).as("blocked threads: %s", pool).isZero();
@@ -67,10 +67,10 @@ class ExecutorStatisticsTest {
             for (int i = 0; i < 2; i++) {
                 pool.execute(() -> {
                     bothStarted.countDown();
-                    awaitQuietly(release);
+                    Occupier.awaitUninterruptibly(release);
                 });
             }
-            awaitQuietly(bothStarted); // the second needed a compensation: the first was stuck
+            Occupier.awaitUninterruptibly(bothStarted); // the second needed a compensation: the first was stuck
             awaitCondition(() -> pool.blockedThreads() == 2, () -> "both tasks counted blocked: " + pool);
             assertThat(pool.compensations()).as("compensations").isGreaterThanOrEqualTo(1);
             assertThat(pool.runningThreads()).as("running threads").isZero();
@@ -91,7 +91,7 @@ class ExecutorStatisticsTest {
         } finally {
             release.countDown();
         }
-        awaitQuietly(thirdRan);
+        Occupier.awaitUninterruptibly(thirdRan);
         awaitCondition(() -> pool.blockedThreads() == 0 && pool.runningThreads() == 0 && pool.idleThreads() == 2,
                 () -> "both threads idle after the release: " + pool);
         assertThat(pool.queuedTasks()).isZero();
@@ -108,16 +108,6 @@ class ExecutorStatisticsTest {
                 throw new AssertionError("timed out waiting until " + what.get());
             }
             LockSupport.parkNanos(MS / 10); // poll interval, bounded by the deadline
-        }
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            if (!latch.await(30, TimeUnit.SECONDS)) {
-                throw new AssertionError("latch not released within 30 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

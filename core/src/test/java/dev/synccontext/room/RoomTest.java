@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.synccontext.Occupier;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.OverflowPolicy;
@@ -92,26 +93,7 @@ class RoomTest {
     @Test
     void convergingHandsASlowMemberOnlyTheLatestAndQueuesOneCallbackAtMost() throws Exception {
         Room<List<Integer>, Integer> room = rooms(Delivery.CONVERGING).open("1");
-        RendererSyncContext slow = registry.create("session");
-        List<Integer> seen = new CopyOnWriteArrayList<>();
-        room.join(slow, seen::add);
-        CountDownLatch busy = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        slow.post(() -> {
-            busy.countDown();
-            awaitLatch(release);
-        });
-        busy.await();
-        int[] depths = new int[1];
-        room.context().invokeAsync(() -> {
-            for (int i = 1; i <= 500; i++) {
-                room.publish(i);
-                depths[0] = Math.max(depths[0], slow.queueDepth());
-            }
-        }).join();
-        assertThat(depths[0]).describedAs("room callbacks queued on the slow member at once").isEqualTo(1);
-        release.countDown();
-        settle(slow);
+        List<Integer> seen = publishToASlowMember(room);
         assertThat(seen).describedAs("a slow member converges on the latest").containsExactly(500);
     }
 
@@ -120,26 +102,7 @@ class RoomTest {
         Rooms<List<Integer>, Integer> rooms = Rooms.<List<Integer>, Integer>builder(registry, "auction",
                 id -> new ArrayList<>()).delivery(Delivery.CONVERGING).coalesceBy(price -> price % 3).build();
         Room<List<Integer>, Integer> room = rooms.open("1");
-        RendererSyncContext slow = registry.create("session");
-        List<Integer> seen = new CopyOnWriteArrayList<>();
-        room.join(slow, seen::add);
-        CountDownLatch busy = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        slow.post(() -> {
-            busy.countDown();
-            awaitLatch(release);
-        });
-        busy.await();
-        int[] depths = new int[1];
-        room.context().invokeAsync(() -> {
-            for (int i = 1; i <= 500; i++) { // three keys (i % 3), interleaved; the last of each: 498, 499, 500
-                room.publish(i);
-                depths[0] = Math.max(depths[0], slow.queueDepth());
-            }
-        }).join();
-        assertThat(depths[0]).describedAs("room callbacks queued on the slow member at once").isEqualTo(1);
-        release.countDown();
-        settle(slow);
+        List<Integer> seen = publishToASlowMember(room); // three keys (i % 3), interleaved; the last of each: 498, 499, 500
         assertThat(seen).describedAs("the latest of each key, in publication order").containsExactly(498, 499, 500);
     }
 
@@ -222,13 +185,7 @@ class RoomTest {
         RendererSyncContext member = registry.create("session");
         List<Integer> seen = new CopyOnWriteArrayList<>();
         Membership membership = room.join(member, seen::add);
-        CountDownLatch busy = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        member.post(() -> {
-            busy.countDown();
-            awaitLatch(release);
-        });
-        busy.await();
+        CountDownLatch release = holdBusy(member);
         publish(room, 3); // queued behind the busy callback
         membership.leave();
         release.countDown();
@@ -300,11 +257,37 @@ class RoomTest {
                 .hasMessageContaining("a:b");
     }
 
-    private static void awaitLatch(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    /**
+     * Joins a new member to {@code room} and holds it busy while the room's context publishes 1 to 500; checks
+     * that the member never had more than one room callback queued at once, then lets it go and returns what it saw.
+     */
+    private List<Integer> publishToASlowMember(Room<List<Integer>, Integer> room) throws InterruptedException {
+        RendererSyncContext slow = registry.create("session");
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        room.join(slow, seen::add);
+        CountDownLatch release = holdBusy(slow);
+        int[] depths = new int[1];
+        room.context().invokeAsync(() -> {
+            for (int i = 1; i <= 500; i++) {
+                room.publish(i);
+                depths[0] = Math.max(depths[0], slow.queueDepth());
+            }
+        }).join();
+        assertThat(depths[0]).describedAs("room callbacks queued on the slow member at once").isEqualTo(1);
+        release.countDown();
+        settle(slow);
+        return seen;
+    }
+
+    /** Runs a callback on {@code member} that blocks until the returned latch is counted down; returns once it runs. */
+    private static CountDownLatch holdBusy(RendererSyncContext member) throws InterruptedException {
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        member.post(() -> {
+            busy.countDown();
+            Occupier.awaitUninterruptibly(release);
+        });
+        busy.await();
+        return release;
     }
 }

@@ -40,9 +40,7 @@ class TransitionRaceTest {
     /** Two callers race for an idle context: neither loses its token to the other, both run once. */
     @Test
     void twoCallersClaimingAnIdleContextNeverShareOrLoseIt() throws Exception {
-        race(() -> new Round() {
-            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).build();
-            final Probe probe = new Probe(ctx);
+        race(() -> new Round(RendererSyncContext.builder().executor(pool).build()) {
             CompletableFuture<Void> fa;
             CompletableFuture<Void> fb;
 
@@ -70,9 +68,7 @@ class TransitionRaceTest {
     /** A sender and a poster race on a busy context: the send waits its turn, gets the hand-off, runs once. */
     @Test
     void sendRacingADrainGetsItsTurnExactlyOnce() throws Exception {
-        race(() -> new Round() {
-            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).maxBatch(1).build();
-            final Probe probe = new Probe(ctx);
+        race(() -> new Round(RendererSyncContext.builder().executor(pool).maxBatch(1).build()) {
             final CompletableFuture<Void> last = new CompletableFuture<>();
 
             {
@@ -102,9 +98,7 @@ class TransitionRaceTest {
     /** close() races a submission: the callback either runs or is rejected, and the context terminates. */
     @Test
     void closeRacingASubmissionLosesNothing() throws Exception {
-        race(() -> new Round() {
-            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).build();
-            final Probe probe = new Probe(ctx);
+        race(() -> new Round(RendererSyncContext.builder().executor(pool).build()) {
             CompletableFuture<Void> f;
             boolean postRejected;
 
@@ -125,7 +119,7 @@ class TransitionRaceTest {
 
             @Override
             String check() throws Exception {
-                if (!ctx.awaitTermination(Duration.ofMinutes(1))) {
+                if (!terminated()) {
                     return "not terminated: " + ctx;
                 }
                 int expected = (f.isCompletedExceptionally() ? 0 : 1) + (postRejected ? 0 : 1);
@@ -140,9 +134,7 @@ class TransitionRaceTest {
     /** closeNow() races a post that scheduled a drain: the post runs or is handed back, exactly once. */
     @Test
     void closeNowRacingAScheduledDrainRunsOrReturnsEveryPost() throws Exception {
-        race(() -> new Round() {
-            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).build();
-            final Probe probe = new Probe(ctx);
+        race(() -> new Round(RendererSyncContext.builder().executor(pool).build()) {
             final List<Runnable> posted = new ArrayList<>();
             List<Runnable> returned = List.of();
             final ConcurrentLinkedQueue<Runnable> ran = new ConcurrentLinkedQueue<>();
@@ -173,7 +165,7 @@ class TransitionRaceTest {
 
             @Override
             String check() throws Exception {
-                if (!ctx.awaitTermination(Duration.ofMinutes(1))) {
+                if (!terminated()) {
                     return "not terminated: " + ctx;
                 }
                 for (Runnable p : posted) {
@@ -195,9 +187,7 @@ class TransitionRaceTest {
      */
     @Test
     void twoWaitersTakingTurnsNeverShareTheContextAndEachRunsOnce() throws Exception {
-        race(() -> new Round() {
-            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).build();
-            final Probe probe = new Probe(ctx);
+        race(() -> new ClosingRound(RendererSyncContext.builder().executor(pool).build(), 4) {
 
             {
                 ctx.post(probe::enterAndLeave);
@@ -215,15 +205,6 @@ class TransitionRaceTest {
                 ctx.invokeAsync(probe::enterAndLeave).join();
                 probe.outside();
             }
-
-            @Override
-            String check() throws Exception {
-                ctx.close();
-                if (!ctx.awaitTermination(Duration.ofMinutes(1))) {
-                    return "not terminated: " + ctx;
-                }
-                return probe.verdict(4);
-            }
         });
     }
 
@@ -233,9 +214,7 @@ class TransitionRaceTest {
      */
     @Test
     void anInlineCallerHandingItsReleaseToAWaiterNeverSharesTheContext() throws Exception {
-        race(() -> new Round() {
-            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).build();
-            final Probe probe = new Probe(ctx);
+        race(() -> new ClosingRound(RendererSyncContext.builder().executor(pool).build(), 2) {
 
             volatile boolean bQueued;
 
@@ -255,15 +234,6 @@ class TransitionRaceTest {
                 call.join();
                 probe.outside();
             }
-
-            @Override
-            String check() throws Exception {
-                ctx.close();
-                if (!ctx.awaitTermination(Duration.ofMinutes(1))) {
-                    return "not terminated: " + ctx;
-                }
-                return probe.verdict(2);
-            }
         });
     }
 
@@ -274,9 +244,7 @@ class TransitionRaceTest {
      */
     @Test
     void closeNowRightAfterAReleaseThatHandedAWaiterItsTurnRunsTheCallOnceOrFailsIt() throws Exception {
-        race(() -> new Round() {
-            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).build();
-            final Probe probe = new Probe(ctx);
+        race(() -> new Round(RendererSyncContext.builder().executor(pool).build()) {
             final ConcurrentLinkedQueue<String> ran = new ConcurrentLinkedQueue<>();
             CompletableFuture<Void> first;
             CompletableFuture<Void> call;
@@ -303,7 +271,7 @@ class TransitionRaceTest {
 
             @Override
             String check() throws Exception {
-                if (!ctx.awaitTermination(Duration.ofMinutes(1))) {
+                if (!terminated()) {
                     return "not terminated: " + ctx;
                 }
                 boolean callRan = ran.contains("call");
@@ -323,9 +291,7 @@ class TransitionRaceTest {
      */
     @Test
     void closeNowRacingAWaitersTurnRunsTheCallOnceOrFailsIt() throws Exception {
-        race(() -> new Round() {
-            final RendererSyncContext ctx = RendererSyncContext.builder().executor(pool).build();
-            final Probe probe = new Probe(ctx);
+        race(() -> new Round(RendererSyncContext.builder().executor(pool).build()) {
             final ConcurrentLinkedQueue<String> ran = new ConcurrentLinkedQueue<>();
             CompletableFuture<Void> call;
             List<Runnable> returned = List.of();
@@ -353,7 +319,7 @@ class TransitionRaceTest {
 
             @Override
             String check() throws Exception {
-                if (!ctx.awaitTermination(Duration.ofMinutes(1))) {
+                if (!terminated()) {
                     return "not terminated: " + ctx;
                 }
                 if (!call.isDone()) {
@@ -393,13 +359,48 @@ class TransitionRaceTest {
         }
     }
 
+    /** One round's context, its probe, the two sides and the check. */
     private abstract static class Round {
+        final RendererSyncContext ctx;
+        final Probe probe;
+
+        Round(RendererSyncContext ctx) {
+            this.ctx = ctx;
+            this.probe = new Probe(ctx);
+        }
+
         abstract void a();
 
         abstract void b();
 
         /** Null when the round is right, else what went wrong. */
         abstract String check() throws Exception;
+
+        /** Whether the context, closed by the round, terminated within a minute. */
+        final boolean terminated() throws InterruptedException {
+            return ctx.awaitTermination(Duration.ofMinutes(1));
+        }
+
+        /** Closes the context; once it terminated, the probe's verdict on {@code expectedRuns} callbacks. */
+        final String closedVerdict(int expectedRuns) throws InterruptedException {
+            ctx.close();
+            return terminated() ? probe.verdict(expectedRuns) : "not terminated: " + ctx;
+        }
+    }
+
+    /** A round whose check closes the context and expects {@code expectedRuns} callbacks once it terminated. */
+    private abstract static class ClosingRound extends Round {
+        private final int expectedRuns;
+
+        ClosingRound(RendererSyncContext ctx, int expectedRuns) {
+            super(ctx);
+            this.expectedRuns = expectedRuns;
+        }
+
+        @Override
+        final String check() throws Exception {
+            return closedVerdict(expectedRuns);
+        }
     }
 
     /** Plain state mutated by callbacks: overlap, a lost token or a stale write shows in the verdict. */

@@ -3,34 +3,20 @@ package dev.synccontext.reactor;
 import dev.synccontext.RendererSyncContext;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
-import reactor.core.Disposables;
-import reactor.core.publisher.Operators;
-import reactor.util.context.Context;
 
 /**
  * A task that waits on the {@linkplain ContextTimer timer} and is then handed to its context. The
  * reference holds what disposing must cancel: the timer's wait, then the queued task, or {@link #DISPOSED}.
  */
 @SuppressWarnings("serial") // never serialized
-final class DelayedTask extends AtomicReference<@Nullable Disposable> implements Disposable {
-
-    static final Disposable DISPOSED = Disposables.disposed();
-
-    private final Runnable task;
-    private final Function<Runnable, Disposable> hop;
-    private final RendererSyncContext context;
-    private final Disposable.@Nullable Composite parent;
+final class DelayedTask extends TimedTask {
 
     private DelayedTask(Runnable task, Function<Runnable, Disposable> hop, RendererSyncContext context,
             Disposable.@Nullable Composite parent) {
-        this.task = task;
-        this.hop = hop;
-        this.context = context;
-        this.parent = parent;
+        super(task, hop, context, parent);
     }
 
     /**
@@ -41,9 +27,7 @@ final class DelayedTask extends AtomicReference<@Nullable Disposable> implements
     static DelayedTask start(Runnable task, Function<Runnable, Disposable> hop, RendererSyncContext context,
             Disposable.@Nullable Composite parent, long delayNanos) {
         DelayedTask delayed = new DelayedTask(task, hop, context, parent);
-        if (parent != null && !parent.add(delayed)) {
-            throw Rejections.disposed("worker", context);
-        }
+        delayed.joinParent();
         Future<?> wait = ContextTimer.schedule(context, delayed::due, delayNanos);
         if (!delayed.compareAndSet(null, () -> wait.cancel(false)) && delayed.get() == DISPOSED) {
             wait.cancel(false); // disposed before the wait was recorded
@@ -63,27 +47,10 @@ final class DelayedTask extends AtomicReference<@Nullable Disposable> implements
                 queued.dispose(); // disposed while it was being queued
             }
         } catch (RejectedExecutionException closedOrFull) {
-            if (get() != DISPOSED) {
-                Operators.onErrorDropped(Rejections.refusedWhenDue(context, closedOrFull), Context.empty());
-            }
+            refusedWhenDue(closedOrFull);
         } finally {
             leaveParent();
         }
-    }
-
-    private void leaveParent() {
-        if (parent != null) {
-            parent.remove(this);
-        }
-    }
-
-    @Override
-    public void dispose() {
-        Disposable previous = getAndSet(DISPOSED);
-        if (previous != null && previous != DISPOSED) {
-            previous.dispose();
-        }
-        leaveParent();
     }
 
     @Override

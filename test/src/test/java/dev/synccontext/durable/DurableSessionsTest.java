@@ -30,6 +30,7 @@ import dev.synccontext.spring.durable.session.HandOffCause;
 import dev.synccontext.spring.durable.WriteOutcome;
 import dev.synccontext.spring.durable.session.SessionUnavailableException;
 import dev.synccontext.test.SyncContextTestKit;
+import dev.synccontext.test.cluster.Counter;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -57,20 +58,6 @@ class DurableSessionsTest {
     private final SyncContextTestKit kit = SyncContextTestKit.create();
     private final InMemoryStateStore store = new InMemoryStateStore(kit.clock());
     private final JsonMapper mapper = JsonMapper.builder().build();
-
-    /** The durable bean of these tests. */
-    @Durable(name = "counter")
-    public static class Counter {
-        private int count;
-
-        public int getCount() {
-            return count;
-        }
-
-        public void setCount(int count) {
-            this.count = count;
-        }
-    }
 
     /** A durable class the mapper cannot read back: no no-argument constructor. */
     @Durable

@@ -94,15 +94,7 @@ class WriteThroughHttpTest {
     @Test
     void aRefusedWriteIsAnswered503AndTheRetryContinuesFromTheStoredState() {
         Browser browser = browser(node);
-        browser.post("/counter");
-        browser.post("/counter");
-        store.refuse = true;
-        HttpResponse<String> refused = browser.post("/counter");
-        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
-        assertThat(refused.headers().firstValue("Retry-After")).as("Retry-After").isPresent();
-        store.refuse = false;
-        assertThat(browser.post("/counter").body()).as("the unsaved 3 was never shown as success, nor kept")
-                .isEqualTo("3");
+        assertARefusedWriteIsAnswered503AndNotKept(browser, store);
         assertThat(store.lastAccepted()).contains("\"count\":3");
     }
 
@@ -117,6 +109,22 @@ class WriteThroughHttpTest {
                 .contains("is not available on node").contains("CounterController#increment");
         store.fail = false;
         assertThat(browser.post("/counter").body()).isEqualTo("2");
+    }
+
+    /**
+     * Two writes of {@code browser}'s session, then one {@code store} refuses: answered 503 with a Retry-After;
+     * once the store takes writes again, the retry answers 3, so the refused 3 was neither shown nor kept.
+     */
+    static void assertARefusedWriteIsAnswered503AndNotKept(Browser browser, SwitchableStore store) {
+        browser.post("/counter");
+        browser.post("/counter");
+        store.refuse = true;
+        HttpResponse<String> refused = browser.post("/counter");
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
+        assertThat(refused.headers().firstValue("Retry-After")).as("Retry-After").isPresent();
+        store.refuse = false;
+        assertThat(browser.post("/counter").body()).as("the unsaved 3 was never shown as success, nor kept")
+                .isEqualTo("3");
     }
 
     /** A node of its own on {@code store}, with write-through on or off. */

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.synccontext.ContextClock;
 import dev.synccontext.autoconfigure.durable.WriteThroughHttpTest.SwitchableStore;
 import dev.synccontext.spring.durable.InMemoryStateStore;
-import dev.synccontext.spring.durable.session.Durable;
 import dev.synccontext.spring.handler.OnContext;
-import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.testing.Browser;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterEach;
@@ -70,15 +68,7 @@ class WriteThroughWebFluxHttpTest {
     void aRefusedOrUnconfirmedWriteIsAnswered503AndTheRetryContinuesFromTheStoredState() {
         node = start(true, store);
         Browser browser = browser(node);
-        browser.post("/counter");
-        browser.post("/counter");
-        store.refuse = true;
-        HttpResponse<String> refused = browser.post("/counter");
-        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
-        assertThat(refused.headers().firstValue("Retry-After")).as("Retry-After").isPresent();
-        store.refuse = false;
-        assertThat(browser.post("/counter").body()).as("the unsaved 3 was never shown as success, nor kept")
-                .isEqualTo("3");
+        WriteThroughHttpTest.assertARefusedWriteIsAnswered503AndNotKept(browser, store);
 
         store.fail = true;
         HttpResponse<String> failed = browser.post("/counter");
@@ -102,33 +92,15 @@ class WriteThroughWebFluxHttpTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import({ CounterController.class, Counter.class })
+    @Import({ CounterController.class, DurableApp.Counter.class })
     static class App {
-    }
-
-    @ContextScoped
-    @Durable(name = "counter")
-    public static class Counter {
-        private int count;
-
-        public int getCount() {
-            return count;
-        }
-
-        public void setCount(int count) {
-            this.count = count;
-        }
-
-        public int increment() {
-            return ++count;
-        }
     }
 
     @RestController
     static class CounterController {
-        private final Counter counter;
+        private final DurableApp.Counter counter;
 
-        CounterController(Counter counter) {
+        CounterController(DurableApp.Counter counter) {
             this.counter = counter;
         }
 

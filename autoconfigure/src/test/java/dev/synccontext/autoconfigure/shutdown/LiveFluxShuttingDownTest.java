@@ -43,12 +43,12 @@ class LiveFluxShuttingDownTest {
         }
         assertThat(earlier.cookie("SESSION")).as("the first stream opened a session").isNotNull();
 
-        ShuttingDownAnswersMvcTest.drain(registry);
+        ShuttingDownAnswersContract.drain(registry);
 
         for (Browser tab : new Browser[] {earlier, new Browser(port)}) {
             HttpResponse<String> reply = tab.send(tab.request("/events").header("Accept", "text/event-stream")
                     .timeout(Duration.ofSeconds(10)));
-            ShuttingDownAnswersMvcTest.assertShuttingDownAnswer(reply);
+            ShuttingDownAnswersContract.assertShuttingDownAnswer(reply);
             assertThat(reply.body()).contains("shutting down").doesNotContain("event:");
         }
     }

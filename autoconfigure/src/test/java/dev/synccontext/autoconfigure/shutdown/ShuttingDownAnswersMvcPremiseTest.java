@@ -30,7 +30,7 @@ class ShuttingDownAnswersMvcPremiseTest {
     @Test
     void withoutTheResolverTheRefusalIsA500() throws Exception {
         assertThat(new Browser(port).get("/count").body()).isEqualTo("1");
-        ShuttingDownAnswersMvcTest.drain(registry);
+        ShuttingDownAnswersContract.drain(registry);
         assertThat(new Browser(port).get("/count").statusCode()).isEqualTo(500);
     }
 }

@@ -1,12 +1,12 @@
 package dev.synccontext.spring.live;
 
+import dev.synccontext.spring.websocket.StompClients;
 import dev.synccontext.testing.SseClient;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.testing.Browser;
-import java.lang.reflect.Type;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,10 +27,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.messaging.converter.StringMessageConverter;
-import org.springframework.messaging.simp.stomp.StompFrameHandler;
-import org.springframework.messaging.simp.stomp.StompHeaders;
 import org.springframework.messaging.simp.stomp.StompSession;
-import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.web.socket.client.standard.StandardWebSocketClient;
 import org.springframework.web.socket.messaging.WebSocketStompClient;
 
@@ -166,9 +163,7 @@ class AuctionRoomHttpLoadTest {
         List<StompUser> users = new ArrayList<>();
         try {
             for (int u = 0; u < USERS; u++) {
-                users.add(new StompUser(client.connectAsync("ws://127.0.0.1:" + port + "/stomp",
-                        new StompSessionHandlerAdapter() {
-                        }).get(WAIT.toSeconds(), SECONDS)));
+                users.add(new StompUser(StompClients.connect(client, port, "/stomp")));
             }
             List<String> names = new ArrayList<>();
             for (StompUser user : users) {
@@ -230,17 +225,7 @@ class AuctionRoomHttpLoadTest {
         }
 
         private void subscribe(String destination, java.util.function.Consumer<String> receiver) {
-            session.subscribe(destination, new StompFrameHandler() {
-                @Override
-                public Type getPayloadType(StompHeaders headers) {
-                    return String.class;
-                }
-
-                @Override
-                public void handleFrame(StompHeaders headers, Object payload) {
-                    receiver.accept((String) payload);
-                }
-            });
+            StompClients.subscribe(session, destination, (headers, body) -> receiver.accept(body));
         }
     }
 

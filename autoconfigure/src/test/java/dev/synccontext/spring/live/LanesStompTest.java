@@ -7,11 +7,12 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.registry.SyncContextRegistry;
-import java.lang.reflect.Type;
+import dev.synccontext.spring.websocket.StompClients;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -24,10 +25,8 @@ import org.springframework.context.annotation.Import;
 import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.simp.SimpMessageHeaderAccessor;
-import org.springframework.messaging.simp.stomp.StompFrameHandler;
 import org.springframework.messaging.simp.stomp.StompHeaders;
 import org.springframework.messaging.simp.stomp.StompSession;
-import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.socket.client.standard.StandardWebSocketClient;
 import org.springframework.web.socket.messaging.WebSocketStompClient;
@@ -102,10 +101,9 @@ class LanesStompTest {
             @Nullable String roomLast) throws Exception {
         WebSocketStompClient client = new WebSocketStompClient(new StandardWebSocketClient());
         client.setMessageConverter(new StringMessageConverter());
-        StompSession session = client.connectAsync("ws://127.0.0.1:" + port + "/stomp", new StompSessionHandlerAdapter() {
-        }).get(10, TimeUnit.SECONDS);
-        session.subscribe("/user/topic/me", collect(mine));
-        session.subscribe("/user/topic/room", collect(rooms));
+        StompSession session = StompClients.connect(client, port, "/stomp");
+        StompClients.subscribe(session, "/user/topic/me", collect(mine));
+        StompClients.subscribe(session, "/user/topic/room", collect(rooms));
         StompHeaders headers = new StompHeaders();
         headers.setDestination("/app/lanes-subscribe");
         if (meLast != null) {
@@ -116,19 +114,9 @@ class LanesStompTest {
         return session;
     }
 
-    private static StompFrameHandler collect(List<Frame> into) {
-        return new StompFrameHandler() {
-            @Override
-            public Type getPayloadType(StompHeaders headers) {
-                return String.class;
-            }
-
-            @Override
-            public void handleFrame(StompHeaders headers, Object payload) {
-                into.add(new Frame(headers.getFirst("live-id"), Boolean.parseBoolean(headers.getFirst("live-snapshot")),
-                        (String) payload));
-            }
-        };
+    private static BiConsumer<StompHeaders, String> collect(List<Frame> into) {
+        return (headers, body) -> into.add(new Frame(headers.getFirst("live-id"),
+                Boolean.parseBoolean(headers.getFirst("live-snapshot")), body));
     }
 
     private static void publish(RendererSyncContext context, LiveChannel channel, String body) throws Exception {

@@ -8,9 +8,9 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.live.CloseReason;
 import dev.synccontext.live.LiveStatistics;
 import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.spring.websocket.StompClients;
 import dev.synccontext.testing.StalledSocket;
 import java.io.IOException;
-import java.lang.reflect.Type;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,10 +31,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.simp.SimpMessageHeaderAccessor;
-import org.springframework.messaging.simp.stomp.StompFrameHandler;
-import org.springframework.messaging.simp.stomp.StompHeaders;
 import org.springframework.messaging.simp.stomp.StompSession;
-import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.web.socket.client.standard.StandardWebSocketClient;
 import org.springframework.web.socket.messaging.SessionConnectEvent;
 import org.springframework.web.socket.messaging.SessionDisconnectEvent;
@@ -102,24 +99,15 @@ class LiveStompStalledClientTest {
         WebSocketStompClient client = new WebSocketStompClient(new StandardWebSocketClient());
         client.setMessageConverter(new StringMessageConverter());
         client.setInboundMessageSizeLimit(64 * 1024);
-        StompSession healthy = client.connectAsync("ws://127.0.0.1:" + port + "/stomp", new StompSessionHandlerAdapter() {
-        }).get(10, TimeUnit.SECONDS);
+        StompSession healthy = StompClients.connect(client, port, "/stomp");
         List<Long> seen = new CopyOnWriteArrayList<>();
         AtomicLong lastSeen = new AtomicLong(-1);
         try {
-            healthy.subscribe("/user/topic/board", new StompFrameHandler() {
-                @Override
-                public Type getPayloadType(StompHeaders headers) {
-                    return String.class;
-                }
-
-                @Override
-                public void handleFrame(StompHeaders headers, Object payload) {
-                    String id = headers.getFirst(StompTransport.ID);
-                    long sequence = Long.parseLong(id.substring(id.lastIndexOf('-') + 1));
-                    seen.add(sequence);
-                    lastSeen.accumulateAndGet(sequence, Math::max);
-                }
+            StompClients.subscribe(healthy, "/user/topic/board", (headers, body) -> {
+                String id = headers.getFirst(StompTransport.ID);
+                long sequence = Long.parseLong(id.substring(id.lastIndexOf('-') + 1));
+                seen.add(sequence);
+                lastSeen.accumulateAndGet(sequence, Math::max);
             });
             healthy.send("/app/live-subscribe", "");
             await().atMost(GENEROUS).until(() -> app.live.subscribers().size() == 1 && !seen.isEmpty());

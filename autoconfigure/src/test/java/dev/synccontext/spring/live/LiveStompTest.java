@@ -8,7 +8,7 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.registry.SyncContextRegistry;
-import java.lang.reflect.Type;
+import dev.synccontext.spring.websocket.StompClients;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,10 +25,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.simp.SimpMessageHeaderAccessor;
-import org.springframework.messaging.simp.stomp.StompFrameHandler;
-import org.springframework.messaging.simp.stomp.StompHeaders;
 import org.springframework.messaging.simp.stomp.StompSession;
-import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.socket.client.standard.StandardWebSocketClient;
 import org.springframework.web.socket.messaging.WebSocketStompClient;
@@ -52,22 +49,13 @@ class LiveStompTest {
     void aStompSessionGetsTheSnapshotThenEveryMessageInOrderOnItsOwnDestination() throws Exception {
         WebSocketStompClient client = new WebSocketStompClient(new StandardWebSocketClient());
         client.setMessageConverter(new StringMessageConverter());
-        StompSession session = client.connectAsync("ws://127.0.0.1:" + port + "/stomp", new StompSessionHandlerAdapter() {
-        }).get(10, TimeUnit.SECONDS);
+        StompSession session = StompClients.connect(client, port, "/stomp");
         List<String> ids = new CopyOnWriteArrayList<>();
         List<String> bodies = new CopyOnWriteArrayList<>();
         try {
-            session.subscribe("/user/topic/board", new StompFrameHandler() {
-                @Override
-                public Type getPayloadType(StompHeaders headers) {
-                    return String.class;
-                }
-
-                @Override
-                public void handleFrame(StompHeaders headers, Object payload) {
-                    ids.add(headers.getFirst("live-id"));
-                    bodies.add((String) payload);
-                }
+            StompClients.subscribe(session, "/user/topic/board", (headers, body) -> {
+                ids.add(headers.getFirst("live-id"));
+                bodies.add(body);
             });
             session.send("/app/live-subscribe", "");
             await().atMost(Duration.ofSeconds(10)).until(() -> ids.size() == 1);

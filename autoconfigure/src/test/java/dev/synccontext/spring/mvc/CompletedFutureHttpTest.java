@@ -4,8 +4,6 @@ import dev.synccontext.testing.Browser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
-import jakarta.servlet.DispatcherType;
-import jakarta.servlet.Filter;
 import java.net.http.HttpResponse;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -19,8 +17,6 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -108,23 +104,8 @@ class CompletedFutureHttpTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import(FutureController.class)
+    @Import({ FutureController.class, AsyncDispatchCounter.class })
     static class App {
-
-        @Bean
-        AtomicInteger asyncDispatches() {
-            return new AtomicInteger();
-        }
-
-        @Bean
-        FilterRegistrationBean<Filter> asyncDispatchCounter(AtomicInteger asyncDispatches) {
-            FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>((request, response, chain) -> {
-                asyncDispatches.incrementAndGet();
-                chain.doFilter(request, response);
-            });
-            registration.setDispatcherTypes(DispatcherType.ASYNC);
-            return registration;
-        }
     }
 
     @RestController

@@ -1,21 +1,21 @@
 package dev.synccontext.spring.mvc;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.spring.scope.ContextScoped;
-import jakarta.servlet.DispatcherType;
-import jakarta.servlet.Filter;
+import dev.synccontext.testing.Browser;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
@@ -42,23 +42,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 @SpringBootConfiguration
 @EnableAutoConfiguration
 @Import({ OnContextApp.Tally.class, OnContextApp.OnController.class, OnContextApp.PlainController.class,
-        OnContextApp.PageController.class, OnContextApp.Gate.class })
+        OnContextApp.PageController.class, OnContextApp.Gate.class, AsyncDispatchCounter.class })
 class OnContextApp {
-
-    @Bean
-    AtomicInteger asyncDispatches() {
-        return new AtomicInteger();
-    }
-
-    @Bean
-    FilterRegistrationBean<Filter> asyncDispatchCounter(AtomicInteger asyncDispatches) {
-        FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>((request, response, chain) -> {
-            asyncDispatches.incrementAndGet();
-            chain.doFilter(request, response);
-        });
-        registration.setDispatcherTypes(DispatcherType.ASYNC);
-        return registration;
-    }
 
     /** A view name's view: renders the model's context name. */
     @Bean
@@ -126,6 +111,18 @@ class OnContextApp {
             release = new CountDownLatch(1);
             rendezvous = new CountDownLatch(2);
             held.set(null);
+        }
+
+        /**
+         * Resets the gate, then holds the context of {@code browser}'s session busy ({@code POST /plain/hold}) and
+         * returns that context once a callback holds it.
+         */
+        RendererSyncContext holdSessionOf(Browser browser) {
+            reset();
+            browser.get("/plain/context");
+            browser.post("/plain/hold");
+            await().atMost(Duration.ofSeconds(30)).until(() -> held.get() != null);
+            return held.get();
         }
 
         void hold(RendererSyncContext context) {

@@ -1,13 +1,11 @@
 package dev.synccontext.spring.mvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.testing.Browser;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -33,12 +31,8 @@ class OnContextAsyncTimeoutHttpTest {
 
     @Test
     void aBodyQueuedBehindACallbackThatOutlastsTheTimeoutAnswers503AndNeverRuns() {
-        gate.reset();
         Browser judy = new Browser(port);
-        judy.get("/plain/context");
-        judy.post("/plain/hold");
-        await().atMost(Duration.ofSeconds(30)).until(() -> gate.held.get() != null);
-        RendererSyncContext held = gate.held.get();
+        RendererSyncContext held = gate.holdSessionOf(judy);
         CompletableFuture<HttpResponse<String>> queued = judy.httpClient().sendAsync(
                 judy.request("/on/increment").POST(HttpRequest.BodyPublishers.noBody()).build(),
                 HttpResponse.BodyHandlers.ofString());

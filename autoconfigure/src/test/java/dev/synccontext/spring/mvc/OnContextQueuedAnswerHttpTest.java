@@ -47,12 +47,8 @@ class OnContextQueuedAnswerHttpTest {
 
     @Test
     void aQueuedBodysAnswerIsSetOffTheContextAndTheNextQueuedBodyDoesNotWaitForIt() {
-        gate.reset();
         Browser judy = new Browser(port);
-        judy.get("/plain/context");
-        judy.post("/plain/hold");
-        await().atMost(Duration.ofSeconds(30)).until(() -> gate.held.get() != null);
-        RendererSyncContext held = gate.held.get();
+        RendererSyncContext held = gate.holdSessionOf(judy);
         CompletableFuture<HttpResponse<String>> first = increment(judy, "first");
         await().atMost(Duration.ofSeconds(30)).until(() -> held.queueDepth() == 1);
         CompletableFuture<HttpResponse<String>> second = increment(judy, "second");

@@ -5,18 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.spring.websocket.StompClients;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
-import java.lang.reflect.Type;
 import java.security.Principal;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -35,10 +34,7 @@ import org.springframework.messaging.simp.SimpMessageHeaderAccessor;
 import org.springframework.messaging.simp.annotation.SendToUser;
 import org.springframework.messaging.simp.config.ChannelRegistration;
 import org.springframework.messaging.simp.config.MessageBrokerRegistry;
-import org.springframework.messaging.simp.stomp.StompFrameHandler;
-import org.springframework.messaging.simp.stomp.StompHeaders;
 import org.springframework.messaging.simp.stomp.StompSession;
-import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.messaging.support.ChannelInterceptor;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.messaging.context.SecurityContextChannelInterceptor;
@@ -82,21 +78,8 @@ class QueuedStompFramePropagationTest {
         WebSocketStompClient client = new WebSocketStompClient(new StandardWebSocketClient());
         client.setMessageConverter(new StringMessageConverter());
         try {
-            StompSession session = client.connectAsync("ws://127.0.0.1:" + port + "/stomp?user=bob",
-                    new StompSessionHandlerAdapter() {
-                    }).get(30, SECONDS);
-            BlockingQueue<String> replies = new LinkedBlockingQueue<>();
-            session.subscribe("/user/queue/seen", new StompFrameHandler() {
-                @Override
-                public Type getPayloadType(StompHeaders headers) {
-                    return String.class;
-                }
-
-                @Override
-                public void handleFrame(StompHeaders headers, Object payload) {
-                    replies.add((String) payload);
-                }
-            });
+            StompSession session = StompClients.connect(client, port, "/stomp?user=bob");
+            BlockingQueue<String> replies = StompClients.subscribe(session, "/user/queue/seen");
             String reply = null;
             for (int i = 0; reply == null && i < 100; i++) { // until the subscription took effect on the broker
                 session.send("/app/seen", "frame-" + i);

@@ -32,10 +32,10 @@ class ContextKindTest {
     SyncContextRegistry registry;
 
     @Autowired
-    Profile profile;
+    KindBeans.Profile profile;
 
     @Autowired
-    Room room;
+    KindBeans.Room room;
 
     @Autowired
     ContextBeanScope scope;
@@ -49,9 +49,10 @@ class ContextKindTest {
         try {
             assertThatThrownBy(() -> roomContext.invokeAsync(profile::name).join())
                     .isInstanceOf(CompletionException.class).cause().isInstanceOf(WrongContextKindException.class)
-                    .hasMessageContaining("ContextKindTest$Profile'").hasMessageContaining("kind = SESSION")
+                    .hasMessageContaining("KindBeans$Profile'").hasMessageContaining("kind = SESSION")
                     .hasMessageContaining("'room:1' (a KEYED context)");
-            assertThat(scope.find(roomContext, Profile.class)).as("nothing was created for the room").isEmpty();
+            assertThat(scope.find(roomContext, KindBeans.Profile.class)).as("nothing was created for the room")
+                    .isEmpty();
         } finally {
             registry.remove("room:1");
         }
@@ -106,10 +107,10 @@ class ContextKindTest {
         RendererSyncContext roomContext = registry.forKey("room:3");
         try {
             int before = scope.contextsWithBeans();
-            assertThat(scope.find(roomContext, Room.class)).isEmpty();
+            assertThat(scope.find(roomContext, KindBeans.Room.class)).isEmpty();
             assertThat(scope.contextsWithBeans()).isEqualTo(before);
             roomContext.invokeAsync(room::name).join();
-            assertThat(scope.find(roomContext, Room.class)).isPresent();
+            assertThat(scope.find(roomContext, KindBeans.Room.class)).isPresent();
         } finally {
             registry.remove("room:3");
         }
@@ -117,18 +118,8 @@ class ContextKindTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import({ Profile.class, Room.class, Notes.class, Pages.class })
+    @Import({ KindBeans.Profile.class, KindBeans.Room.class, Notes.class, Pages.class })
     static class App {
-    }
-
-    @Component
-    @ContextScoped(kind = ContextKind.SESSION)
-    static class Profile {
-        private int visits;
-
-        public String name() {
-            return "profile " + ++visits;
-        }
     }
 
     @Component
@@ -141,24 +132,17 @@ class ContextKindTest {
         }
     }
 
-    @Component
-    @ContextScoped(key = "room:*")
-    static class Room {
-        public String name() {
-            return "room " + RendererSyncContext.current().orElseThrow().name();
-        }
-    }
-
     @RestController
     static class Pages {
-        private final Profile profile;
-        private final Room room;
+        private final KindBeans.Profile profile;
+        private final KindBeans.Room room;
         private final ContextBeanScope scope;
         private final RendererSyncContext context;
 
         private final Notes notes;
 
-        Pages(Profile profile, Room room, Notes notes, ContextBeanScope scope, RendererSyncContext context) {
+        Pages(KindBeans.Profile profile, KindBeans.Room room, Notes notes, ContextBeanScope scope,
+                RendererSyncContext context) {
             this.notes = notes;
             this.profile = profile;
             this.room = room;
@@ -190,7 +174,7 @@ class ContextKindTest {
 
         @GetMapping("/has-profile")
         public String hasProfile() {
-            return String.valueOf(scope.find(context, Profile.class).isPresent());
+            return String.valueOf(scope.find(context, KindBeans.Profile.class).isPresent());
         }
     }
 }

@@ -7,8 +7,7 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.spring.scope.ContextBeanScope;
-import dev.synccontext.spring.scope.ContextKind;
-import dev.synccontext.spring.scope.ContextScoped;
+import dev.synccontext.spring.scope.KindBeans;
 import dev.synccontext.spring.scope.WrongContextKindException;
 import dev.synccontext.testing.Browser;
 import java.util.concurrent.CompletionException;
@@ -20,7 +19,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
-import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -43,7 +41,7 @@ class ContextKindWebFluxHttpTest {
     SyncContextRegistry registry;
 
     @Autowired
-    Profile profile;
+    KindBeans.Profile profile;
 
     @Autowired
     ContextBeanScope scope;
@@ -64,7 +62,8 @@ class ContextKindWebFluxHttpTest {
             assertThatThrownBy(() -> roomContext.invokeAsync(profile::name).join())
                     .isInstanceOf(CompletionException.class).cause().isInstanceOf(WrongContextKindException.class)
                     .hasMessageContaining("kind = SESSION").hasMessageContaining("'room:flux' (a KEYED context)");
-            assertThat(scope.find(roomContext, Profile.class)).as("nothing was created for the room").isEmpty();
+            assertThat(scope.find(roomContext, KindBeans.Profile.class)).as("nothing was created for the room")
+                    .isEmpty();
         } finally {
             registry.remove("room:flux");
         }
@@ -86,35 +85,17 @@ class ContextKindWebFluxHttpTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import({ Profile.class, Room.class, Pages.class })
+    @Import({ KindBeans.Profile.class, KindBeans.Room.class, Pages.class })
     static class App {
-    }
-
-    @Component
-    @ContextScoped(kind = ContextKind.SESSION)
-    static class Profile {
-        private int visits;
-
-        public String name() {
-            return "profile " + ++visits;
-        }
-    }
-
-    @Component
-    @ContextScoped(key = "room:*")
-    static class Room {
-        public String name() {
-            return "room " + RendererSyncContext.current().orElseThrow().name();
-        }
     }
 
     @RestController
     static class Pages {
-        private final Profile profile;
-        private final Room room;
+        private final KindBeans.Profile profile;
+        private final KindBeans.Room room;
         private final ContextBeanScope scope;
 
-        Pages(Profile profile, Room room, ContextBeanScope scope) {
+        Pages(KindBeans.Profile profile, KindBeans.Room room, ContextBeanScope scope) {
             this.profile = profile;
             this.room = room;
             this.scope = scope;
@@ -139,7 +120,7 @@ class ContextKindWebFluxHttpTest {
         /** Not on the context: a plain handler asks whether the WebSession's context holds a profile. */
         @GetMapping("/has-profile")
         public Mono<String> hasProfile(RendererSyncContext context) {
-            return Mono.just(String.valueOf(scope.find(context, Profile.class).isPresent()));
+            return Mono.just(String.valueOf(scope.find(context, KindBeans.Profile.class).isPresent()));
         }
     }
 }

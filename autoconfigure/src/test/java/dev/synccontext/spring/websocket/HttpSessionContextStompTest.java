@@ -27,7 +27,6 @@ import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.handler.annotation.Payload;
 import org.springframework.messaging.simp.SimpMessageHeaderAccessor;
 import org.springframework.messaging.simp.stomp.StompSession;
-import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.stereotype.Component;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -86,9 +85,7 @@ class HttpSessionContextStompTest {
         String cookie = sessionCookie(carol.post("/add"));
         WebSocketHttpHeaders headers = new WebSocketHttpHeaders();
         headers.add("Cookie", cookie);
-        StompSession session = client.connectAsync("ws://127.0.0.1:" + port + "/stomp", headers,
-                new StompSessionHandlerAdapter() {
-                }).get(30, SECONDS);
+        StompSession session = StompClients.connect(client, port, "/stomp", headers);
         try {
             session.send("/app/wrong-kind", "carol");
             assertThat(carts.answers.computeIfAbsent("carol-wrong", l -> new CompletableFuture<>()).get(30, SECONDS))
@@ -103,9 +100,7 @@ class HttpSessionContextStompTest {
         if (cookie != null) {
             headers.add("Cookie", cookie);
         }
-        StompSession session = client.connectAsync("ws://127.0.0.1:" + port + "/stomp", headers,
-                new StompSessionHandlerAdapter() {
-                }).get(30, SECONDS);
+        StompSession session = StompClients.connect(client, port, "/stomp", headers);
         try {
             session.send("/app/cart", label);
             session.send("/app/lookup", label + "-lookup");

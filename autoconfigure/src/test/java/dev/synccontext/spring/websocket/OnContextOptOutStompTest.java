@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.handler.OnContext;
-import java.lang.reflect.Type;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -18,10 +16,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.handler.annotation.SendTo;
-import org.springframework.messaging.simp.stomp.StompFrameHandler;
-import org.springframework.messaging.simp.stomp.StompHeaders;
 import org.springframework.messaging.simp.stomp.StompSession;
-import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.socket.client.standard.StandardWebSocketClient;
 import org.springframework.web.socket.messaging.WebSocketStompClient;
@@ -41,21 +36,9 @@ class OnContextOptOutStompTest {
     void aMethodMarkedOnContextFalseRunsOffTheContextItsSiblingsRunOn() throws Exception {
         WebSocketStompClient client = new WebSocketStompClient(new StandardWebSocketClient());
         client.setMessageConverter(new StringMessageConverter());
-        StompSession session = client.connectAsync("ws://127.0.0.1:" + port + "/stomp", new StompSessionHandlerAdapter() {
-        }).get(30, SECONDS);
+        StompSession session = StompClients.connect(client, port, "/stomp");
         try {
-            BlockingQueue<String> replies = new LinkedBlockingQueue<>();
-            session.subscribe("/topic/opt", new StompFrameHandler() {
-                @Override
-                public Type getPayloadType(StompHeaders headers) {
-                    return String.class;
-                }
-
-                @Override
-                public void handleFrame(StompHeaders headers, Object payload) {
-                    replies.add((String) payload);
-                }
-            });
+            BlockingQueue<String> replies = StompClients.subscribe(session, "/topic/opt");
             // The subscription takes effect on Spring's inbound pool: send until the first reply arrives.
             String on = null;
             for (int i = 0; i < 600 && on == null; i++) {

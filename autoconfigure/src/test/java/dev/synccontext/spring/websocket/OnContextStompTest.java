@@ -9,7 +9,6 @@ import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.registry.SyncContextRegistry;
 import jakarta.annotation.PreDestroy;
-import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +16,6 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -39,10 +37,7 @@ import org.springframework.messaging.handler.annotation.SendTo;
 import org.springframework.messaging.simp.annotation.SendToUser;
 import org.springframework.messaging.simp.annotation.SubscribeMapping;
 import org.springframework.messaging.simp.config.MessageBrokerRegistry;
-import org.springframework.messaging.simp.stomp.StompFrameHandler;
-import org.springframework.messaging.simp.stomp.StompHeaders;
 import org.springframework.messaging.simp.stomp.StompSession;
-import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.stereotype.Component;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.socket.client.standard.StandardWebSocketClient;
@@ -234,24 +229,11 @@ class OnContextStompTest {
     }
 
     private StompSession connect() throws Exception {
-        return client.connectAsync("ws://127.0.0.1:" + port + "/stomp", new StompSessionHandlerAdapter() {
-        }).get(30, SECONDS);
+        return StompClients.connect(client, port, "/stomp");
     }
 
     private static BlockingQueue<String> subscribe(StompSession session, String destination) {
-        BlockingQueue<String> received = new LinkedBlockingQueue<>();
-        session.subscribe(destination, new StompFrameHandler() {
-            @Override
-            public Type getPayloadType(StompHeaders headers) {
-                return String.class;
-            }
-
-            @Override
-            public void handleFrame(StompHeaders headers, Object payload) {
-                received.add((String) payload);
-            }
-        });
-        return received;
+        return StompClients.subscribe(session, destination);
     }
 
     private static void awaitSubscribed(StompSession session, String destination, BlockingQueue<String> replies) {

@@ -20,7 +20,6 @@ import org.springframework.context.annotation.Import;
 import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.simp.stomp.StompSession;
-import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.socket.client.standard.StandardWebSocketClient;
 import org.springframework.web.socket.messaging.WebSocketStompClient;
@@ -49,9 +48,7 @@ class StompDeprecatedWebSocketScopeTest {
         WebSocketStompClient client = new WebSocketStompClient(new StandardWebSocketClient());
         client.setMessageConverter(new StringMessageConverter());
         try {
-            StompSession session = client.connectAsync("ws://127.0.0.1:" + port + "/stomp",
-                    new StompSessionHandlerAdapter() {
-                    }).get(30, SECONDS);
+            StompSession session = StompClients.connect(client, port, "/stomp");
             session.send("/app/same", "x");
             RendererSyncContext context = checks.seen.get(30, SECONDS);
             assertThat(context.name()).startsWith("websocket-");

@@ -40,7 +40,6 @@ import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.DestinationVariable;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.simp.stomp.StompSession;
-import org.springframework.messaging.simp.stomp.StompSessionHandlerAdapter;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -228,8 +227,7 @@ class StompSessionContextTest {
     // ---------------------------------------------------------------- helpers
 
     private StompSession connect() throws Exception {
-        return client.connectAsync("ws://127.0.0.1:" + port + "/stomp", new StompSessionHandlerAdapter() {
-        }).get(30, SECONDS);
+        return StompClients.connect(client, port, "/stomp");
     }
 
     private Tally awaitHandled(String label, int frames) {

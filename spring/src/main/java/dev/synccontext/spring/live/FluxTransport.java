@@ -4,7 +4,6 @@ import dev.synccontext.live.CloseReason;
 import dev.synccontext.live.LiveMessage;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.live.LiveTransport;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
@@ -24,7 +23,7 @@ import reactor.core.publisher.FluxSink;
  * the drain has stopped for good; the server's request, cancel and completion signals only signal the
  * subscriber.
  */
-final class FluxTransport implements LiveTransport {
+final class FluxTransport extends EventStreamTransport {
 
     /** What {@link #close close(GOING_AWAY)} emits before it ends the stream: no id, so Last-Event-ID stays. */
     static final ServerSentEvent<String> GOING_AWAY = ServerSentEvent.<String>builder()
@@ -33,41 +32,25 @@ final class FluxTransport implements LiveTransport {
     private final FluxSink<ServerSentEvent<String>> sink;
     private final @Nullable Disposable connection;
     private final LiveEncoder encoder;
-    private final @Nullable String lastEventId;
-    private final AtomicBoolean ended = new AtomicBoolean();
-    private volatile @Nullable LiveSubscriber subscriber;
 
     FluxTransport(FluxSink<ServerSentEvent<String>> sink, @Nullable Disposable connection, LiveEncoder encoder,
             @Nullable String lastEventId) {
+        super(lastEventId);
         this.sink = sink;
         this.connection = connection;
         this.encoder = encoder;
-        this.lastEventId = lastEventId;
         sink.onRequest(requested -> signalWritable());
-        sink.onDispose(this::ended); // the client went away (cancel), the stream timed out, or close() completed it
-    }
-
-    @Override
-    public void attach(LiveSubscriber subscriber) {
-        this.subscriber = subscriber;
-        if (ended.get()) {
-            subscriber.gone(null); // the client left before its subscription reached the context
-        }
-    }
-
-    @Override
-    public @Nullable String lastEventId() {
-        return lastEventId;
+        sink.onDispose(() -> ended(null)); // the client went away (cancel), the stream timed out, or close() completed it
     }
 
     @Override
     public boolean ready() {
-        return !ended.get() && sink.requestedFromDownstream() > 0;
+        return !hasEnded() && sink.requestedFromDownstream() > 0;
     }
 
     @Override
     public boolean write(LiveMessage message) throws Exception {
-        if (ended.get()) {
+        if (hasEnded()) {
             throw new IllegalStateException("the event stream has ended");
         }
         sink.next(event(message, encoder.encode(message.data())));
@@ -76,7 +59,7 @@ final class FluxTransport implements LiveTransport {
 
     @Override
     public void close(CloseReason reason) {
-        if (!ended.getAndSet(true)) {
+        if (!markEnded()) {
             if (reason == CloseReason.GOING_AWAY) {
                 goAway(sink, connection);
             } else {
@@ -123,21 +106,6 @@ final class FluxTransport implements LiveTransport {
         ClientNotReadingException() {
             super("going away: the client did not read, so its stream is aborted instead of waited for", null,
                     false, false);
-        }
-    }
-
-    private void signalWritable() {
-        LiveSubscriber attached = subscriber;
-        if (attached != null) {
-            attached.writable();
-        }
-    }
-
-    private void ended() {
-        ended.set(true);
-        LiveSubscriber attached = subscriber;
-        if (attached != null) {
-            attached.gone(null);
         }
     }
 

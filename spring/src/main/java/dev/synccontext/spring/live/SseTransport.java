@@ -11,7 +11,6 @@ import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * by {@link #close}, which runs after the drain has stopped for good; the container's callbacks only
  * signal.
  */
-final class SseTransport implements LiveTransport, WriteListener, AsyncListener {
+final class SseTransport extends EventStreamTransport implements WriteListener, AsyncListener {
 
     /** What {@link #close close(GOING_AWAY)} writes before it ends the stream. */
     static final byte[] GOING_AWAY_FRAME = ("event:" + LiveFrames.GOING_AWAY_EVENT + "\ndata:{\"reconnect\":true}\n\n")
@@ -35,30 +34,14 @@ final class SseTransport implements LiveTransport, WriteListener, AsyncListener 
     private final AsyncContext async;
     private final ServletOutputStream out;
     private final LiveEncoder encoder;
-    private final @Nullable String lastEventId;
-    private final AtomicBoolean ended = new AtomicBoolean();
-    private volatile @Nullable LiveSubscriber subscriber;
     /** Written since the last flush (touched by the drain only). */
     private boolean dirty;
 
     SseTransport(AsyncContext async, ServletOutputStream out, LiveEncoder encoder, @Nullable String lastEventId) {
+        super(lastEventId);
         this.async = async;
         this.out = out;
         this.encoder = encoder;
-        this.lastEventId = lastEventId;
-    }
-
-    @Override
-    public void attach(LiveSubscriber subscriber) {
-        this.subscriber = subscriber;
-        if (ended.get()) {
-            subscriber.gone(null); // the client left before its subscription reached the context
-        }
-    }
-
-    @Override
-    public @Nullable String lastEventId() {
-        return lastEventId;
     }
 
     @Override
@@ -84,10 +67,10 @@ final class SseTransport implements LiveTransport, WriteListener, AsyncListener 
 
     @Override
     public void close(CloseReason reason) {
-        if (reason == CloseReason.GOING_AWAY && !ended.getAndSet(true)) {
+        if (reason == CloseReason.GOING_AWAY && !markEnded()) {
             goingAway();
         }
-        ended.set(true);
+        markEnded();
         try {
             async.complete();
         } catch (IllegalStateException alreadyComplete) {
@@ -115,10 +98,7 @@ final class SseTransport implements LiveTransport, WriteListener, AsyncListener 
 
     @Override
     public void onWritePossible() {
-        LiveSubscriber attached = subscriber;
-        if (attached != null) {
-            attached.writable();
-        }
+        signalWritable();
     }
 
     @Override
@@ -158,14 +138,6 @@ final class SseTransport implements LiveTransport, WriteListener, AsyncListener 
 
     @Override
     public void onStartAsync(AsyncEvent event) {
-    }
-
-    private void ended(@Nullable Throwable cause) {
-        ended.set(true);
-        LiveSubscriber attached = subscriber;
-        if (attached != null) {
-            attached.gone(cause);
-        }
     }
 
     static byte[] frame(LiveMessage message, String data) {

@@ -74,17 +74,25 @@ class Witness {
 fun where(): String = RendererSyncContext.current().map { it.name() }.orElse("none")
 
 /**
- * The issue's suspend handler body: suspends on a `delay`, on a future another thread completes and in a
- * `withContext(Dispatchers.IO)`, and touches the context's state in every part in between.
+ * The issue's suspend handler body: suspends on a `delay`, on [second] (by default a future another thread
+ * completes) and in a `withContext(Dispatchers.IO)`, and touches the context's state in every part in between.
  */
-suspend fun stepsOnTheContext(ledger: Ledger, witness: Witness, expected: String): Int {
+suspend fun stepsOnTheContext(
+    ledger: Ledger,
+    witness: Witness,
+    expected: String,
+    secondName: String = "a future completed on another thread",
+    second: suspend () -> Unit = {
+        CompletableFuture.supplyAsync({ 1 }, CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS)).await()
+    },
+): Int {
     witness.part(expected, "the first part")
     ledger.increment()
     delay(1)
     witness.part(expected, "the part after delay")
     ledger.increment()
-    CompletableFuture.supplyAsync({ 1 }, CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS)).await()
-    witness.part(expected, "the part after a future completed on another thread")
+    second()
+    witness.part(expected, "the part after $secondName")
     ledger.increment()
     withContext(Dispatchers.IO) {
         if (RendererSyncContext.current().isEmpty) {

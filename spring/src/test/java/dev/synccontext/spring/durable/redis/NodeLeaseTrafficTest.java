@@ -10,11 +10,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What keeping a node's sessions costs Redis: renewals are one command per node per period whatever the number
@@ -27,27 +25,12 @@ class NodeLeaseTrafficTest {
     private static final int RENEWALS = 100;
     private static final Pattern CALLS = Pattern.compile("cmdstat_(\\w+):calls=(\\d+)");
 
-    private static LettuceRedisServer redis;
-    private static LettuceConnectionFactory connections;
-    private static RedisStateStore store;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = LettuceRedisServer.start();
-        connections = redis.connectionFactory();
-        store = new RedisStateStore(connections);
-    }
-
-    @AfterAll
-    static void stopRedis() throws Exception {
-        store.close();
-        connections.destroy();
-        redis.close(); // asserts that redis-server is no longer running
-    }
+    @RegisterExtension
+    static final RedisStoreExtension REDIS = new RedisStoreExtension();
 
     @Test
     void renewingANodesLeaseCostsOneCommandPerPeriodWhateverTheNumberOfSessions() {
-        NodeLease lease = store.acquireNodeLease("node-1", Duration.ofSeconds(30)).orElseThrow();
+        NodeLease lease = REDIS.store.acquireNodeLease("node-1", Duration.ofSeconds(30)).orElseThrow();
         Traffic few = renewalsWith(lease, 10);
         Traffic many = renewalsWith(lease, 10_000);
         System.out.printf("Renewing one node's lease %d times, owning 10 sessions: %s; owning 10,000: %s%n",
@@ -67,24 +50,24 @@ class NodeLeaseTrafficTest {
     /** Owns {@code sessions} sessions in all, then measures {@link #RENEWALS} renewals alone. */
     private Traffic renewalsWith(NodeLease lease, int sessions) {
         long memoryBefore = stat("memory", "used_memory");
-        int owned = redis.raw().keys("synccontext:session:*").size();
+        int owned = REDIS.redis.raw().keys("synccontext:session:*").size();
         for (int i = owned; i < sessions; i++) {
-            assertThat(store.acquire("session-" + i, lease, Duration.ofMinutes(30)))
+            assertThat(REDIS.store.acquire("session-" + i, lease, Duration.ofMinutes(30)))
                     .isInstanceOf(Ownership.Acquired.class);
         }
         double memoryPerSession = sessions == owned ? 0
                 : (double) (stat("memory", "used_memory") - memoryBefore) / (sessions - owned);
-        assertThat(store.renewNodeLease(lease)).isTrue(); // the script is loaded: EVALSHA from here on
+        assertThat(REDIS.store.renewNodeLease(lease)).isTrue(); // the script is loaded: EVALSHA from here on
         long inIdle = stat("stats", "total_net_input_bytes");
         long idleIn = stat("stats", "total_net_input_bytes") - inIdle; // what an INFO request adds, to subtract
-        redis.raw().configResetstat();
+        REDIS.redis.raw().configResetstat();
         long in = stat("stats", "total_net_input_bytes");
         for (int i = 0; i < RENEWALS; i++) {
-            assertThat(store.renewNodeLease(lease)).isTrue();
+            assertThat(REDIS.store.renewNodeLease(lease)).isTrue();
         }
         long bytesIn = stat("stats", "total_net_input_bytes") - in - idleIn;
         Map<String, Long> calls = new TreeMap<>();
-        Matcher matcher = CALLS.matcher(redis.raw().info("commandstats"));
+        Matcher matcher = CALLS.matcher(REDIS.redis.raw().info("commandstats"));
         while (matcher.find()) {
             calls.put(matcher.group(1), Long.parseLong(matcher.group(2)));
         }
@@ -93,7 +76,7 @@ class NodeLeaseTrafficTest {
     }
 
     private static long stat(String section, String field) {
-        Matcher matcher = Pattern.compile("(?m)^" + field + ":(\\d+)").matcher(redis.raw().info(section));
+        Matcher matcher = Pattern.compile("(?m)^" + field + ":(\\d+)").matcher(REDIS.redis.raw().info(section));
         assertThat(matcher.find()).as("INFO %s has %s", section, field).isTrue();
         return Long.parseLong(matcher.group(1));
     }

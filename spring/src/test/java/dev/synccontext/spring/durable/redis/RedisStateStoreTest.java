@@ -17,12 +17,10 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -33,38 +31,23 @@ import tools.jackson.databind.json.JsonMapper;
 @Tag("process")
 class RedisStateStoreTest extends StateStoreContract {
 
-    private static LettuceRedisServer redis;
-    private static LettuceConnectionFactory connections;
-    private static RedisStateStore store;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = LettuceRedisServer.start();
-        connections = redis.connectionFactory();
-        store = new RedisStateStore(connections);
-    }
-
-    @AfterAll
-    static void stopRedis() throws Exception {
-        store.close();
-        connections.destroy();
-        redis.close(); // asserts that redis-server is no longer running
-    }
+    @RegisterExtension
+    static final RedisStoreExtension REDIS = new RedisStoreExtension();
 
     @BeforeEach
     void emptyRedis() {
-        redis.raw().flushall();
+        REDIS.redis.raw().flushall();
     }
 
     @Override
     protected StateStore store() {
-        return store;
+        return REDIS.store;
     }
 
     /** What Redis's expiry of the lease key does, now: the key is gone. */
     @Override
     protected void leaseRunsOut(NodeLease victim) {
-        assertThat(redis.raw().del("synccontext:node:" + victim.nodeId())).as("the lease key existed").isOne();
+        assertThat(REDIS.redis.raw().del("synccontext:node:" + victim.nodeId())).as("the lease key existed").isOne();
     }
 
     @Override
@@ -79,14 +62,14 @@ class RedisStateStoreTest extends StateStoreContract {
         leaseRunsOut(a);
         NodeLease b = lease("b", LONG);
         long bToken = acquired("s", b);
-        assertThat(store.write("s", bToken, bytes("b1"), IDLE)).isEqualTo(WriteOutcome.ACCEPTED);
+        assertThat(REDIS.store.write("s", bToken, bytes("b1"), IDLE)).isEqualTo(WriteOutcome.ACCEPTED);
 
-        assertThat(store.write("s", aToken, bytes("a, woken up"), IDLE)).isEqualTo(WriteOutcome.STALE);
+        assertThat(REDIS.store.write("s", aToken, bytes("a, woken up"), IDLE)).isEqualTo(WriteOutcome.STALE);
         assertThat(stored("s")).isEqualTo("b1");
 
         // Premise: the same write without the script's comparison (what a client-side check then SET amounts to
         // when the check passed before the pause) overwrites the new owner's state.
-        redis.raw().hset("synccontext:session:s", Map.of("data", "a, woken up", "dataToken", Long.toString(aToken)));
+        REDIS.redis.raw().hset("synccontext:session:s", Map.of("data", "a, woken up", "dataToken", Long.toString(aToken)));
         assertThat(stored("s")).as("premise: the unfenced write landed").isEqualTo("a, woken up");
     }
 
@@ -95,26 +78,26 @@ class RedisStateStoreTest extends StateStoreContract {
         NodeLease a = lease("a", Duration.ofMillis(200));
         long token = acquired("s", a);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (redis.raw().exists("synccontext:node:a") == 1) {
+        while (REDIS.redis.raw().exists("synccontext:node:a") == 1) {
             assertThat(System.nanoTime()).as("the lease key outlived 10 s").isLessThan(deadline);
             Thread.sleep(10); // polling Redis's expiry with a deadline, not waiting out a race
         }
-        assertThat(store.write("s", token, bytes("after expiry"), IDLE)).isEqualTo(WriteOutcome.LEASE_EXPIRED);
+        assertThat(REDIS.store.write("s", token, bytes("after expiry"), IDLE)).isEqualTo(WriteOutcome.LEASE_EXPIRED);
         assertThat(acquired("s", lease("b", LONG))).isGreaterThan(token);
     }
 
     @Test
     void sessionKeysExpireWithTheIdleTimeoutOfTheLastAcquireOrWrite() {
         NodeLease a = lease("a", LONG);
-        long token = ((Ownership.Acquired) store.acquire("s", a, Duration.ofMinutes(30))).token();
-        assertThat(redis.raw().pttl("synccontext:session:s")).isBetween(Duration.ofMinutes(29).toMillis(),
+        long token = ((Ownership.Acquired) REDIS.store.acquire("s", a, Duration.ofMinutes(30))).token();
+        assertThat(REDIS.redis.raw().pttl("synccontext:session:s")).isBetween(Duration.ofMinutes(29).toMillis(),
                 Duration.ofMinutes(30).toMillis());
-        assertThat(store.write("s", token, bytes("v1"), Duration.ofMinutes(10))).isEqualTo(WriteOutcome.ACCEPTED);
-        assertThat(redis.raw().pttl("synccontext:session:s")).isBetween(Duration.ofMinutes(9).toMillis(),
+        assertThat(REDIS.store.write("s", token, bytes("v1"), Duration.ofMinutes(10))).isEqualTo(WriteOutcome.ACCEPTED);
+        assertThat(REDIS.redis.raw().pttl("synccontext:session:s")).isBetween(Duration.ofMinutes(9).toMillis(),
                 Duration.ofMinutes(10).toMillis());
-        assertThat(redis.raw().pttl("synccontext:node:a")).isBetween(LONG.minusMinutes(1).toMillis(),
+        assertThat(REDIS.redis.raw().pttl("synccontext:node:a")).isBetween(LONG.minusMinutes(1).toMillis(),
                 LONG.toMillis());
-        assertThat(redis.raw().pttl("synccontext:tokens")).as("the token sequence never expires").isEqualTo(-1);
+        assertThat(REDIS.redis.raw().pttl("synccontext:tokens")).as("the token sequence never expires").isEqualTo(-1);
     }
 
     @Test
@@ -124,8 +107,8 @@ class RedisStateStoreTest extends StateStoreContract {
             acquired("warm-" + i, a);
         }
         long token = acquired("s", a);
-        assertThat(store.release("s", token)).isTrue();
-        redis.raw().del("synccontext:tokens"); // evicted, or Redis restarted without persistence
+        assertThat(REDIS.store.release("s", token)).isTrue();
+        REDIS.redis.raw().del("synccontext:tokens"); // evicted, or Redis restarted without persistence
         long fresh = acquired("never-seen", a);
         assertThat(fresh).as("premise: the sequence restarted").isLessThan(token);
         assertThat(acquired("s", lease("b", LONG))).isGreaterThan(token);
@@ -133,22 +116,22 @@ class RedisStateStoreTest extends StateStoreContract {
 
     @Test
     void everyKeyAndChannelCarriesTheConfiguredPrefix() throws InterruptedException {
-        RedisStateStore prefixed = new RedisStateStore(connections, "app1:sc:");
+        RedisStateStore prefixed = new RedisStateStore(REDIS.connections, "app1:sc:");
         try {
             NodeLease a = prefixed.acquireNodeLease("a", LONG).orElseThrow();
             long token = ((Ownership.Acquired) prefixed.acquire("s", a, IDLE)).token();
             assertThat(prefixed.write("s", token, bytes("x"), IDLE)).isEqualTo(WriteOutcome.ACCEPTED);
-            assertThat(redis.raw().keys("*")).containsExactlyInAnyOrder("app1:sc:tokens", "app1:sc:node:a",
+            assertThat(REDIS.redis.raw().keys("*")).containsExactlyInAnyOrder("app1:sc:tokens", "app1:sc:node:a",
                     "app1:sc:session:s");
-            assertThat(store.acquireNodeLease("a", LONG)).as("the default prefix's node a is another").isPresent();
+            assertThat(REDIS.store.acquireNodeLease("a", LONG)).as("the default prefix's node a is another").isPresent();
             BlockingQueue<HandOffMessage> received = new LinkedBlockingQueue<>();
             try (StateStore.Subscription subscription = prefixed.subscribe("a", received::add)) {
-                assertThat(redis.raw().pubsubChannels("*")).containsExactly("app1:sc:handoff:a");
+                assertThat(REDIS.redis.raw().pubsubChannels("*")).containsExactly("app1:sc:handoff:a");
             }
         } finally {
             prefixed.close();
         }
-        assertThatThrownBy(() -> new RedisStateStore(connections, "my app:")).hasMessageContaining("U+0020");
+        assertThatThrownBy(() -> new RedisStateStore(REDIS.connections, "my app:")).hasMessageContaining("U+0020");
     }
 
     @Test
@@ -157,9 +140,9 @@ class RedisStateStoreTest extends StateStoreContract {
                 .register(DurableType.of("counter", Counter.class, 1)).build();
         NodeLease a = lease("a", LONG);
         long token = acquired("s", a);
-        assertThat(store.write("s", token, codec.encode(Map.of("counter", new Counter(3))), IDLE))
+        assertThat(REDIS.store.write("s", token, codec.encode(Map.of("counter", new Counter(3))), IDLE))
                 .isEqualTo(WriteOutcome.ACCEPTED);
-        assertThat(codec.decode(store.read("s").orElseThrow().bytes())).containsEntry("counter", new Counter(3));
+        assertThat(codec.decode(REDIS.store.read("s").orElseThrow().bytes())).containsEntry("counter", new Counter(3));
 
         Map<String, SnapshotRefusedException.Reason> tampered = Map.of(
                 "{\"format\":1,\"beans\":{\"counter\":{\"type\":\"counter\",\"version\":1,\"state\":{\"va",
@@ -171,8 +154,8 @@ class RedisStateStoreTest extends StateStoreContract {
                 "{\"format\":1,\"beans\":{}}" + " ".repeat(2000),
                 SnapshotRefusedException.Reason.OVERSIZED);
         for (Map.Entry<String, SnapshotRefusedException.Reason> value : tampered.entrySet()) {
-            redis.raw().hset("synccontext:session:s", "data", value.getKey());
-            byte[] read = store.read("s").orElseThrow().bytes();
+            REDIS.redis.raw().hset("synccontext:session:s", "data", value.getKey());
+            byte[] read = REDIS.store.read("s").orElseThrow().bytes();
             assertThatThrownBy(() -> codec.decode(read)).as(value.getKey())
                     .isInstanceOfSatisfying(SnapshotRefusedException.class,
                             refused -> assertThat(refused.reason()).isEqualTo(value.getValue()));
@@ -182,11 +165,11 @@ class RedisStateStoreTest extends StateStoreContract {
     @Test
     void foreignBytesOnTheHandOffChannelAreIgnored() throws InterruptedException {
         BlockingQueue<HandOffMessage> received = new LinkedBlockingQueue<>();
-        try (StateStore.Subscription subscription = store.subscribe("a", received::add)) {
-            assertThat(redis.raw().publish("synccontext:handoff:a", "rO0ABXNy java serialized?")).isOne();
-            assertThat(redis.raw().publish("synccontext:handoff:a", "REQUEST b has space")).isOne();
+        try (StateStore.Subscription subscription = REDIS.store.subscribe("a", received::add)) {
+            assertThat(REDIS.redis.raw().publish("synccontext:handoff:a", "rO0ABXNy java serialized?")).isOne();
+            assertThat(REDIS.redis.raw().publish("synccontext:handoff:a", "REQUEST b has space")).isOne();
             HandOffMessage request = new HandOffMessage(HandOffMessage.Kind.REQUEST, "s", "b");
-            assertThat(store.publish("a", request)).isTrue();
+            assertThat(REDIS.store.publish("a", request)).isTrue();
             assertThat(received.poll(10, TimeUnit.SECONDS)).as("the first message delivered").isEqualTo(request);
         }
     }
