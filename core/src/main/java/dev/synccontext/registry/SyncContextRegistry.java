@@ -306,7 +306,9 @@ public class SyncContextRegistry implements AutoCloseable {
      * <p><b>Guarantees.</b> A context that is open for the whole call gets the callback exactly once. A context created or
      * closed during the call may get it or not (if it refuses, that is counted). The contexts are visited
      * in no particular order, without copying the registry's sets: a broadcast to 10,000 sessions allocates
-     * little beyond their queue slots. {@code which} runs on the calling thread and must not block.
+     * little beyond their queue slots. {@code which} runs on the calling thread and must not block. Every drain
+     * it starts is queued on the executor at once, and other work waits behind them all: for a broadcast to many
+     * contexts (a ticker's to every session), {@link #broadcastAsync(Predicate, Runnable)} paces them.
      *
      * @return how many contexts accepted the callback and how many refused it
      */
