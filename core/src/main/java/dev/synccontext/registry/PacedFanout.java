@@ -29,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Refusals</b> are the {@link Fanout}'s: counted and logged, never thrown; the others still get it.</li>
  *   <li><b>Bounded wait for other work.</b> A task queued on a FIFO executor while a broadcast is under way
  *       waits behind at most about two windows of its drains (the rest of this one, the next one the
- *       pump's task posts), not behind all of them.</li>
+ *       pump's task posts), not behind all of them. A window is {@link #WINDOW} posts while broadcasts keep
+ *       up; it doubles per broadcast waiting behind the one under way (up to {@code WINDOW << MAX_DOUBLINGS}).</li>
  * </ul>
  *
  * <h2>How</h2>
@@ -41,12 +42,17 @@ import org.jspecify.annotations.Nullable;
  * <h2>Known limits</h2>
  * The pacing is the executor's FIFO order: a context that a customizer gave another executor is posted to
  * with the others, but its drain does not wait on the registry's. {@link #WINDOW} is a guess, bounded by
- * what a click may wait (a window of drains of ~24 µs each, bench/README.md "Capacity per node").
+ * what a click may wait (a window of drains of ~24 µs each, bench/README.md "Capacity per node"). Pacing makes a
+ * broadcast's pace one window per round trip through the executor's queue: on a starved CPU (a shared machine
+ * at load 25 on 2 cores) a round trip took milliseconds, and a broadcast to 10,000 contexts a second fell
+ * behind until windows grew; under such overload the wait of other work grows with the window.
  */
 final class PacedFanout {
 
     /** Posts per window: 64 drains of ~24 µs are ~1.5 ms of one core, what a task queued meanwhile waits. */
     static final int WINDOW = 64;
+    /** A window doubles per broadcast waiting behind, at most this many times: up to 4,096 posts. */
+    static final int MAX_DOUBLINGS = 6;
 
     private final Fanout fanout;
     private final Executor executor;
@@ -84,17 +90,24 @@ final class PacedFanout {
         return waiting.size();
     }
 
-    /** One window of the head broadcast, then queues itself on the executor; stops when none is left. */
+    /**
+     * One window of the head broadcast, then queues itself on the executor; stops when none is left. The window
+     * doubles per broadcast waiting behind the head: when the executor's round trips fall behind the caller's
+     * rate (a starved CPU makes each one slow), it catches up in larger windows instead of queueing broadcasts
+     * without end.
+     */
     private void pump() {
         while (true) {
             Paced head;
+            int window;
             synchronized (this) {
                 head = waiting.peek();
+                window = WINDOW << Math.min(waiting.size() - 1, MAX_DOUBLINGS);
             }
             if (head == null) {
                 throw new IllegalStateException("a paced broadcast's pump runs with none queued");
             }
-            if (!head.postWindow(fanout) && lastDone()) {
+            if (!head.postWindow(fanout, window) && lastDone()) {
                 return;
             }
             try {
@@ -161,11 +174,11 @@ final class PacedFanout {
             this.callback = callback;
         }
 
-        /** Tries up to {@link #WINDOW} contexts; false once all have been tried (the stage is then complete). */
-        boolean postWindow(Fanout fanout) {
+        /** Tries up to {@code window} contexts; false once all have been tried (the stage is then complete). */
+        boolean postWindow(Fanout fanout, int window) {
             @Nullable Broadcast result = null;
             try {
-                for (int tried = 0; tried < WINDOW && targets.hasNext(); ) {
+                for (int tried = 0; tried < window && targets.hasNext(); ) {
                     RendererSyncContext context = targets.next();
                     if (which.test(context)) {
                         tried++;

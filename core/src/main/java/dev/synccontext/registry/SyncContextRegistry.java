@@ -332,8 +332,9 @@ public class SyncContextRegistry implements AutoCloseable {
      * of {@value PacedFanout#WINDOW} posts at a time, the next posted by a task queued on the registry's executor
      * behind the drains the last one started, so work queued there meanwhile (a click, a write to a tab) waits
      * behind a window, not the whole broadcast. For broadcasts to many contexts (bench/README.md, "Capacity per
-     * node"). They run one at a time, in call order, so each context gets them in that order; a synchronous
-     * broadcast or a post made later may come first. {@code which} runs on the calling or an executor thread.
+     * node"). They run one at a time, in call order, so each context gets them in that order (a window doubles
+     * per broadcast waiting behind, so that they catch up); a synchronous broadcast or a post made later may
+     * come first. {@code which} runs on the calling or an executor thread.
      *
      * @return the count, once every context has been tried (the last callbacks may still be queued): completed on
      *     the calling thread if all fit in the first window, else on an executor thread outside any context (keep

@@ -87,6 +87,23 @@ class PacedBroadcastTest {
     }
 
     @Test
+    void aWindowDoublesPerBroadcastWaitingBehindSoThatBroadcastsCatchUp() {
+        sessions(8 * WINDOW);
+        registry.broadcastAsync("session", record("first"));
+        registry.broadcastAsync("session", record("second"));
+        registry.broadcastAsync("session", record("third"));
+        assertThat(executor.pending()).describedAs("the first window, none waiting yet, and the pump").isEqualTo(WINDOW + 1);
+        for (int i = 0; i < WINDOW + 1; i++) {
+            executor.runNext();
+        }
+        assertThat(executor.pending()).describedAs("two broadcasts behind: a window of four, and the pump")
+                .isEqualTo(4 * WINDOW + 1);
+        executor.runUntilIdle();
+        assertThat(received).hasSize(8 * WINDOW)
+                .allSatisfy((context, labels) -> assertThat(labels).containsExactly("first", "second", "third"));
+    }
+
+    @Test
     void everyOpenContextOfEveryScopeGetsItExactlyOnce() {
         List<RendererSyncContext> all = sessions(3 * WINDOW + 5);
         all.add(registry.forKey("room-1"));
