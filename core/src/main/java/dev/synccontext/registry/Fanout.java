@@ -1,7 +1,7 @@
 package dev.synccontext.registry;
 
 import dev.synccontext.RendererSyncContext;
-import java.util.Collection;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Predicate;
 
@@ -20,11 +20,12 @@ final class Fanout {
     }
 
     /** Posts {@code callback} to each of {@code contexts} that {@code which} accepts. */
-    Broadcast toEach(Collection<RendererSyncContext> contexts, Predicate<? super RendererSyncContext> which,
+    Broadcast toEach(Iterator<RendererSyncContext> contexts, Predicate<? super RendererSyncContext> which,
             Runnable callback) {
         int delivered = 0;
         int refused = 0;
-        for (RendererSyncContext context : contexts) { // weakly consistent: each one open throughout is seen once
+        while (contexts.hasNext()) { // weakly consistent: each one open throughout is seen once
+            RendererSyncContext context = contexts.next();
             if (which.test(context)) {
                 if (post(context, callback, "A broadcast callback")) {
                     delivered++;

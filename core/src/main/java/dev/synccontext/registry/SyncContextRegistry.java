@@ -5,10 +5,12 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.statistics.SyncContextStatistics;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -17,6 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -43,7 +46,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <h2>Many contexts at once</h2>
  * {@link #broadcast(Runnable) broadcast} posts one callback to every context (of a scope, of some keys, or
- * chosen by a predicate) and never throws for a context that refuses it; {@link #postAfter} posts when a
+ * chosen by a predicate) and never throws for a context that refuses it ({@link #broadcastAsync(String, Runnable)
+ * broadcastAsync}: paced, for many contexts); {@link #postAfter} posts when a
  * delay has passed on the registry's clock. A refusal on such a thread, which has no caller to throw to, is
  * counted ({@link #refusedCallbacks()}) and logged with the context's name. {@link #forKey(String)} creates,
  * {@link #find(String)} never does, and {@link #forKey(String, Duration)} gives a keyed context an idle
@@ -70,6 +74,8 @@ public class SyncContextRegistry implements AutoCloseable {
     private final LongAdder refusedCreations = new LongAdder();
     /** Posts of the registry's own threads: refusals counted and logged, never thrown. */
     private final Fanout fanout;
+    /** Broadcasts of {@link #broadcastAsync}: a window of posts at a time, on the template's executor. */
+    private final PacedFanout paced;
     private volatile boolean closed;
 
     private final @Nullable ExecutorService ownedExecutor;
@@ -110,6 +116,7 @@ public class SyncContextRegistry implements AutoCloseable {
         this.customizers = List.copyOf(customizers);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.fanout = new Fanout(new RefusalLog(clock));
+        this.paced = new PacedFanout(fanout, template.executor());
         this.closes = new GracefulClose(template, clock);
     }
 
@@ -276,7 +283,7 @@ public class SyncContextRegistry implements AutoCloseable {
         Objects.requireNonNull(scope, "scope");
         Objects.requireNonNull(callback, "callback");
         Lane lane = lanes.get(scope);
-        return lane == null ? new Broadcast(0, 0) : fanout.toEach(lane.live, context -> true, callback);
+        return lane == null ? new Broadcast(0, 0) : fanout.toEach(lane.live.iterator(), context -> true, callback);
     }
 
     /**
@@ -299,21 +306,44 @@ public class SyncContextRegistry implements AutoCloseable {
      * <p><b>Guarantees.</b> A context that is open for the whole call gets the callback exactly once. A context created or
      * closed during the call may get it or not (if it refuses, that is counted). The contexts are visited
      * in no particular order, without copying the registry's sets: a broadcast to 10,000 sessions allocates
-     * little beyond their queue slots. {@code which} runs on the calling thread and must not block.
+     * little beyond their queue slots. {@code which} runs on the calling thread and must not block. Every drain
+     * it starts is queued on the executor at once, and other work waits behind them all: for a broadcast to many
+     * contexts (a ticker's to every session), {@link #broadcastAsync(Predicate, Runnable)} paces them.
      *
      * @return how many contexts accepted the callback and how many refused it
      */
     public Broadcast broadcast(Predicate<? super RendererSyncContext> which, Runnable callback) {
         Objects.requireNonNull(which, "which");
         Objects.requireNonNull(callback, "callback");
-        int delivered = 0;
-        int refused = 0;
-        for (Lane lane : lanes.values()) {
-            Broadcast one = fanout.toEach(lane.live, which, callback);
-            delivered += one.delivered();
-            refused += one.refused();
-        }
-        return new Broadcast(delivered, refused);
+        return fanout.toEach(PacedFanout.across(lanes.values()), which, callback);
+    }
+
+    /** {@link #broadcastAsync(Predicate, Runnable)} to every open context of {@code scope}: a ticker's call. */
+    public CompletionStage<Broadcast> broadcastAsync(String scope, Runnable callback) {
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(callback, "callback");
+        Lane lane = lanes.get(scope);
+        return paced.submit(lane == null ? Collections.emptyIterator() : lane.live.iterator(), context -> true, callback);
+    }
+
+    /**
+     * As {@link #broadcast(Predicate, Runnable)}, with its guarantees (a context open from this call until the stage
+     * completes gets it exactly once; refusals counted, never thrown), but <b>asynchronous and paced</b>: a window
+     * of {@value PacedFanout#WINDOW} posts at a time, the next posted by a task queued on the registry's executor
+     * behind the drains the last one started, so work queued there meanwhile (a click, a write to a tab) waits
+     * behind a window, not the whole broadcast. For broadcasts to many contexts (bench/README.md, "Capacity per
+     * node"). They run one at a time, in call order, so each context gets them in that order (a window doubles
+     * per broadcast waiting behind, so that they catch up); a synchronous broadcast or a post made later may
+     * come first. {@code which} runs on the calling or an executor thread.
+     *
+     * @return the count, once every context has been tried (the last callbacks may still be queued): completed on
+     *     the calling thread if all fit in the first window, else on an executor thread outside any context (keep
+     *     dependents short); exceptionally with what {@code which} threw (contexts tried before keep it)
+     */
+    public CompletionStage<Broadcast> broadcastAsync(Predicate<? super RendererSyncContext> which, Runnable callback) {
+        Objects.requireNonNull(which, "which");
+        Objects.requireNonNull(callback, "callback");
+        return paced.submit(PacedFanout.across(lanes.values()), which, callback);
     }
 
     /**
@@ -530,20 +560,12 @@ public class SyncContextRegistry implements AutoCloseable {
 
     /** Every open tracked context, of every scope. A snapshot. */
     public List<RendererSyncContext> contexts() {
-        List<RendererSyncContext> all = new ArrayList<>();
-        for (Lane lane : lanes.values()) {
-            all.addAll(lane.live);
-        }
-        return all;
+        return lanes.values().stream().flatMap(lane -> lane.live.stream()).collect(Collectors.toCollection(ArrayList::new));
     }
 
     /** The statistics of every scope used so far. */
     public List<SyncContextStatistics> statistics() {
-        List<SyncContextStatistics> all = new ArrayList<>();
-        for (Lane lane : lanes.values()) {
-            all.add(lane.statistics);
-        }
-        return all;
+        return lanes.values().stream().map(lane -> lane.statistics).collect(Collectors.toCollection(ArrayList::new));
     }
 
     /** The statistics of {@code scope}, created (with no contexts yet) if the scope was not used so far. */

@@ -11,12 +11,13 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * A broadcast to 10,000 contexts while another thread closes a third of them (released gracefully, closed
+ * A broadcast (synchronous, or paced: {@code broadcastAsync}) to 10,000 contexts while another thread closes a third of them (released gracefully, closed
  * directly, or force-closed with {@code closeNow()}): it never throws, every context open throughout gets
  * the callback exactly once, and every context is accounted for: delivered (ran, or handed back by a
  * forced close) or refused (counted by the registry).
@@ -28,15 +29,24 @@ class BroadcastStressTest {
 
     @Test
     void aBroadcastWhileContextsCloseReachesEveryOpenOneOnceAndCountsEachRefusal() throws Exception {
+        stress(false);
+    }
+
+    @Test
+    void aPacedBroadcastWhileContextsCloseReachesEveryOpenOneOnceAndCountsEachRefusal() throws Exception {
+        stress(true);
+    }
+
+    private static void stress(boolean paced) throws Exception {
         long seed = Long.getLong("stress.seed", System.nanoTime());
         System.out.println("BroadcastStressTest seed " + seed + " (rerun with -Dstress.seed=" + seed + ")");
         SplittableRandom random = new SplittableRandom(seed);
         for (int round = 0; round < ROUNDS; round++) {
-            runRound(random.split(), seed, round);
+            runRound(random.split(), seed, round, paced);
         }
     }
 
-    private static void runRound(SplittableRandom random, long seed, int round) throws Exception {
+    private static void runRound(SplittableRandom random, long seed, int round, boolean paced) throws Exception {
         SyncContextRegistry registry = new SyncContextRegistry(
                 ContextTemplate.defaults(RendererSyncContext.defaultExecutor(), "default"));
         try {
@@ -73,7 +83,9 @@ class BroadcastStressTest {
             closer.start();
             long refusedBefore = registry.refusedCallbacks();
             start.countDown();
-            Broadcast result = registry.broadcast(callback);
+            Broadcast result = paced
+                    ? registry.broadcastAsync(context -> true, callback).toCompletableFuture().get(60, TimeUnit.SECONDS)
+                    : registry.broadcast(callback);
             closer.join();
             assertThat(closerFailed.get()).isNull();
             for (RendererSyncContext context : all) {
@@ -83,7 +95,7 @@ class BroadcastStressTest {
                 assertThat(context.awaitTermination(Duration.ofSeconds(30))).isTrue();
             }
 
-            String where = "seed " + seed + ", round " + round + ": ";
+            String where = (paced ? "paced, " : "") + "seed " + seed + ", round " + round + ": ";
             List<RendererSyncContext> survivors = new ArrayList<>(all);
             survivors.removeAll(doomed);
             for (RendererSyncContext open : survivors) {
@@ -99,7 +111,7 @@ class BroadcastStressTest {
                     .isEqualTo(result.refused());
             assertThat(result.attempted()).describedAs(where + "no context visited twice").isLessThanOrEqualTo(CONTEXTS);
             assertThat(result.delivered()).isGreaterThanOrEqualTo(survivors.size());
-            System.out.printf("round %d: delivered %d (ran %d, handed back %d), refused %d%n", round,
+            System.out.printf((paced ? "paced " : "") + "round %d: delivered %d (ran %d, handed back %d), refused %d%n", round,
                     result.delivered(), ran, handedBack.get(), result.refused());
         } finally {
             registry.close();

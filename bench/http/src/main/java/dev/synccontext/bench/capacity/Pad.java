@@ -83,14 +83,20 @@ public class Pad {
      */
     boolean postTick(long sequence, long newPrice) {
         try {
-            context.post(() -> tick(sequence, newPrice));
+            context.post(() -> applyTick(sequence, newPrice));
             return true;
         } catch (RejectedExecutionException closed) {
             return false;
         }
     }
 
-    private void tick(long sequence, long newPrice) {
+    /** A tick, inside the context (a broadcast's callback). */
+    void tick(long sequence, long newPrice) {
+        context.assertAccess();
+        applyTick(sequence, newPrice);
+    }
+
+    private void applyTick(long sequence, long newPrice) {
         tick = sequence;
         price = newPrice;
         version++;

@@ -2,27 +2,47 @@ package dev.synccontext.bench.capacity;
 
 import java.util.concurrent.ThreadLocalRandom;
 
+import dev.synccontext.registry.SyncContextRegistry;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
-/** Once per {@code capacity.tick-interval} (default one second) posts a tick into every live session's context. */
+/**
+ * Once per {@code capacity.tick-interval} (default one second) pushes a tick into every live session's context.
+ *
+ * <p>{@code capacity.ticker} picks how, so that one build measures both (bench/README.md, "Capacity per node"):
+ * {@code broadcast} (the default, as a user writes a ticker) is one {@link SyncContextRegistry#broadcastAsync}, a
+ * window of posts at a time; {@code posts} posts to each pad in one loop, as the sample's ticker does, so every
+ * session's drain is queued on the executor at once and a click's work waits behind all of them.
+ */
 @Component
 final class PadTicker {
 
     private final LivePads livePads;
+    private final SyncContextRegistry registry;
+    private final boolean paced;
     private long sequence;
     private long price = 10_000;
 
-    PadTicker(LivePads livePads) {
+    PadTicker(LivePads livePads, SyncContextRegistry registry, @Value("${capacity.ticker:broadcast}") String ticker) {
+        if (!ticker.equals("broadcast") && !ticker.equals("posts")) {
+            throw new IllegalArgumentException("capacity.ticker must be broadcast or posts, was " + ticker);
+        }
         this.livePads = livePads;
+        this.registry = registry;
+        this.paced = ticker.equals("broadcast");
     }
 
     @Scheduled(fixedRateString = "${capacity.tick-interval:1s}")
     void tick() {
-        sequence++;
-        price += ThreadLocalRandom.current().nextInt(-20, 21);
+        long next = ++sequence;
+        long newPrice = price += ThreadLocalRandom.current().nextInt(-20, 21);
+        if (paced) {
+            registry.broadcastAsync(livePads::has, () -> livePads.current().ifPresent(pad -> pad.tick(next, newPrice)));
+            return;
+        }
         for (Pad pad : livePads.all()) {
-            if (!pad.postTick(sequence, price)) {
+            if (!pad.postTick(next, newPrice)) {
                 livePads.remove(pad);
             }
         }

@@ -111,6 +111,9 @@ public final class CapacityRun {
                             (heap - baseHeap) / Math.max(1, live), heap, rss, threads, fds, load);
                     results.add(step);
                     System.out.print(CapacityReport.table(List.of(step)).lines().skip(2).findFirst().orElse("") + "\n");
+                    // A tick a second and a click every period per tab: what shows that the ticker reached every tab.
+                    System.out.printf(Locale.ROOT, "  events per live tab per second: %.2f (ticks, clicks' updates)%n",
+                            window.events() / (Math.max(1, live) * wall));
                     write(out, results, transport);
                     if (!reached || !step.withinCapacity() && results.stream().filter(r -> !r.withinCapacity()).count() > 1) {
                         System.out.println("stopping: two steps over capacity, or the sessions could not all be opened");
