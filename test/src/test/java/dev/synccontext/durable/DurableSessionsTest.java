@@ -473,7 +473,7 @@ class DurableSessionsTest {
         assertThat(b.durable.counters().leaseWaits()).as("one wait for a's lease").isEqualTo(1);
     }
 
-    /** The shared store behind a switch: while down, writes and releases fail as a lost connection does. */
+    /** The shared store behind a switch: while down, writes, releases and publishes fail as a lost connection does. */
     private static final class Flaky extends ForwardingStateStore {
         volatile boolean down;
 
@@ -495,6 +495,14 @@ class DurableSessionsTest {
                 throw new IllegalStateException("the state store is down (test)");
             }
             return super.release(handle, token);
+        }
+
+        @Override
+        public boolean publish(String toNode, HandOffMessage message) {
+            if (down) {
+                throw new IllegalStateException("the state store is down (test)");
+            }
+            return super.publish(toNode, message);
         }
     }
 
@@ -519,6 +527,30 @@ class DurableSessionsTest {
                 .isEqualTo(3);
         kit.advanceBy(DEBOUNCE);
         assertThat(stored(SESSION)).isEqualTo(3);
+    }
+
+    @Test
+    void aHandOffAnswerTheStoreDidNotTakeLeavesASuccessorWaitingForThePredecessorsRetriedFinalWrite() {
+        Flaky flaky = new Flaky(store);
+        Node a = new Node("node-a", DEBOUNCE, flaky);
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE); // 1 is stored
+        RendererSyncContext first = a.contextOf(SESSION);
+        a.incrementNow(SESSION); // 2: in memory only
+
+        flaky.down = true; // the final write is retried after a backoff; the RELEASED answer to node b fails
+        store.publish("node-a", new HandOffMessage(HandOffMessage.Kind.REQUEST, SESSION, "node-b"));
+        kit.runUntilIdle();
+        assertThat(first.isClosed()).as("node b's request released the context").isTrue();
+        flaky.down = false; // back before the retry
+
+        CompletableFuture<Integer> next = a.increment(SESSION); // a new context of the session on the same node
+        kit.runUntilIdle();
+        assertThat(next.join()).as("the successor waited for the predecessor's final write (2), then restored it")
+                .isEqualTo(3);
+        kit.advanceBy(DEBOUNCE);
+        assertThat(stored(SESSION)).isEqualTo(3);
+        assertThat(a.durable.counters().rejected()).as("the successor kept the session").isZero();
     }
 
     @Test

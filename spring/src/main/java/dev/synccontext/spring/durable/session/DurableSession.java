@@ -452,11 +452,22 @@ final class DurableSession {
         answerHandOff();
     }
 
+    /**
+     * Tells the node that asked for the session that it was released. Never throws: a throw here would settle the
+     * session (see {@link DurableContexts}' last callback) while its final write may still be retried, and a successor
+     * context on this node would restore an older snapshot. Unanswered, the asker polls (the messages are at most once).
+     */
     private void answerHandOff() {
         String to = handOffTo;
         if (to != null) {
             node.counters().handOffsGiven.incrementAndGet();
-            node.store().publish(to, new HandOffMessage(HandOffMessage.Kind.RELEASED, handle, node.nodeId()));
+            try {
+                node.store().publish(to, new HandOffMessage(HandOffMessage.Kind.RELEASED, handle, node.nodeId()));
+            } catch (RuntimeException unreachable) {
+                node.storeHealth().failed(unreachable);
+                LOG.warn("Node '" + node.nodeId() + "' could not tell node '" + to + "' that session '" + handle
+                        + "' is released (" + unreachable + "); node '" + to + "' finds out by polling the store");
+            }
         }
     }
 
