@@ -554,6 +554,36 @@ class DurableSessionsTest {
     }
 
     @Test
+    void aCheckpointDuringAFailingWriteLeavesOneRetryArmedNotTwo() throws Exception {
+        Flaky flaky = new Flaky(store);
+        SlowNextWrite slow = new SlowNextWrite(flaky);
+        Node a = new Node("node-a", DEBOUNCE, slow);
+        a.incrementNow(SESSION);
+        a.writer.hold();
+        kit.advanceBy(DEBOUNCE); // the write of count 1 is handed to the writer
+        int timers = kit.clock().pendingTimers(); // the node lease's renewal only
+        flaky.down = true;
+        slow.armed = true;
+        Thread writer = new Thread(a.writer::letGo, "writer");
+        writer.start(); // a real writer thread: its write of count 1 is in flight, and fails once let go
+        assertThat(slow.inWrite.await(10, TimeUnit.SECONDS)).isTrue();
+        a.writer.hold(); // the writer thread runs what is queued now after the write in flight
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE); // the write of count 2 is queued behind the failing one
+
+        slow.letGo.countDown();
+        writer.join(10_000);
+
+        assertThat(a.durable.counters().writeRetries()).as("both writes failed").isEqualTo(2);
+        assertThat(kit.clock().pendingTimers() - timers).as("retry timers armed for the session").isEqualTo(1);
+        flaky.down = false;
+        a.writer.letGo();
+        kit.advanceBy(Duration.ofSeconds(2)); // past the backoff
+        assertThat(stored(SESSION)).as("the retry wrote the newest snapshot").isEqualTo(2);
+        assertThat(kit.clock().pendingTimers() - timers).as("no retry left armed").isZero();
+    }
+
+    @Test
     void aSessionThatEndedIsDeletedNotWritten() {
         Node a = new Node("node-a", DEBOUNCE);
         a.incrementNow(SESSION);

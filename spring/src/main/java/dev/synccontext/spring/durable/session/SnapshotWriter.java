@@ -26,8 +26,9 @@ import org.jspecify.annotations.Nullable;
  *       this node may acquire). A dropped copy settles without writing or releasing.</li>
  *   <li><b>A failed store call is retried.</b> A write or release the store did not answer keeps its bytes pending
  *       (unless newer ones came), is counted, marks the store unhealthy, and is tried again on the writer after
- *       {@link StoreHealth#retryDelay} (logged at WARN on the 1st, 2nd, 4th, 8th... attempt); the session runs on
- *       meanwhile. A write-through that fails is not retried: its outcome is unknown, so the copy here is dropped.</li>
+ *       {@link StoreHealth#retryDelay} (logged at WARN on the 1st, 2nd, 4th, 8th... attempt), or sooner by a flush
+ *       already queued; the session runs on meanwhile. At most one flush per session is queued or armed at a time,
+ *       so an outage costs each session one store call per backoff step. A write-through that fails is not retried: its outcome is unknown, so the copy here is dropped.</li>
  *   <li><b>Fenced.</b> Every write carries the session's token; a refused one ({@link WriteOutcome} other than
  *       ACCEPTED) is counted and logged at WARN, and the copy here is dropped (its context released): nothing more
  *       is written from here, and the session's next request restores the stored state.</li>
@@ -44,7 +45,10 @@ final class SnapshotWriter {
     private final DurableSession session;
     private final DurableContexts node;
     private final Object writeLock = new Object();
-    /** Guarded by this: the newest bytes not yet written, and whether a debounced write is scheduled. */
+    /**
+     * Guarded by this: the newest bytes not yet written, and whether a {@link #flush} is queued on the writer or
+     * armed as a retry (at most one: a second would double the session's store calls while the store is down).
+     */
     private byte @Nullable [] pending;
     private boolean writeScheduled;
     /** Store failures since the last successful flush; guarded by {@link #writeLock}. */
@@ -90,6 +94,10 @@ final class SnapshotWriter {
         synchronized (this) {
             writeScheduled = false;
         }
+        writeAndSettle();
+    }
+
+    private void writeAndSettle() {
         try {
             write();
         } finally {
@@ -161,10 +169,13 @@ final class SnapshotWriter {
         node.storeHealth().failed(unreachable);
         node.counters().writeRetries.incrementAndGet();
         int attempt = ++storeFailures;
+        boolean schedule;
         synchronized (this) {
             if (pending == null) {
                 pending = bytes;
             }
+            // A checkpoint during the failed call queued a flush already: that one retries (and arms the timer).
+            schedule = !writeScheduled;
             writeScheduled = true; // offer() leaves the retry to this timer
         }
         Duration delay = StoreHealth.retryDelay(attempt, node.settings().debounce());
@@ -173,7 +184,9 @@ final class SnapshotWriter {
                     + node.nodeId() + "' (attempt " + attempt + ": " + unreachable + "); the session runs on and the"
                     + " newest snapshot is tried again in " + delay.toMillis() + " ms");
         }
-        node.scheduleRetry(this, delay);
+        if (schedule) {
+            node.scheduleRetry(this, delay);
+        }
     }
 
     private void refused(WriteOutcome outcome) {
@@ -220,7 +233,8 @@ final class SnapshotWriter {
 
     /**
      * The final snapshot, on the context's last callback: {@code bytes} (null when clean) become pending, the next
-     * successful flush releases the session, and this one flushes now, on the context.
+     * successful flush releases the session, and this one writes now, on the context. A flush queued or armed before
+     * stays so: its retry timer must not be doubled by this write's.
      */
     void finish(byte @Nullable [] bytes) {
         synchronized (this) {
@@ -229,7 +243,7 @@ final class SnapshotWriter {
             }
             finishing = true;
         }
-        flush();
+        writeAndSettle();
     }
 
     /** Whether {@code bytes} are not yet in the store as far as this node knows. Any thread. */
