@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  *       (unless newer ones came), is counted, marks the store unhealthy, and is tried again on the writer after
  *       {@link StoreHealth#retryDelay} (logged at WARN on the 1st, 2nd, 4th, 8th... attempt), or sooner by a flush
  *       already queued; the session runs on meanwhile. At most one flush per session is queued or armed at a time,
- *       so an outage costs each session one store call per backoff step. A write-through that fails is not retried: its outcome is unknown, so the copy here is dropped.</li>
+ *       so an outage costs each session one store call per backoff step. A write-through that fails is not
+ *       retried: its outcome is unknown, so the copy here is dropped.</li>
  *   <li><b>Fenced.</b> Every write carries the session's token; a refused one ({@link WriteOutcome} other than
  *       ACCEPTED) is counted and logged at WARN, and the copy here is dropped (its context released): nothing more
  *       is written from here, and the session's next request restores the stored state.</li>
@@ -176,7 +177,7 @@ final class SnapshotWriter {
             }
             // A checkpoint during the failed call queued a flush already: that one retries (and arms the timer).
             schedule = !writeScheduled;
-            writeScheduled = true; // offer() leaves the retry to this timer
+            writeScheduled = true; // offer() leaves the retry to the flush queued or armed
         }
         Duration delay = StoreHealth.retryDelay(attempt, node.settings().debounce());
         if (Integer.bitCount(attempt) == 1) { // 1st, 2nd, 4th, 8th...: a store that stays down logs rarely
