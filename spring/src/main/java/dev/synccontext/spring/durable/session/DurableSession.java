@@ -419,7 +419,7 @@ final class DurableSession {
         writer.writeThrough(bytes, handler);
     }
 
-    /** The write-through of the last bytes taken failed with an unknown outcome, on the context: the copy is dropped. */
+    /** The write-through of the last bytes taken has an unknown outcome, on the context: the copy is dropped. */
     void unconfirmed() {
         lastTaken = null;
         dropped = true;
@@ -454,8 +454,9 @@ final class DurableSession {
 
     /**
      * Tells the node that asked for the session that it was released. Never throws: a throw here would settle the
-     * session (see {@link DurableContexts}' last callback) while its final write may still be retried, and a successor
-     * context on this node would restore an older snapshot. Unanswered, the asker polls (the messages are at most once).
+     * session (see {@link DurableContexts}' last callback) while its final write may still be retried, and a
+     * successor context on this node would restore an older snapshot. Unanswered, the asker polls (the messages are
+     * at most once).
      */
     private void answerHandOff() {
         String to = handOffTo;

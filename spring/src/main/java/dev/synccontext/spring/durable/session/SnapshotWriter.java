@@ -195,7 +195,8 @@ final class SnapshotWriter {
         session.dropped = true;
         LOG.warn("The state store refused session '" + session.handle + "''s snapshot from node '" + node.nodeId()
                 + "' (" + outcome + ", token " + session.token() + "): another node owns the session now or this"
-                + " node's lease ended. The copy here is dropped; the session's next request restores the stored state");
+                + " node's lease ended. The copy here is dropped; the session's next request restores the stored"
+                + " state");
         node.drop(session);
     }
 
