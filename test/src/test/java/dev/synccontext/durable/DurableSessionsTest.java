@@ -460,7 +460,7 @@ class DurableSessionsTest {
         assertThat(b.durable.counters().leaseWaits()).as("one wait for a's lease").isEqualTo(1);
     }
 
-    /** The shared store behind a switch: while down, writes and releases fail as a lost connection does. */
+    /** The shared store behind a switch: while down, writes, releases and publishes fail as a lost connection does. */
     private static final class Flaky extends ForwardingStateStore {
         volatile boolean down;
 
@@ -482,6 +482,14 @@ class DurableSessionsTest {
                 throw new IllegalStateException("the state store is down (test)");
             }
             return super.release(handle, token);
+        }
+
+        @Override
+        public boolean publish(String toNode, HandOffMessage message) {
+            if (down) {
+                throw new IllegalStateException("the state store is down (test)");
+            }
+            return super.publish(toNode, message);
         }
     }
 
@@ -506,6 +514,60 @@ class DurableSessionsTest {
                 .isEqualTo(3);
         kit.advanceBy(DEBOUNCE);
         assertThat(stored(SESSION)).isEqualTo(3);
+    }
+
+    @Test
+    void aHandOffAnswerTheStoreDidNotTakeLeavesASuccessorWaitingForThePredecessorsRetriedFinalWrite() {
+        Flaky flaky = new Flaky(store);
+        Node a = new Node("node-a", DEBOUNCE, flaky);
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE); // 1 is stored
+        RendererSyncContext first = a.contextOf(SESSION);
+        a.incrementNow(SESSION); // 2: in memory only
+
+        flaky.down = true; // the final write is retried after a backoff; the RELEASED answer to node b fails
+        store.publish("node-a", new HandOffMessage(HandOffMessage.Kind.REQUEST, SESSION, "node-b"));
+        kit.runUntilIdle();
+        assertThat(first.isClosed()).as("node b's request released the context").isTrue();
+        flaky.down = false; // back before the retry
+
+        CompletableFuture<Integer> next = a.increment(SESSION); // a new context of the session on the same node
+        kit.runUntilIdle();
+        assertThat(next.join()).as("the successor waited for the predecessor's final write (2), then restored it")
+                .isEqualTo(3);
+        kit.advanceBy(DEBOUNCE);
+        assertThat(stored(SESSION)).isEqualTo(3);
+        assertThat(a.durable.counters().rejected()).as("the successor kept the session").isZero();
+    }
+
+    @Test
+    void aCheckpointDuringAFailingWriteLeavesOneRetryArmedNotTwo() throws Exception {
+        Flaky flaky = new Flaky(store);
+        SlowNextWrite slow = new SlowNextWrite(flaky);
+        Node a = new Node("node-a", DEBOUNCE, slow);
+        a.incrementNow(SESSION);
+        a.writer.hold();
+        kit.advanceBy(DEBOUNCE); // the write of count 1 is handed to the writer
+        int timers = kit.clock().pendingTimers(); // the node lease's renewal only
+        flaky.down = true;
+        slow.armed = true;
+        Thread writer = new Thread(a.writer::letGo, "writer");
+        writer.start(); // a real writer thread: its write of count 1 is in flight, and fails once let go
+        assertThat(slow.inWrite.await(10, TimeUnit.SECONDS)).isTrue();
+        a.writer.hold(); // the writer thread runs what is queued now after the write in flight
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE); // the write of count 2 is queued behind the failing one
+
+        slow.letGo.countDown();
+        writer.join(10_000);
+
+        assertThat(a.durable.counters().writeRetries()).as("both writes failed").isEqualTo(2);
+        assertThat(kit.clock().pendingTimers() - timers).as("retry timers armed for the session").isEqualTo(1);
+        flaky.down = false;
+        a.writer.letGo();
+        kit.advanceBy(Duration.ofSeconds(2)); // past the backoff
+        assertThat(stored(SESSION)).as("the retry wrote the newest snapshot").isEqualTo(2);
+        assertThat(kit.clock().pendingTimers() - timers).as("no retry left armed").isZero();
     }
 
     @Test

@@ -388,14 +388,14 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         // Else the last callback is queued and answers once it has written and released.
     }
 
-    // For DurableSession.
+    // For DurableSession and its SnapshotWriter.
 
-    void writeSoon(DurableSession session) {
-        writer.execute(session::flush);
+    void writeSoon(SnapshotWriter snapshots) {
+        writer.execute(snapshots::flush);
     }
 
-    void scheduleRetry(DurableSession session, Duration delay) {
-        clock.schedule(() -> writer.execute(session::flush), delay);
+    void scheduleRetry(SnapshotWriter snapshots, Duration delay) {
+        clock.schedule(() -> writer.execute(snapshots::flush), delay);
     }
 
     java.util.Set<String> durableBeanNames() {

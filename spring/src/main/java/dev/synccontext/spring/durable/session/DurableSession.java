@@ -6,7 +6,6 @@ import dev.synccontext.spring.durable.NodeLease;
 import dev.synccontext.spring.durable.Ownership;
 import dev.synccontext.spring.durable.SnapshotRefusedException;
 import dev.synccontext.spring.durable.StoredSnapshot;
-import dev.synccontext.spring.durable.WriteOutcome;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -24,30 +23,28 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Where each step runs: {@link #ensureOwned} (acquire and restore), {@link #checkpoint} (the snapshot) and
  * {@link #finish} (the final snapshot) run on the session's context, so the beans are read between callbacks,
- * a consistent cut without a lock. {@link #flush} (the store write) runs off the context, on the writer, and is
- * serialized per session by {@link #writeLock}, newest bytes winning: a slow debounced write can never land after
- * the final one.
+ * a consistent cut without a lock. The bytes they take go to the session's {@link SnapshotWriter}, which writes them
+ * to the store (off the context, serialized per session, newest bytes winning) and releases the session last.
  */
 final class DurableSession {
 
     private static final Log LOG = LogFactory.getLog(DurableSession.class);
     /** How many times a checkpoint steps back behind newly queued callbacks before it snapshots anyway. */
     private static final int MAX_DEFERS = 16;
-    private static final long NEVER = Long.MIN_VALUE;
 
     final String handle;
     final RendererSyncContext context;
     private final DurableContexts node;
+    private final SnapshotWriter writer;
     /** Bean name → this context's instance; written and read on the context. */
     private final Map<String, Object> beans = new LinkedHashMap<>();
     private final AtomicBoolean checkpointQueued = new AtomicBoolean();
     /** Set once the final snapshot's callback was asked for (shutdown drain or release): only one path queues it. */
     private final AtomicBoolean finishClaimed = new AtomicBoolean();
-    private final Object writeLock = new Object();
     private int defers;
     /** Whether this session's snapshot was reported over the budget already; on the context. */
     private boolean warnedOverBudget;
-    /** The fencing token, 0 until acquired; read off the context by the writer. */
+    /** The fencing token, 0 until acquired; read off the context by the {@link #writer}. */
     private volatile long token;
     /** The epoch of the node lease the token was acquired under. */
     private volatile long epoch;
@@ -57,21 +54,9 @@ final class DurableSession {
     private byte @Nullable [] lastTaken;
     /** The last snapshot taken or restored, for {@link DurableContexts#largestSnapshots}; null before the first. */
     private volatile @Nullable TakenSnapshot taken;
-    /** The bytes the store holds as far as this node knows (restored, or last accepted from here). */
-    private volatile byte @Nullable [] storedBytes;
-    /** When the store last accepted a snapshot from here, on the registry's clock; {@link #NEVER} before. */
-    private volatile long lastWriteNanos = NEVER;
-    /** Guarded by this: the newest bytes not yet written, and whether a debounced write is scheduled. */
-    private byte @Nullable [] pending;
-    private boolean writeScheduled;
     /** Set when the session ended (delete instead of a final write) or its copy was dropped (write nothing). */
     volatile boolean ended;
     volatile boolean dropped;
-    /** Set by {@link #finish}: the next successful flush also releases the session; then {@link #released}. */
-    private volatile boolean finishing;
-    private volatile boolean released;
-    /** Store failures since the last successful flush; guarded by {@link #writeLock}. */
-    private int storeFailures;
     /** The node that asked for this session, answered RELEASED after the final snapshot. */
     volatile @Nullable String handOffTo;
     /**
@@ -89,6 +74,7 @@ final class DurableSession {
         this.handle = handle;
         this.context = context;
         this.node = node;
+        this.writer = new SnapshotWriter(this, node);
     }
 
     /** Called when this context opened while {@code previous}, of the same session on this node, had not finished. */
@@ -98,6 +84,11 @@ final class DurableSession {
 
     boolean owned() {
         return token != 0;
+    }
+
+    /** The fencing token every write and the release carry; 0 until acquired. Any thread. */
+    long token() {
+        return token;
     }
 
     /** Claims the final snapshot's callback for the caller; false if the drain or a release claimed it first. */
@@ -253,7 +244,7 @@ final class DurableSession {
         try {
             restored = new LinkedHashMap<>(node.codec().decode(bytes));
             lastTaken = bytes;
-            storedBytes = bytes;
+            writer.restored(bytes);
             taken = new TakenSnapshot(this, bytes, node.clock().nanoTime());
             node.counters().restoreHits.incrementAndGet();
         } catch (SnapshotRefusedException refused) {
@@ -366,7 +357,7 @@ final class DurableSession {
         checkpointQueued.set(false); // before the snapshot: a later callback's change queues the next one
         byte[] bytes = take();
         if (bytes != null) {
-            offer(bytes);
+            writer.offer(bytes);
         }
     }
 
@@ -409,122 +400,6 @@ final class DurableSession {
         }
     }
 
-    private void offer(byte[] bytes) {
-        boolean schedule;
-        synchronized (this) {
-            pending = bytes;
-            schedule = !writeScheduled;
-            writeScheduled = true;
-        }
-        if (schedule) {
-            node.writeSoon(this); // the debounce passed before the snapshot was taken
-        }
-    }
-
-    /**
-     * Off the context: writes the newest pending snapshot, if any, and, once the context finished, releases the
-     * session. A store that fails keeps the bytes pending (unless newer ones came) and is tried again later.
-     * The release comes only after the last pending bytes are written: a debounced write in flight when the context
-     * finished writes the final bytes too before it releases, so the next owner never restores one change too few.
-     */
-    void flush() {
-        synchronized (this) {
-            writeScheduled = false;
-        }
-        try {
-            write();
-        } finally {
-            if (finishing && (released || dropped)) {
-                node.settled(this);
-            }
-        }
-    }
-
-    private void write() {
-        synchronized (writeLock) {
-            while (true) {
-                byte[] bytes;
-                synchronized (this) {
-                    bytes = pending;
-                    pending = null;
-                }
-                if (dropped) {
-                    return;
-                }
-                if (bytes != null) {
-                    WriteOutcome outcome;
-                    try {
-                        outcome = node.store().write(handle, token, bytes, node.settings().idleTimeout());
-                    } catch (RuntimeException unreachable) {
-                        retryLater(bytes, unreachable);
-                        return;
-                    }
-                    node.storeHealth().succeeded();
-                    if (outcome != WriteOutcome.ACCEPTED) {
-                        refused(outcome);
-                        return;
-                    }
-                    accepted(bytes);
-                }
-                if (finishing && !released) {
-                    boolean finalBytesPending;
-                    synchronized (this) {
-                        finalBytesPending = pending != null; // finish() queued them during the write above
-                    }
-                    if (finalBytesPending) {
-                        continue;
-                    }
-                    try {
-                        node.store().release(handle, token);
-                    } catch (RuntimeException unreachable) {
-                        retryLater(null, unreachable);
-                        return;
-                    }
-                    node.storeHealth().succeeded();
-                    released = true;
-                }
-                storeFailures = 0;
-                return;
-            }
-        }
-    }
-
-    /** The store took {@code bytes}: counted, and remembered for monitoring. */
-    private void accepted(byte[] bytes) {
-        node.counters().written(bytes.length);
-        storedBytes = bytes;
-        lastWriteNanos = node.clock().nanoTime();
-    }
-
-    /** The store failed: keep {@code bytes} unless newer ones are pending, and try again after a backoff. */
-    private void retryLater(byte @Nullable [] bytes, RuntimeException unreachable) {
-        node.storeHealth().failed(unreachable);
-        node.counters().writeRetries.incrementAndGet();
-        int attempt = ++storeFailures;
-        synchronized (this) {
-            if (pending == null) {
-                pending = bytes;
-            }
-            writeScheduled = true; // offer() leaves the retry to this timer
-        }
-        Duration delay = StoreHealth.retryDelay(attempt, node.settings().debounce());
-        if (Integer.bitCount(attempt) == 1) { // 1st, 2nd, 4th, 8th...: a store that stays down logs rarely
-            LOG.warn("The state store did not take session '" + handle + "''s snapshot from node '" + node.nodeId()
-                    + "' (attempt " + attempt + ": " + unreachable + "); the session runs on and the newest snapshot"
-                    + " is tried again in " + delay.toMillis() + " ms");
-        }
-        node.scheduleRetry(this, delay);
-    }
-
-    private void refused(WriteOutcome outcome) {
-        node.counters().rejectedBy(outcome);
-        dropped = true;
-        LOG.warn("The state store refused session '" + handle + "''s snapshot from node '" + node.nodeId()
-                + "' (" + outcome + ", token " + token + "): another node owns the session now or this node's"
-                + " lease ended. The copy here is dropped; the session's next request restores the stored state");
-        node.drop(this);
-    }
-
     /**
      * Write-through, on the context after an answer's body: takes the snapshot and writes it now, holding the
      * context for the store's round trip, so the answer is given only once its changes are stored. Clean: nothing.
@@ -541,31 +416,14 @@ final class DurableSession {
             }
             return;
         }
-        WriteOutcome outcome;
-        synchronized (writeLock) {
-            synchronized (this) {
-                pending = null; // these bytes are newer than any debounced ones
-            }
-            try {
-                outcome = node.store().write(handle, token, bytes, node.settings().idleTimeout());
-            } catch (RuntimeException storeFailed) {
-                // Unknown outcome: drop the copy so that nothing unconfirmed is served from memory.
-                lastTaken = null;
-                dropped = true;
-                node.drop(this);
-                LOG.warn("The state store did not confirm session '" + handle + "''s snapshot from node '"
-                        + node.nodeId() + "' (write-through, " + handler + "): " + storeFailed, storeFailed);
-                throw node.unavailable(handle, "the state store did not confirm the snapshot of " + handler
-                        + " (" + storeFailed.getMessage() + "); the answer was not given");
-            }
-            if (outcome == WriteOutcome.ACCEPTED) {
-                accepted(bytes);
-                return;
-            }
-        }
-        refused(outcome);
-        throw node.unavailable(handle, "the state store refused the snapshot of " + handler + " (" + outcome
-                + "): another node owns the session now or this node's lease ended; the answer was not given");
+        writer.writeThrough(bytes, handler);
+    }
+
+    /** The write-through of the last bytes taken has an unknown outcome, on the context: the copy is dropped. */
+    void unconfirmed() {
+        lastTaken = null;
+        dropped = true;
+        node.drop(this);
     }
 
     /**
@@ -590,22 +448,27 @@ final class DurableSession {
             node.settled(this);
             return;
         }
-        byte[] bytes = take();
-        synchronized (this) {
-            if (bytes != null) {
-                pending = bytes;
-            }
-            finishing = true;
-        }
-        flush();
+        writer.finish(take());
         answerHandOff();
     }
 
+    /**
+     * Tells the node that asked for the session that it was released. Never throws: a throw here would settle the
+     * session (see {@link DurableContexts}' last callback) while its final write may still be retried, and a
+     * successor context on this node would restore an older snapshot. Unanswered, the asker polls (the messages are
+     * at most once).
+     */
     private void answerHandOff() {
         String to = handOffTo;
         if (to != null) {
             node.counters().handOffsGiven.incrementAndGet();
-            node.store().publish(to, new HandOffMessage(HandOffMessage.Kind.RELEASED, handle, node.nodeId()));
+            try {
+                node.store().publish(to, new HandOffMessage(HandOffMessage.Kind.RELEASED, handle, node.nodeId()));
+            } catch (RuntimeException unreachable) {
+                node.storeHealth().failed(unreachable);
+                LOG.warn("Node '" + node.nodeId() + "' could not tell node '" + to + "' that session '" + handle
+                        + "' is released (" + unreachable + "); node '" + to + "' finds out by polling the store");
+            }
         }
     }
 
@@ -616,12 +479,11 @@ final class DurableSession {
 
     /** Whether {@code snapshot} is not yet in the store as far as this node knows. Any thread. */
     boolean pending(TakenSnapshot snapshot) {
-        return storedBytes != snapshot.bytes(); // the same array once written: taken bytes are never copied
+        return writer.pending(snapshot.bytes());
     }
 
     /** Nanoseconds since the store last accepted a snapshot from here at {@code nowNanos}; negative: never. */
     long sinceWriteNanos(long nowNanos) {
-        long at = lastWriteNanos;
-        return at == NEVER ? -1 : Math.max(0, nowNanos - at);
+        return writer.sinceWriteNanos(nowNanos);
     }
 }
