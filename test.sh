@@ -196,7 +196,9 @@ boot41_lane() {
 # *AutoConfiguration*Test classes) and the starter's class-loader test. The rest of the Spring modules is plain
 # Spring on top of those and runs on 17 and on Boot 4.1. JAVA25_HOME wins; otherwise the first
 # JDK 25 under /usr/lib/jvm. Required under CI=true; elsewhere a missing JDK 25 skips the leg and says so.
-# In a copy of the checkout with its build output: the Java 17 lanes test core and the kit meanwhile.
+# In a copy of the sources without build output, compiled again on 25: the Java 17 lanes test core and the kit
+# meanwhile, and Kotlin's incremental caches name the checkout's paths (in a copy with the build output, Kotlin
+# compiled the tests again beside their old classes and found every declaration twice).
 find_java25() {
   local candidate version
   for candidate in /usr/lib/jvm/*; do
@@ -257,7 +259,7 @@ copy_sources() { # destination, then tar's --exclude options
   tar -C "${repo}" --exclude=./.git "$@" -cf - . | tar -C "${destination}" -xf -
 }
 copy_sources "${lanes_root}/boot41" --exclude=target
-[[ -n "${JAVA25_HOME}" ]] && copy_sources "${lanes_root}/java25" --exclude=./target
+[[ -n "${JAVA25_HOME}" ]] && copy_sources "${lanes_root}/java25" --exclude=target
 declare -A lane_started=()
 lane_failed=()
 lane_report=()
