@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class IdleExpiry implements Runnable {
 
-    private final SyncContextRegistry registry;
+    private final KeyedContexts keyed;
     private final String key;
     private final RendererSyncContext context;
     private final Duration timeout;
@@ -29,12 +29,12 @@ final class IdleExpiry implements Runnable {
     private volatile @Nullable Future<?> timer;
     private volatile boolean cancelled;
 
-    IdleExpiry(SyncContextRegistry registry, String key, RendererSyncContext context, Duration timeout) {
-        this.registry = registry;
+    IdleExpiry(KeyedContexts keyed, ContextClock clock, String key, RendererSyncContext context, Duration timeout) {
+        this.keyed = keyed;
         this.key = key;
         this.context = context;
         this.timeout = timeout;
-        this.clock = registry.clock();
+        this.clock = clock;
     }
 
     void arm() {
@@ -77,7 +77,7 @@ final class IdleExpiry implements Runnable {
                 return;
             }
             if (context.isClosed()) {
-                registry.forgetClosedKey(key, context); // closed directly: forKey would replace it anyway
+                keyed.forgetClosed(key, context); // closed directly: forKey would replace it anyway
             } else {
                 arm(); // full: it is anything but idle
             }
@@ -90,7 +90,7 @@ final class IdleExpiry implements Runnable {
             return; // removed or released while this look was queued: nothing to keep track of
         }
         long now = uses.get();
-        if (now == seen && context.queueDepth() == 0 && registry.expireIfUnused(key, context, this, now)) {
+        if (now == seen && context.queueDepth() == 0 && keyed.expireIfUnused(key, context, this, now)) {
             return;
         }
         seen = now + 1; // this look's own callback counts as a use when it finishes

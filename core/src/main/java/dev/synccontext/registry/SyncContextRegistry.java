@@ -67,7 +67,8 @@ public class SyncContextRegistry implements AutoCloseable {
 
     private final ContextTemplate template;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
-    private final Map<String, RendererSyncContext> keyed = new ConcurrentHashMap<>();
+    /** The contexts of {@link #forKey}, by key. */
+    private final KeyedContexts keyed;
     /** The contexts released and still closing, the release hooks, the forced closes. */
     private final GracefulClose closes;
     private final List<Consumer<SyncContextStatistics>> laneListeners = new CopyOnWriteArrayList<>();
@@ -118,6 +119,7 @@ public class SyncContextRegistry implements AutoCloseable {
         this.fanout = new Fanout(new RefusalLog(clock));
         this.paced = new PacedFanout(fanout, template.executor());
         this.closes = new GracefulClose(template, clock);
+        this.keyed = new KeyedContexts(() -> lane(KEYED_SCOPE), clock, this::release);
     }
 
     /** The clock of its contexts, its shutdown timeout and its forced closes. */
@@ -175,31 +177,7 @@ public class SyncContextRegistry implements AutoCloseable {
             throw new IllegalArgumentException("idleTimeout must be positive, was " + idleTimeout);
         }
         checkOpen();
-        KeyedActivity activity = keyedActivity();
-        IdleExpiry[] created = new IdleExpiry[1];
-        RendererSyncContext context = keyed.compute(key, (k, existing) -> {
-            if (existing != null && !existing.isClosed()) {
-                IdleExpiry expiry = activity.expiryOf(existing);
-                if (expiry != null) {
-                    expiry.used(); // under the key's lock, so an expiry deciding now sees it
-                }
-                return existing;
-            }
-            if (existing != null) {
-                activity.forget(existing);
-                lane(KEYED_SCOPE).untrack(existing);
-            }
-            RendererSyncContext fresh = lane(KEYED_SCOPE).create(k);
-            if (idleTimeout != null) {
-                created[0] = new IdleExpiry(this, k, fresh, idleTimeout);
-                activity.watch(fresh, created[0]);
-            }
-            return fresh;
-        });
-        if (created[0] != null) {
-            created[0].arm();
-        }
-        return context;
+        return keyed.getOrCreate(key, idleTimeout);
     }
 
     /**
@@ -208,42 +186,7 @@ public class SyncContextRegistry implements AutoCloseable {
      * its refusals then say so.
      */
     public Optional<RendererSyncContext> find(String key) {
-        RendererSyncContext context = keyed.get(key);
-        return context == null || context.isClosed() ? Optional.empty() : Optional.of(context);
-    }
-
-    /**
-     * For {@link IdleExpiry}, inside {@code context}: forgets and releases it if it is still {@code key}'s
-     * context and was not used since {@code seenUses}; under the key's lock, so a concurrent {@code forKey}
-     * either counts as a use first or finds no context and creates a new one.
-     */
-    boolean expireIfUnused(String key, RendererSyncContext context, IdleExpiry expiry, long seenUses) {
-        boolean[] expired = new boolean[1];
-        keyed.computeIfPresent(key, (k, existing) -> {
-            if (existing != context || expiry.uses() != seenUses) {
-                return existing;
-            }
-            expired[0] = true;
-            return null;
-        });
-        if (expired[0]) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "Keyed context '" + key + "' was idle for "
-                    + expiry.timeout() + "; released");
-            release(context);
-        }
-        return expired[0];
-    }
-
-    /** For {@link IdleExpiry}: {@code key}'s context was closed directly; stop tracking it. */
-    void forgetClosedKey(String key, RendererSyncContext context) {
-        if (keyed.remove(key, context)) {
-            keyedActivity().forget(context);
-            lane(KEYED_SCOPE).untrack(context);
-        }
-    }
-
-    private KeyedActivity keyedActivity() {
-        return (KeyedActivity) lane(KEYED_SCOPE).observer;
+        return keyed.find(key);
     }
 
     /**
@@ -293,7 +236,7 @@ public class SyncContextRegistry implements AutoCloseable {
     public Broadcast broadcastToKeys(Predicate<String> keys, Runnable callback) {
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(callback, "callback");
-        return fanout.toKeys(keyed, keys, callback);
+        return fanout.toKeys(keyed.byKey(), keys, callback);
     }
 
     /**
@@ -401,7 +344,7 @@ public class SyncContextRegistry implements AutoCloseable {
         if (!tracked) {
             return;
         }
-        keyed.remove(context.name(), context);
+        keyed.forget(context);
         Lane keyedLane = lanes.get(KEYED_SCOPE);
         if (keyedLane != null) {
             ((KeyedActivity) keyedLane.observer).forget(context);
@@ -599,7 +542,7 @@ public class SyncContextRegistry implements AutoCloseable {
         return closes.cancelledPosts();
     }
 
-    private Lane lane(String scope) {
+    Lane lane(String scope) {
         Lane lane = lanes.get(scope);
         if (lane != null) {
             return lane;
