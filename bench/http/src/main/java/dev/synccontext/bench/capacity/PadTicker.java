@@ -11,9 +11,10 @@ import org.springframework.stereotype.Component;
  * Once per {@code capacity.tick-interval} (default one second) pushes a tick into every live session's context.
  *
  * <p>{@code capacity.ticker} picks how, so that one build measures both (bench/README.md, "Capacity per node"):
- * {@code broadcast} (the default, as a user writes a ticker) is one {@link SyncContextRegistry#broadcastAsync}, a
- * window of posts at a time; {@code posts} posts to each pad in one loop, as the sample's ticker does, so every
- * session's drain is queued on the executor at once and a click's work waits behind all of them.
+ * {@code posts} (the default, the published figures) posts to each pad in one loop, as the sample's ticker does, so
+ * every session's drain is queued on the executor at once; {@code broadcast} is one
+ * {@link SyncContextRegistry#broadcastAsync}, a window of posts at a time (at 10,000 sessions its click p99 was
+ * higher, not lower: docs/2026-12-03-capacity-tick-burst.md).
  */
 @Component
 final class PadTicker {
@@ -24,7 +25,7 @@ final class PadTicker {
     private long sequence;
     private long price = 10_000;
 
-    PadTicker(LivePads livePads, SyncContextRegistry registry, @Value("${capacity.ticker:broadcast}") String ticker) {
+    PadTicker(LivePads livePads, SyncContextRegistry registry, @Value("${capacity.ticker:posts}") String ticker) {
         if (!ticker.equals("broadcast") && !ticker.equals("posts")) {
             throw new IllegalArgumentException("capacity.ticker must be broadcast or posts, was " + ticker);
         }
