@@ -128,12 +128,12 @@ lane_logs="${repo}/target/ci-lanes"
 rm -rf "${lane_logs}"
 mkdir -p "${lane_logs}"
 
-# The heavy tiers a module has tests of, as a JUnit tag expression ('process | scale'); empty if none.
+# The heavy tiers the given modules have tests of, as a JUnit tag expression ('process | scale'); empty if none.
 HEAVY_TAGS=("${HEAVY_TIERS[@]}" modelcheck)
-tiers_of_module() {
-  local module="$1" tier found=()
+tiers_of_modules() {
+  local tier found=()
   for tier in "${HEAVY_TAGS[@]}"; do
-    if grep -rqE "@Tag\(\"${tier}\"\)" --include='*.java' --include='*.kt' "${module}/src/test" 2>/dev/null; then
+    if grep -rqE "@Tag\(\"${tier}\"\)" --include='*.java' --include='*.kt' "${@/%//src/test}" 2>/dev/null; then
       found+=("${tier}")
     fi
   done
@@ -144,20 +144,14 @@ tiers_of_module() {
 # One lane per module whose heavy tests run for minutes; the rest of the modules with heavy tests share one.
 OWN_LANE_MODULES=(cluster-it sample autoconfigure core)
 heavy_modules=()
-while IFS= read -r module; do
-  heavy_modules+=("${module}")
-done < <(for tag in "${HEAVY_TAGS[@]}"; do
-  grep -rlE "@Tag\(\"${tag}\"\)" --include='*.java' --include='*.kt' . 2>/dev/null \
-    | grep '/src/test/' | sed -e 's|^\./||' -e 's|/src/test/.*||'
-done | sort -u)
+for module in */ bench/*/; do
+  module="${module%/}"
+  [[ -d "${module}/src/test" && -n "$(tiers_of_modules "${module}")" ]] && heavy_modules+=("${module}")
+done
 
 heavy_lane() { # modules...: their heavy tiers, on Java 17, in this checkout
-  local module tags=()
-  for module in "$@"; do
-    tags+=("$(tiers_of_module "${module}")")
-  done
   local expression
-  expression="$(printf '%s\n' "${tags[@]}" | tr '|' '\n' | sed 's/ //g' | grep -v '^$' | sort -u | paste -sd'|' - | sed 's/|/ | /g')"
+  expression="$(tiers_of_modules "$@")"
   echo "modules $*: tiers ${expression}"
   "${MVN[@]}" test -pl "$(IFS=,; echo "$*")" -Dsynccontext.tier="${expression}" -Dsynccontext.modelcheck=full
 }
@@ -239,9 +233,7 @@ add_lane() {
 }
 others=()
 for module in "${OWN_LANE_MODULES[@]}"; do
-  for heavy in "${heavy_modules[@]}"; do
-    [[ "${heavy}" == "${module}" ]] && add_lane "${module}" heavy_lane "${module}"
-  done
+  [[ " ${heavy_modules[*]} " == *" ${module} "* ]] && add_lane "${module}" heavy_lane "${module}"
 done
 for heavy in "${heavy_modules[@]}"; do
   [[ " ${OWN_LANE_MODULES[*]} " == *" ${heavy} "* ]] || others+=("${heavy}")
