@@ -290,7 +290,15 @@ if ((${#lane_failed[@]} > 0)); then
     echo "== the log of the failed lane ${name}:" >&2
     cat "${lane_logs}/${name//\//-}.log" >&2
   done
-  echo "FAILED: lanes ${lane_failed[*]} (their copies of the sources, if any, stay in ${lanes_root})" >&2
+  # Only the end of a long output may be kept: each failed lane's failures once more, briefly, last. The logs
+  # stay beside the copies of the sources, outside the checkout.
+  for name in "${lane_failed[@]}"; do
+    echo "== what failed in lane ${name}:" >&2
+    grep -E 'Tests run:.*(FAILURE|ERROR)!|^\[ERROR\]   [A-Za-z]|Failed to execute goal|timed out|Timeout|Crashed' \
+      "${lane_logs}/${name//\//-}.log" | cut -c1-300 | head -25 >&2 || true
+    cp "${lane_logs}/${name//\//-}.log" "${lanes_root}/"
+  done
+  echo "FAILED: lanes ${lane_failed[*]} (their logs and copies of the sources, if any, stay in ${lanes_root})" >&2
   exit 1
 fi
 rm -rf "${lanes_root}"

@@ -34,6 +34,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -47,6 +48,7 @@ import tools.jackson.databind.json.JsonMapper;
  * that is down stops no owned session, its snapshots are retried with a bounded backoff, and its health is readable.
  */
 @Execution(ExecutionMode.SAME_THREAD) // PROBE_SETTERS counts for one test at a time
+@Isolated // a Spring Boot app starting beside it resets Logback, which detaches a CapturedLog's appender
 class DurableBadInputTest {
 
     private static final Duration DEBOUNCE = Duration.ofMillis(200);
@@ -242,8 +244,9 @@ class DurableBadInputTest {
     private static final String DURABLE_SESSION_LOG = "dev.synccontext.spring.durable.session.DurableSession";
 
     /**
-     * A logger's events from now until {@link #close()}. Test classes run in parallel here, so other threads log
-     * to the same logger while a test reads: {@link #events()} copies the list under the appender's own lock
+     * A logger's events from now until {@link #close()}. Its test class runs {@link Isolated}: Spring Boot's
+     * logging system resets Logback when an application starts, and the reset detaches every appender. Threads of
+     * the test's own cluster still log while a test reads: {@link #events()} copies the list under the appender's own lock
      * (the one {@code AppenderBase.doAppend} holds while it appends), never iterating the live list, and
      * {@link #close()} detaches the appender so that no later test's events reach it.
      */
