@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.spring.live.LiveChannels;
+import dev.synccontext.testing.Hiccups;
 import dev.synccontext.live.LiveStatistics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,8 +56,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
  *   <li>every tab of B kept its one stream: no going-away, no end, no reconnect, consecutive ids;</li>
  *   <li>A exited within {@code synccontext.shutdown-timeout} + 2 s, its drain told every subscriber to go
  *       away before the deadline, and Tomcat's graceful phase found no request left;</li>
- *   <li>the reconnects reached B paced: at most pace × {@link #PACE_TOLERANCE} in any second, spread over
- *       about (tabs of A - 1) / pace;</li>
+ *   <li>the reconnects reached B paced: at most pace × {@link #PACE_TOLERANCE} in any second, plus what a stall
+ *       of this JVM ({@link Hiccups}, the longest) let pile up, spread over about (tabs of A - 1) / pace;</li>
  *   <li>the premise, on node A2 ({@code synccontext.drain.enabled=false}, behind a second nginx with B; in this
  *       JVM, closed as the JVM's shutdown hook closes it on SIGTERM, because a third JVM would cost the shared
  *       machine more than the test may take): its tabs get no {@code going-away}; their streams stay open until
@@ -131,6 +132,7 @@ class DeployDrainClusterTest {
         Map<SseTabs.Tab, String> lastSeen = new HashMap<>();
         tabs.forEach(tab -> lastSeen.put(tab, tab.lastEventId));
 
+        Hiccups hiccups = Hiccups.start("deploy-drain"); // how long this JVM (node-b, the tabs) stalls meanwhile
         long sigterm = System.nanoTime();
         nodeA.terminate();
         boolean exited = nodeA.awaitExit(SHUTDOWN_TIMEOUT.plusSeconds(20));
@@ -173,7 +175,12 @@ class DeployDrainClusterTest {
         List<Long> reconnects = arrivals.stream().filter(a -> a.lastEventId() != null && a.nanoTime() > sigterm)
                 .map(LiveArrivals.Arrival::nanoTime).sorted().toList();
         assertThat(reconnects).as("reconnects that reached node-b").hasSize(onA.size());
+        hiccups.close();
         int maxPerSecond = maxInWindow(reconnects, TimeUnit.SECONDS.toNanos(1));
+        // What arrives during a stall of this JVM is counted when it ends: a second's window holds its pace's
+        // share plus the longest stall's (on a quiet machine a few ms; at load 15-20 it was seconds).
+        double stallSeconds = hiccups.longest().toNanos() / 1e9;
+        int perSecondBound = (int) (PACE * PACE_TOLERANCE * (1 + stallSeconds));
         double spread = (reconnects.get(reconnects.size() - 1) - reconnects.get(0)) / 1e9;
 
         incrementAll(nginx.port, "/live/increment", tabs, 3);
@@ -188,11 +195,11 @@ class DeployDrainClusterTest {
         assertThat(report.find()).as("node-a logged its drain:%n%s", log).isTrue();
         System.out.printf("[figure] deploy drain: tabs node-a %d, node-b %d; node-a exit %d ms after SIGTERM (timeout %d s,"
                 + " pace %d/s); reconnects on node-b %d (snapshot %d, replay %d), over %.2f s, at most %d in any second,"
-                + " per second %s; node-b live counters: snapshots %d, resumed %d%n", onA.size(), onB.size(), exitMillis,
+                + " per second %s, longest stall of this JVM %d ms; node-b live counters: snapshots %d, resumed %d%n", onA.size(), onB.size(), exitMillis,
                 SHUTDOWN_TIMEOUT.toSeconds(), PACE, reconnects.size(),
                 onA.stream().filter(t -> firstOf(t, 1).name().equals("snapshot")).count(),
                 onA.stream().filter(t -> !firstOf(t, 1).name().equals("snapshot")).count(), spread, maxPerSecond,
-                histogram(reconnects, TimeUnit.SECONDS.toNanos(1)), onBStatistics.snapshots(), onBStatistics.resumed());
+                histogram(reconnects, TimeUnit.SECONDS.toNanos(1)), hiccups.longest().toMillis(), onBStatistics.snapshots(), onBStatistics.resumed());
         System.out.println("[figure] deploy drain: node-a " + report.group(0));
 
         assertThat(Duration.ofMillis(exitMillis)).as("node-a's exit after SIGTERM")
@@ -201,8 +208,8 @@ class DeployDrainClusterTest {
         assertThat(Integer.parseInt(report.group(2))).as("told at the deadline, all at once").isZero();
         assertThat(log).as("Tomcat's graceful phase found no stream left").contains("Graceful shutdown complete")
                 .doesNotContain("Graceful shutdown aborted");
-        assertThat(maxPerSecond).as("reconnects in any second (pace %d/s)", PACE)
-                .isLessThanOrEqualTo((int) (PACE * PACE_TOLERANCE));
+        assertThat(maxPerSecond).as("reconnects in any second (pace %d/s, this JVM stalled %.3f s at most)", PACE,
+                stallSeconds).isLessThanOrEqualTo(perSecondBound);
         assertThat(spread).as("the reconnects spread over (tabs of node-a - 1) / pace")
                 .isGreaterThanOrEqualTo((onA.size() - 1) / (double) PACE * 0.8);
         assertThat(onBStatistics.resumed()).as("replays on node-b: none could match another node's ids").isZero();
