@@ -30,9 +30,6 @@ import dev.synccontext.sample.BoardClient.Reply;
         // The ticker is a real-time @Scheduled task: this test calls it itself.
         "sample.tick-interval=1h",
         "synccontext.session.idle-timeout=30s",
-        // The node lease renews on a store thread when the virtual clock's timer fires; a jump of 30 s passes its
-        // 15 s ttl before that thread runs, when the machine is loaded, and the board's session is released.
-        "synccontext.durable.node-lease-ttl=10m",
 })
 @AutoConfigureSyncContextTest
 class BoardOnVirtualTimeTest {

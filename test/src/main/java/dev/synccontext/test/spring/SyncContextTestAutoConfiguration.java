@@ -6,6 +6,7 @@ import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 import dev.synccontext.spring.SyncContextBuilderCustomizer;
 import dev.synccontext.test.SyncContextTestKit;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -17,7 +18,8 @@ import org.springframework.core.annotation.Order;
  * What {@link AutoConfigureSyncContextTest} imports: the kit, and the starter's two seams set to it (the
  * {@link ContextClock} bean the registry runs on, and a {@link SyncContextBuilderCustomizer}, last in
  * order, that sets the kit's executor, unhandled-exception handler and submit-site decorator, and batch
- * 1 for an exploring kit). Before the starter's auto-configuration, so its registry sees them.
+ * 1 for an exploring kit). Before the starter's auto-configuration, so its registry sees them. With
+ * {@code @Durable} beans, the node lease is renewed on the kit's executor ({@link KitLeaseRenewal}).
  */
 @AutoConfiguration(before = SyncContextAutoConfiguration.class)
 @ConditionalOnClass(SyncContextAutoConfiguration.class)
@@ -32,6 +34,12 @@ public final class SyncContextTestAutoConfiguration {
     @Bean
     ContextClock syncContextTestClock(SyncContextTestKit kit) {
         return kit.clock();
+    }
+
+    /** Static: a post-processor is made before the other beans, and needs no instance of this class. */
+    @Bean
+    static BeanPostProcessor syncContextTestLeaseRenewal(ObjectProvider<SyncContextTestKit> kit) {
+        return new KitLeaseRenewal(kit);
     }
 
     /**

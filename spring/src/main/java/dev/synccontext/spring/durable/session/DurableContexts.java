@@ -377,15 +377,10 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
         }
         LOG.info("Node '" + message.fromNode() + "' asked node '" + lease.nodeId() + "' for session '"
                 + message.handle() + "': handing it over after its queued callbacks");
-        session.handOffTo = message.fromNode();
+        session.handOffRequested(message.fromNode()); // answered RELEASED once the session is settled
         if (!session.finishClaimed()) {
-            registry.release(session.context); // the last callback writes, releases and answers RELEASED
-        } else if (session.finished.isDone()) {
-            // The last callback (queued by the shutdown drain) answered before it saw who asked: answer here.
-            store.publish(message.fromNode(),
-                    new HandOffMessage(HandOffMessage.Kind.RELEASED, message.handle(), lease.nodeId()));
+            registry.release(session.context); // the last callback writes and releases
         }
-        // Else the last callback is queued and answers once it has written and released.
     }
 
     // For DurableSession and its SnapshotWriter.
@@ -404,11 +399,13 @@ public final class DurableContexts implements ContextBeanTracking, SessionContex
 
     /**
      * The session's final write and release are done (or not needed): a successor context of it on this node may
-     * acquire now. Until then the session stays mapped by its handle, so that a new context follows it.
+     * acquire now, and a node that asked for it is answered RELEASED. Until then the session stays mapped by its
+     * handle, so that a new context follows it.
      */
     void settled(DurableSession session) {
         byHandle.remove(session.handle, session);
         session.finished.complete(null);
+        session.answerHandOff(); // after the completion: a request recorded later sees it and answers itself
     }
 
     void drop(DurableSession session) {

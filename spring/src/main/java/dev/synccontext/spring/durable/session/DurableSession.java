@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -57,8 +58,11 @@ final class DurableSession {
     /** Set when the session ended (delete instead of a final write) or its copy was dropped (write nothing). */
     volatile boolean ended;
     volatile boolean dropped;
-    /** The node that asked for this session, answered RELEASED after the final snapshot. */
-    volatile @Nullable String handOffTo;
+    /**
+     * The node that asked for this session and is not yet answered: answered RELEASED once the session is settled
+     * (see {@link #handOffRequested}); taken by whoever answers, so it is answered once.
+     */
+    private final AtomicReference<@Nullable String> handOffTo = new AtomicReference<>();
     /**
      * Completed once this session's last callback ran and its final snapshot was written and the session released
      * in the store (retried if the store failed), or neither was needed: a successor on this node waits for it.
@@ -433,33 +437,37 @@ final class DurableSession {
      */
     void finish() {
         if (token == 0 || dropped) {
-            answerHandOff();
             node.settled(this);
             return;
         }
         if (ended) {
-            try {
-                node.store().delete(handle);
-            } catch (RuntimeException unreachable) {
-                node.storeHealth().failed(unreachable);
-                LOG.warn("Session '" + handle + "' ended but its record could not be deleted from the state store"
-                        + " by node '" + node.nodeId() + "' (" + unreachable + "); it expires after the idle timeout");
-            }
+            writer.delete();
             node.settled(this);
             return;
         }
-        writer.finish(take());
-        answerHandOff();
+        writer.finish(take()); // settles the session once the final write and the release are done
     }
 
     /**
-     * Tells the node that asked for the session that it was released. Never throws: a throw here would settle the
-     * session (see {@link DurableContexts}' last callback) while its final write may still be retried, and a
-     * successor context on this node would restore an older snapshot. Unanswered, the asker polls (the messages are
-     * at most once).
+     * Node {@code asker} asked for this session. It is answered RELEASED when the session is settled (its final
+     * write and release done, or not needed), so it acquires at once instead of at its next poll; here when that
+     * happened already. Any thread.
      */
-    private void answerHandOff() {
-        String to = handOffTo;
+    void handOffRequested(String asker) {
+        handOffTo.set(asker);
+        // The race: the session was settled just before the set above, after its answer found nobody to tell.
+        if (finished.isDone()) {
+            answerHandOff();
+        }
+    }
+
+    /**
+     * Once {@link #finished} is complete: tells the node that asked for the session, if one did and nobody told it
+     * yet, that it was released. Never throws: it runs where the session settles, in finally blocks. Unanswered,
+     * the asker polls (the messages are at most once).
+     */
+    void answerHandOff() {
+        String to = handOffTo.getAndSet(null);
         if (to != null) {
             node.counters().handOffsGiven.incrementAndGet();
             try {

@@ -32,7 +32,11 @@ import org.jspecify.annotations.Nullable;
  *       retried: its outcome is unknown, so the copy here is dropped.</li>
  *   <li><b>Fenced.</b> Every write carries the session's token; a refused one ({@link WriteOutcome} other than
  *       ACCEPTED) is counted and logged at WARN, and the copy here is dropped (its context released): nothing more
- *       is written from here, and the session's next request restores the stored state.</li>
+ *       is written from here, and the session's next request restores the stored state. One exception: a write
+ *       refused under a token the session replaced during the call (its reacquire, after this node's lease lapsed
+ *       and nobody owned the session meanwhile) is written again under the new token, as the fence allows.</li>
+ *   <li><b>An ended session is deleted, not refused.</b> {@link #delete} holds {@link #writeLock}, so a write in
+ *       flight lands before the record goes, and nothing pending is written after it.</li>
  * </ul>
  *
  * <p>State: {@link #pending} and {@link #writeScheduled} are guarded by this object, {@link #storeFailures} by
@@ -54,6 +58,8 @@ final class SnapshotWriter {
     private boolean writeScheduled;
     /** Store failures since the last successful flush; guarded by {@link #writeLock}. */
     private int storeFailures;
+    /** Set by {@link #delete}: the session ended and its record is gone; guarded by {@link #writeLock}. */
+    private boolean deleted;
     /** Set by {@link #finish}: the next successful flush also releases the session; then {@link #released}. */
     private volatile boolean finishing;
     private volatile boolean released;
@@ -116,19 +122,26 @@ final class SnapshotWriter {
                     bytes = pending;
                     pending = null;
                 }
-                if (session.dropped) {
+                if (session.dropped || deleted) {
                     return;
                 }
                 if (bytes != null) {
+                    long token = session.token();
                     WriteOutcome outcome;
                     try {
-                        outcome = node.store().write(session.handle, session.token(), bytes,
-                                node.settings().idleTimeout());
+                        outcome = node.store().write(session.handle, token, bytes, node.settings().idleTimeout());
                     } catch (RuntimeException unreachable) {
                         retryLater(bytes, unreachable);
                         return;
                     }
                     node.storeHealth().succeeded();
+                    if (outcome != WriteOutcome.ACCEPTED && reacquiredSince(token)) {
+                        // The session reacquired during the call (its lease lapsed and was taken again, nobody owned
+                        // it meanwhile): the refusal (STALE, or LEASE_EXPIRED if it reached the store first) is of
+                        // the ownership it replaced. The bytes are this copy's: write them under the new token.
+                        pendUnlessNewer(bytes);
+                        continue;
+                    }
                     if (outcome != WriteOutcome.ACCEPTED) {
                         refused(outcome);
                         return;
@@ -155,6 +168,18 @@ final class SnapshotWriter {
                 storeFailures = 0;
                 return;
             }
+        }
+    }
+
+    /** Whether the session holds another token than {@code written} now, and its copy still counts. */
+    private boolean reacquiredSince(long written) {
+        return session.token() != written && !session.dropped;
+    }
+
+    /** {@code bytes} are pending again, unless newer ones came meanwhile. */
+    private synchronized void pendUnlessNewer(byte[] bytes) {
+        if (pending == null) {
+            pending = bytes;
         }
     }
 
@@ -246,6 +271,30 @@ final class SnapshotWriter {
             finishing = true;
         }
         writeAndSettle();
+    }
+
+    /**
+     * The session ended, on its last callback: removes its record from the store. Under {@link #writeLock}, so a
+     * debounced write in flight lands first (and is deleted with the record) instead of being refused NOT_OWNED
+     * after it, counted and logged as if another node had fenced this one; pending bytes, and a flush queued or
+     * armed as a retry, write nothing after it. A store that fails leaves the record to its idle expiry.
+     */
+    void delete() {
+        synchronized (writeLock) {
+            deleted = true;
+            synchronized (this) {
+                pending = null;
+            }
+            try {
+                node.store().delete(session.handle);
+                node.storeHealth().succeeded();
+            } catch (RuntimeException unreachable) {
+                node.storeHealth().failed(unreachable);
+                LOG.warn("Session '" + session.handle + "' ended but its record could not be deleted from the state"
+                        + " store by node '" + node.nodeId() + "' (" + unreachable + "); it expires after the idle"
+                        + " timeout");
+            }
+        }
     }
 
     /** Whether {@code bytes} are not yet in the store as far as this node knows. Any thread. */

@@ -1,0 +1,352 @@
+package dev.synccontext.durable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.synccontext.RendererSyncContext;
+import dev.synccontext.SyncContextDefaults;
+import dev.synccontext.registry.ContextTemplate;
+import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.spring.durable.DurableType;
+import dev.synccontext.spring.durable.ForwardingStateStore;
+import dev.synccontext.spring.durable.InMemoryStateStore;
+import dev.synccontext.spring.durable.NodeLease;
+import dev.synccontext.spring.durable.SnapshotCodec;
+import dev.synccontext.spring.durable.StateStore;
+import dev.synccontext.spring.durable.StoredSnapshot;
+import dev.synccontext.spring.durable.WriteOutcome;
+import dev.synccontext.spring.durable.session.DurableContexts;
+import dev.synccontext.spring.durable.session.DurableSettings;
+import dev.synccontext.spring.durable.session.HandOffCause;
+import dev.synccontext.test.SyncContextTestKit;
+import dev.synccontext.test.cluster.Counter;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Races between a session's store writes and the steps around them (a hand-off request, the session's end, its
+ * reacquire after a lapsed lease), each set up in one order on the kit: what the asking node learns and when, and
+ * that no write is refused for a step of the session's own node.
+ */
+class DurableRacesTest {
+
+    private static final Duration TTL = Duration.ofSeconds(15);
+    private static final Duration DEBOUNCE = Duration.ofMillis(200);
+    private static final Duration HAND_OFF_TIMEOUT = Duration.ofSeconds(2);
+    private static final String SESSION = "session-key-1";
+    private static final DurableType<Counter> COUNTER = DurableType.of("counter", Counter.class, 1);
+
+    private final SyncContextTestKit kit = SyncContextTestKit.create();
+    private final InMemoryStateStore store = new InMemoryStateStore(kit.clock());
+    private final JsonMapper mapper = JsonMapper.builder().build();
+
+    /** An executor that can be held (its writes and renewals wait) and let go. */
+    private static final class Holdable implements Executor {
+        private final ArrayDeque<Runnable> held = new ArrayDeque<>();
+        private boolean holding;
+
+        @Override
+        public void execute(Runnable task) {
+            if (holding) {
+                held.add(task);
+            } else {
+                task.run();
+            }
+        }
+
+        void hold() {
+            holding = true;
+        }
+
+        void letGo() {
+            holding = false;
+            while (!held.isEmpty()) {
+                held.poll().run();
+            }
+        }
+    }
+
+    /** One node: a registry and a durable layer on the shared store (through {@code nodeStore}). */
+    private final class Node {
+        final SyncContextRegistry registry;
+        final DurableContexts durable;
+        final Holdable writer = new Holdable();
+        final Map<String, RendererSyncContext> contexts = new HashMap<>();
+        final Map<RendererSyncContext, Counter> counters = new HashMap<>();
+
+        Node(String id, StateStore nodeStore) {
+            ContextTemplate template = new ContextTemplate(kit.executor(), "deterministic",
+                    SyncContextDefaults.MAX_BATCH, SyncContextDefaults.MAX_QUEUE_DEPTH, Duration.ZERO,
+                    Duration.ofSeconds(10), null);
+            registry = new SyncContextRegistry(template, null, List.of(), kit.clock());
+            SnapshotCodec codec = SnapshotCodec.builder(mapper).register(COUNTER).build();
+            durable = new DurableContexts(registry, nodeStore, codec, mapper, Map.of("counter", COUNTER),
+                    new DurableSettings(TTL, HAND_OFF_TIMEOUT, DEBOUNCE, Duration.ofMinutes(30)), id, writer);
+            durable.start();
+        }
+
+        RendererSyncContext contextOf(String session) {
+            return contexts.compute(session, (key, existing) -> {
+                if (existing != null && !existing.isClosed()) {
+                    return existing;
+                }
+                RendererSyncContext context = registry.create("session");
+                durable.opened(key, context);
+                return context;
+            });
+        }
+
+        /** What a call through the bean's proxy does: resolve (creating and restoring once), tell, then call. */
+        CompletableFuture<Integer> increment(String session) {
+            RendererSyncContext context = contextOf(session);
+            return context.invokeAsync(() -> {
+                Counter counter = counters.computeIfAbsent(context,
+                        c -> (Counter) durable.created(c, "counter", new Counter()));
+                durable.touched(context, "counter");
+                return counter.increment();
+            });
+        }
+
+        int incrementNow(String session) {
+            CompletableFuture<Integer> done = increment(session);
+            kit.runUntilIdle();
+            return done.join();
+        }
+    }
+
+    /** The shared store, with steps of one node's calls changed on purpose. */
+    private static final class Rigged extends ForwardingStateStore {
+        /** While set, releases fail as a lost connection does. */
+        volatile boolean releaseDown;
+        /** The next renewal finds the lease ended (a store restart): the node takes a new one. */
+        volatile boolean lapseNextRenewal;
+        /** Run once, just before the next write reaches the store, and just after it was answered. */
+        volatile @Nullable Runnable beforeNextWrite;
+        volatile @Nullable Runnable afterNextWrite;
+        /** The next write, once armed, waits (sent, not answered) until let go. */
+        volatile boolean slowNextWrite;
+        final CountDownLatch inWrite = new CountDownLatch(1);
+        final CountDownLatch letWriteGo = new CountDownLatch(1);
+
+        Rigged(StateStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public boolean release(String handle, long token) {
+            if (releaseDown) {
+                throw new IllegalStateException("the state store is down (test)");
+            }
+            return super.release(handle, token);
+        }
+
+        @Override
+        public boolean renewNodeLease(NodeLease lease) {
+            if (lapseNextRenewal) {
+                lapseNextRenewal = false;
+                delegate().releaseNodeLease(lease);
+                return false;
+            }
+            return super.renewNodeLease(lease);
+        }
+
+        @Override
+        public WriteOutcome write(String handle, long token, byte[] snapshot, Duration idleTimeout) {
+            Runnable before = beforeNextWrite;
+            beforeNextWrite = null;
+            if (before != null) {
+                before.run();
+            }
+            if (slowNextWrite) {
+                slowNextWrite = false;
+                inWrite.countDown();
+                try {
+                    letWriteGo.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            WriteOutcome outcome = super.write(handle, token, snapshot, idleTimeout);
+            Runnable after = afterNextWrite;
+            afterNextWrite = null;
+            if (after != null) {
+                after.run();
+            }
+            return outcome;
+        }
+    }
+
+    private int stored(String session) {
+        StoredSnapshot snapshot = store.read(session).orElseThrow(() -> new AssertionError("nothing stored"));
+        SnapshotCodec codec = SnapshotCodec.builder(mapper).register(COUNTER).build();
+        return ((Counter) codec.decode(snapshot.bytes()).get("counter")).getCount();
+    }
+
+    // A hand-off request that arrives after the last callback ran.
+
+    @Test
+    void aRequestAfterTheLastCallbackRanIsAnsweredWhenTheRetriedReleaseSettlesTheSessionNotAtTheAskersNextPoll() {
+        Rigged rigged = new Rigged(store);
+        Node a = new Node("node-a", rigged);
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE); // 1 is stored
+        RendererSyncContext first = a.contextOf(SESSION);
+        rigged.releaseDown = true;
+        a.registry.release(first); // an idle eviction, say: the last callback runs, its release fails
+        kit.runUntilIdle();
+        assertThat(first.isClosed()).isTrue();
+        rigged.releaseDown = false; // back: the release is retried after its backoff (the debounce)
+        Duration asked = kit.currentTime();
+
+        Node b = new Node("node-b", store);
+        CompletableFuture<Integer> taken = b.increment(SESSION); // asks node a, whose last callback ran already
+        kit.runUntilIdle();
+
+        assertThat(taken.join()).as("b restored a's final snapshot").isEqualTo(2);
+        assertThat(kit.currentTime().minus(asked)).as("answered when a's retried release settled the session,"
+                + " not at b's poll a fifth of the hand-off timeout later").isEqualTo(DEBOUNCE);
+        assertThat(b.durable.counters().handOffs(HandOffCause.NO_AFFINITY)).as("a live owner answered").isEqualTo(1);
+        assertThat(a.durable.counters().handOffsGiven()).isEqualTo(1);
+        assertThat(b.durable.handOffWaits()).isZero();
+    }
+
+    // A session that ends with a debounced write not yet written.
+
+    @Test
+    void aSessionThatEndsWithADebouncedWriteQueuedIsDeletedAndTheWriteIsNeitherSentNorRefused() {
+        Node a = new Node("node-a", store);
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE); // 1 is stored
+        a.incrementNow(SESSION);
+        a.writer.hold();
+        kit.advanceBy(DEBOUNCE); // the snapshot of 2 is handed to the writer, which holds it
+        RendererSyncContext context = a.contextOf(SESSION);
+
+        a.durable.ended(SESSION, context); // the HTTP session ended
+        a.registry.release(context);
+        kit.runUntilIdle(); // the last callback deletes the record
+        a.writer.letGo(); // the debounced write's turn comes after the delete
+
+        assertThat(a.durable.counters().rejected()).as("no fencing refusal for the node's own delete").isZero();
+        assertThat(store.read(SESSION)).as("the ended session left nothing").isEmpty();
+        assertThat(store.sessionCount()).isZero();
+    }
+
+    @Test
+    void aSessionThatEndsWithADebouncedWriteInFlightIsDeletedAfterItAndTheWriteIsNotRefused() throws Exception {
+        Rigged rigged = new Rigged(store);
+        Node a = new Node("node-a", rigged);
+        a.incrementNow(SESSION);
+        a.writer.hold();
+        kit.advanceBy(DEBOUNCE); // the debounced write of 1 is handed to the writer
+        rigged.slowNextWrite = true;
+        Thread writer = new Thread(a.writer::letGo, "writer");
+        writer.start(); // a real writer thread: its write of 1 is in flight
+        assertThat(rigged.inWrite.await(10, TimeUnit.SECONDS)).isTrue();
+
+        RendererSyncContext ending = a.contextOf(SESSION);
+        a.durable.ended(SESSION, ending);
+        Thread context = new Thread(() -> a.registry.release(ending), "context"); // the last callback deletes
+        context.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (context.getState() != Thread.State.BLOCKED && context.isAlive()) { // the delete waits for the write
+            assertThat(System.nanoTime()).as("the delete waits for the write in flight").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        rigged.letWriteGo.countDown();
+        writer.join(10_000);
+        context.join(10_000);
+
+        assertThat(a.durable.counters().rejected()).as("the write landed before the delete").isZero();
+        assertThat(a.durable.counters().snapshotsWritten()).isEqualTo(1);
+        assertThat(store.read(SESSION)).as("then the delete removed it").isEmpty();
+    }
+
+    // A debounced write sent under the token the session's reacquire replaced.
+
+    /** Node {@code a}'s lease ends and it takes a new one at its next renewal (a store restart, say). */
+    private void lapseAndRenew(Rigged rigged) {
+        rigged.lapseNextRenewal = true;
+        kit.advanceBy(TTL.dividedBy(3)); // the renewal's timer fires
+    }
+
+    @Test
+    void aWriteAnsweredStaleBecauseTheSessionWasReacquiredMeanwhileIsWrittenAgainUnderTheNewToken() {
+        Rigged rigged = new Rigged(store);
+        Node a = new Node("node-a", rigged);
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE); // 1 is stored
+        assertThat(a.incrementNow(SESSION)).isEqualTo(2);
+        a.writer.hold();
+        kit.advanceBy(DEBOUNCE); // the snapshot of 2 is handed to the writer
+        long epoch = a.durable.leaseEpoch();
+        // While the write of 2 is on its way under the old token: the lease lapses and is taken again, and the
+        // next call reacquires the session (nobody owned it meanwhile: the copy serves on, under a new token).
+        rigged.beforeNextWrite = () -> {
+            lapseAndRenew(rigged);
+            assertThat(a.incrementNow(SESSION)).as("the copy served on after its reacquire").isEqualTo(3);
+        };
+
+        a.writer.letGo(); // the write reaches the store after the reacquire: STALE
+
+        assertThat(a.durable.leaseEpoch()).as("premise: a new lease").isNotEqualTo(epoch).isPositive();
+        assertThat(a.durable.counters().rejected()).as("not a fencing refusal: the node's own reacquire").isZero();
+        assertThat(stored(SESSION)).as("written again under the new token").isEqualTo(2);
+        kit.advanceBy(DEBOUNCE);
+        assertThat(stored(SESSION)).isEqualTo(3);
+        assertThat(a.incrementNow(SESSION)).as("the same copy, not a restore of an older snapshot").isEqualTo(4);
+        assertThat(a.durable.counters().staleCopiesDropped()).isZero();
+    }
+
+    @Test
+    void aWriteAnsweredLeaseExpiredWhileTheSessionWasReacquiredIsWrittenAgainUnderTheNewToken() {
+        Rigged rigged = new Rigged(store);
+        Node a = new Node("node-a", rigged);
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE); // 1 is stored
+        assertThat(a.incrementNow(SESSION)).isEqualTo(2);
+        a.writer.hold();
+        kit.advanceBy(DEBOUNCE); // the snapshot of 2 is handed to the writer
+        // The write reaches the store after the lease lapsed (LEASE_EXPIRED), and the reacquire comes before its
+        // answer is read.
+        rigged.beforeNextWrite = () -> lapseAndRenew(rigged);
+        rigged.afterNextWrite = () -> assertThat(a.incrementNow(SESSION)).isEqualTo(3);
+
+        a.writer.letGo();
+
+        assertThat(a.durable.counters().rejected()).as("not a fencing refusal: the node's own reacquire").isZero();
+        assertThat(stored(SESSION)).as("written again under the new token").isEqualTo(2);
+        kit.advanceBy(DEBOUNCE);
+        assertThat(stored(SESSION)).isEqualTo(3);
+        assertThat(a.incrementNow(SESSION)).isEqualTo(4);
+    }
+
+    @Test
+    void premiseAWriteUnderALapsedLeaseWithoutAReacquireIsStillRefusedAndTheCopyDropped() {
+        Rigged rigged = new Rigged(store);
+        Node a = new Node("node-a", rigged);
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE);
+        a.incrementNow(SESSION);
+        RendererSyncContext context = a.contextOf(SESSION);
+        a.writer.hold();
+        kit.advanceBy(DEBOUNCE);
+        rigged.beforeNextWrite = () -> lapseAndRenew(rigged);
+
+        a.writer.letGo();
+
+        assertThat(a.durable.counters().rejected(WriteOutcome.LEASE_EXPIRED)).isEqualTo(1);
+        kit.runUntilIdle();
+        assertThat(context.isClosed()).as("the copy was dropped: its context released").isTrue();
+        assertThat(stored(SESSION)).as("the refused write changed nothing").isEqualTo(1);
+    }
+}
