@@ -279,9 +279,8 @@ class InlineWriteTest {
         volatile boolean fullAfterNextWrite;
         volatile int flushes;
 
-        @Override
-        public boolean writesWithoutBlocking() {
-            return true;
+        NonBlockingTransport() {
+            nonBlocking = true;
         }
 
         @Override
