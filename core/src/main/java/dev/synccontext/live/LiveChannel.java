@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li><b>Publishing never blocks on the network.</b> {@link #publish} numbers the message, keeps it in the
  *       replay buffer and appends it to each subscriber's bounded buffer; each subscriber's drain writes it, on
- *       {@link Builder#executor(Executor) the executor}. One exception, on by default
+ *       {@link Builder#executor(Executor) the executor}. One exception, when the channel asks for it
  *       ({@link Builder#inlineWrites}): for one subscriber that was idle and whose transport
  *       {@link LiveTransport#writesWithoutBlocking() writes without blocking}, {@code publish} runs that drain
  *       itself, after releasing this channel's monitor, for at most one batch, so the update goes out at once
@@ -277,7 +277,7 @@ public final class LiveChannel implements AutoCloseable {
         private int bufferCapacity = 64;
         private int replayCapacity = 256;
         private Executor executor = RendererSyncContext.defaultExecutor();
-        private boolean inlineWrites = true;
+        private boolean inlineWrites;
         private LiveStatistics statistics = new LiveStatistics("none");
         private String snapshotEvent = "snapshot";
         private @Nullable Runnable subscribersChanged;
@@ -323,7 +323,10 @@ public final class LiveChannel implements AutoCloseable {
          * Whether a publish to an idle subscriber whose transport {@link LiveTransport#writesWithoutBlocking() writes
          * without blocking} writes on the publishing thread (one batch, for one subscriber per publish; see
          * {@link LiveSubscriber}) instead of submitting that subscriber's drain to {@link #executor(Executor) the
-         * executor}; default {@code true}. Off, every write waits its turn on the executor.
+         * executor}. Default {@code false}, every write on the executor: the update of a publish then waits behind
+         * the executor's queue, but a subscriber whose drain is queued coalesces and batches what arrives meanwhile,
+         * which sheds work when the node falls behind; inline, every message is written and flushed at once
+         * (measured under overload in {@code docs/2026-12-03-capacity-tick-burst.md}).
          */
         public Builder inlineWrites(boolean inlineWrites) {
             this.inlineWrites = inlineWrites;

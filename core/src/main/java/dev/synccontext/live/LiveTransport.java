@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The subscriber calls {@link #ready()}, {@link #write} and {@link #flush()} from one thread at a time (its drain),
  * and {@link #close} once, on the channel's executor. The drain runs on that executor too, except where this
- * transport {@link #writesWithoutBlocking() says it never blocks}: then the drain that a publish to an idle
- * subscriber starts runs on the publishing thread, often inside the context. A transport that learns that its
+ * transport {@link #writesWithoutBlocking() says it never blocks} and the channel writes inline: then the drain
+ * that a publish to an idle subscriber starts runs on the publishing thread, often inside the context. A transport that learns that its
  * client went away calls {@link LiveSubscriber#gone(Throwable)}.
  */
 public interface LiveTransport {
@@ -44,9 +44,9 @@ public interface LiveTransport {
     /**
      * Whether {@link #ready()}, {@link #write} and {@link #flush()} return without waiting: not for the client, not
      * for a lock that another thread may hold across network I/O, not for a permit. {@code true} lets a publish
-     * to an idle subscriber write its message on the publishing thread (at most one batch, see
-     * {@link LiveSubscriber}) instead of handing the drain to the channel's executor, so the update does not wait
-     * behind the executor's queue. Answer {@code true} only for a transport whose calls were checked never to
+     * to an idle subscriber, on a channel built with {@link LiveChannel.Builder#inlineWrites inlineWrites(true)}, write
+     * its message on the publishing thread (at most one batch, see {@link LiveSubscriber}) instead of handing the
+     * drain to the channel's executor, so the update does not wait behind the executor's queue. Answer {@code true} only for a transport whose calls were checked never to
      * block (the Servlet non-blocking and the WebFlux event streams); the answer must not change. Default
      * {@code false}: every write on the executor.
      */

@@ -19,7 +19,7 @@ class InlineWriteTest {
 
     private LiveChannel.Builder channel(OverflowPolicy policy, int capacity) {
         return LiveChannel.builder("board").policy(policy).bufferCapacity(capacity).replayCapacity(16)
-                .executor(executor).statistics(statistics);
+                .executor(executor).statistics(statistics).inlineWrites(true);
     }
 
     /** Subscribes {@code tab} and lets the executor write its snapshot, so the subscriber is idle. */
@@ -69,8 +69,8 @@ class InlineWriteTest {
     }
 
     @Test
-    void inlineWritesOffKeepsEveryWriteOnTheExecutor() {
-        LiveChannel live = channel(OverflowPolicy.DROP_OLDEST, 8).inlineWrites(false).build(() -> "s");
+    void inlineWritesAreOffUnlessTheChannelAsksForThem() {
+        LiveChannel live = LiveChannel.builder("board").executor(executor).build(() -> "s");
         NonBlockingTransport tab = new NonBlockingTransport();
         idle(live, tab);
 

@@ -33,7 +33,7 @@ class SubscriberCloseRaceTest {
         int writesAfterClose = 0;
         for (int round = 0; round < rounds; round++) {
             LiveChannel live = LiveChannel.builder("board").policy(OverflowPolicy.DROP_OLDEST).bufferCapacity(64)
-                    .executor(drains.executor).build(() -> "s");
+                    .executor(drains.executor).inlineWrites(nonBlocking).build(() -> "s");
             RecordingTransport tab = new RecordingTransport();
             tab.writeNanos = 20_000;
             tab.nonBlocking = nonBlocking;

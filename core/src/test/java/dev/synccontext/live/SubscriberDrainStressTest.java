@@ -96,7 +96,7 @@ class SubscriberDrainStressTest {
         try {
             LiveStatistics statistics = new LiveStatistics("stress");
             LiveChannel live = LiveChannel.builder("stress").policy(OverflowPolicy.DROP_OLDEST).bufferCapacity(16)
-                    .executor(drains).statistics(statistics).build(() -> "snapshot");
+                    .executor(drains).statistics(statistics).inlineWrites(nonBlocking).build(() -> "snapshot");
             List<FlakyTransport> tabs = new ArrayList<>();
             List<LiveSubscriber> subscribers = new ArrayList<>();
             for (int i = 0; i < 20; i++) {

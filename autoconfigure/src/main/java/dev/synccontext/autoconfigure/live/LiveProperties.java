@@ -22,7 +22,7 @@ public class LiveProperties {
      * on the publishing thread instead of waiting behind the executor's queue; WebSocket, STOMP and lanes always
      * write on the executor.
      */
-    private boolean inlineWrites = true;
+    private boolean inlineWrites;
 
     /** How long an SSE stream (servlet or WebFlux) stays open before it ends (the browser reconnects and resumes). */
     private Duration sseTimeout = Duration.ofMinutes(30);

@@ -42,6 +42,7 @@ public class LivePublishBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         channel = LiveChannel.builder("bench").replayCapacity(16).executor(RendererSyncContext.defaultExecutor())
+                .inlineWrites(inline)
                 .build(() -> data);
         transport = new CountingTransport(inline);
         channel.subscribe(transport);
