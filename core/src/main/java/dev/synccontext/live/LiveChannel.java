@@ -16,9 +16,14 @@ import org.jspecify.annotations.Nullable;
  * <h2>Guarantees</h2>
  * <ul>
  *   <li><b>Publishing never blocks on the network.</b> {@link #publish} numbers the message, keeps it in the
- *       replay buffer and appends it to each subscriber's bounded buffer; each subscriber's drain writes it
- *       later, on {@link Builder#executor(Executor) the executor}, never on the publishing thread. One
- *       subscriber that stops reading costs its own buffer, never its context's latency.</li>
+ *       replay buffer and appends it to each subscriber's bounded buffer; each subscriber's drain writes it, on
+ *       {@link Builder#executor(Executor) the executor}. One exception, when the channel asks for it
+ *       ({@link Builder#inlineWrites}): for one subscriber that was idle and whose transport
+ *       {@link LiveTransport#writesWithoutBlocking() writes without blocking}, {@code publish} runs that drain
+ *       itself, after releasing this channel's monitor, for at most one batch, so the update goes out at once
+ *       instead of waiting behind the executor's queue (see {@link LiveSubscriber}). One subscriber that stops
+ *       reading costs its own buffer, never its context's latency: a transport that is not ready is never
+ *       written, and its drain waits on the executor.</li>
  *   <li><b>Order.</b> Messages get consecutive sequence numbers in publication order; each subscriber
  *       receives them in that order, skipping only what its {@link OverflowPolicy} discarded, counted.</li>
  *   <li><b>Resume, or a snapshot: no duplicate, no silent gap.</b> {@link #subscribe} with the id of the
@@ -44,6 +49,7 @@ public final class LiveChannel implements AutoCloseable {
     private final OverflowPolicy policy;
     private final int bufferCapacity;
     private final Executor executor;
+    private final boolean inlineWrites;
     private final LiveStatistics statistics;
     private final String snapshotEvent;
     private final Supplier<?> snapshot;
@@ -63,6 +69,7 @@ public final class LiveChannel implements AutoCloseable {
         this.policy = builder.policy;
         this.bufferCapacity = builder.bufferCapacity;
         this.executor = builder.executor;
+        this.inlineWrites = builder.inlineWrites;
         this.statistics = builder.statistics;
         this.snapshotEvent = builder.snapshotEvent;
         this.snapshot = snapshot;
@@ -82,7 +89,8 @@ public final class LiveChannel implements AutoCloseable {
     }
 
     /**
-     * Publishes {@code data} (immutable: it is encoded later, on a drain's thread) as event {@code event} to
+     * Publishes {@code data} (immutable: a drain encodes it, on the executor or, for one idle subscriber of a
+     * transport that writes without blocking, on this thread before this method returns) as event {@code event} to
      * every subscriber; under {@link OverflowPolicy#COALESCE_BY_KEY} it replaces a buffered message of the
      * same {@code key}.
      *
@@ -91,6 +99,7 @@ public final class LiveChannel implements AutoCloseable {
     public void publish(String event, @Nullable String key, Object data) {
         Objects.requireNonNull(event, "event");
         Objects.requireNonNull(data, "data");
+        LiveSubscriber inline = null;
         synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("Live channel " + name + " is closed; nothing can be published"
@@ -101,8 +110,17 @@ public final class LiveChannel implements AutoCloseable {
             replay.add(message);
             statistics.countPublished();
             for (LiveSubscriber subscriber : subscribers) {
-                subscriber.offer(message);
+                if (subscriber.offerForPublish(message)) {
+                    if (inline == null && subscriber.writesInline()) {
+                        inline = subscriber;
+                    } else {
+                        subscriber.schedule();
+                    }
+                }
             }
+        }
+        if (inline != null) {
+            inline.drainInline(); // outside the monitor: a write never holds up another publish or subscribe
         }
     }
 
@@ -113,7 +131,8 @@ public final class LiveChannel implements AutoCloseable {
      */
     public LiveSubscriber subscribe(LiveTransport transport) {
         Objects.requireNonNull(transport, "transport");
-        LiveSubscriber subscriber = new LiveSubscriber(this, transport, policy, bufferCapacity, executor, statistics);
+        LiveSubscriber subscriber = new LiveSubscriber(this, transport, policy, bufferCapacity, executor, statistics,
+                inlineWrites);
         transport.attach(subscriber);
         statistics.subscribed();
         synchronized (this) {
@@ -258,6 +277,7 @@ public final class LiveChannel implements AutoCloseable {
         private int bufferCapacity = 64;
         private int replayCapacity = 256;
         private Executor executor = RendererSyncContext.defaultExecutor();
+        private boolean inlineWrites;
         private LiveStatistics statistics = new LiveStatistics("none");
         private String snapshotEvent = "snapshot";
         private @Nullable Runnable subscribersChanged;
@@ -296,6 +316,20 @@ public final class LiveChannel implements AutoCloseable {
         /** Where subscribers' drains run; default {@link RendererSyncContext#defaultExecutor()}. */
         public Builder executor(Executor executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        /**
+         * Whether a publish to an idle subscriber whose transport {@link LiveTransport#writesWithoutBlocking() writes
+         * without blocking} writes on the publishing thread (one batch, for one subscriber per publish; see
+         * {@link LiveSubscriber}) instead of submitting that subscriber's drain to {@link #executor(Executor) the
+         * executor}. Default {@code false}, every write on the executor: the update of a publish then waits behind
+         * the executor's queue, but a subscriber whose drain is queued coalesces and batches what arrives meanwhile,
+         * which sheds work when the node falls behind; inline, every message is written and flushed at once
+         * (measured under overload in {@code docs/2026-12-03-capacity-tick-burst.md}).
+         */
+        public Builder inlineWrites(boolean inlineWrites) {
+            this.inlineWrites = inlineWrites;
             return this;
         }
 

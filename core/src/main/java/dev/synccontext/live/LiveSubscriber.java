@@ -9,13 +9,22 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One subscriber of a {@link LiveChannel} (one open tab): a bounded outbound buffer and the drain that
- * writes it through its {@link LiveTransport}, off the context.
+ * writes it through its {@link LiveTransport}, on the channel's executor, or, for a publish that finds it idle and
+ * a transport that never blocks, once on the publishing thread.
  *
  * <h2>Guarantees</h2>
  * <ul>
- *   <li><b>Never blocks the publisher.</b> {@link LiveChannel#publish} only appends to this buffer (a few
- *       field writes under this subscriber's monitor, which no network call ever holds) and, when no drain
- *       is under way, submits one to the channel's executor.</li>
+ *   <li><b>Never blocks the publisher.</b> {@link LiveChannel#publish} appends to this buffer (a few field
+ *       writes under this subscriber's monitor, which no network call ever holds) and, when no drain is under
+ *       way, starts one: on the channel's executor, or on the publishing thread when the transport
+ *       {@link LiveTransport#writesWithoutBlocking() writes without blocking} and the channel allows it
+ *       ({@link LiveChannel.Builder#inlineWrites}). Such an inline drain runs after the channel's monitor is
+ *       released, writes at most one batch ({@value #BATCH} messages, on an idle subscriber usually the one just
+ *       published) and flushes; whatever is left, a transport that is not ready, and the close of the transport
+ *       go to the executor as they would from any drain. It runs for at most one subscriber per publish (the
+ *       others' drains are submitted first) and never inside another inline drain on the same thread (a
+ *       publish from a transport's callback submits its drain instead). Every other entry point
+ *       ({@link #send}, a subscribe's snapshot or replay, {@link #writable()}, the channel's end) submits.</li>
  *   <li><b>Bounded.</b> At most {@link #capacity()} messages are buffered; what does not fit is handled by
  *       the channel's {@link OverflowPolicy} and counted ({@link #dropped()}).</li>
  *   <li><b>In order.</b> At most one drain runs at a time and it writes in publication order, so this
@@ -34,9 +43,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LiveSubscriber {
 
-    /** Nothing to write, no drain scheduled: the next {@link #offer} schedules one. */
+    /** Nothing to write, no drain scheduled: the next message starts one. */
     private static final int IDLE = 0;
-    /** A drain is scheduled or running; only it touches the transport. */
+    /**
+     * A drain is scheduled, running, or owed to a publisher that runs it inline once it has left the channel's
+     * monitor; only that drain touches the transport.
+     */
     private static final int DRAINING = 1;
     /** The transport is not ready; it calls {@link #writable()} when it is. No drain scheduled. */
     private static final int WAITING = 2;
@@ -46,12 +58,17 @@ public final class LiveSubscriber {
     /** Messages one drain writes before it resubmits itself, so one busy subscriber cannot pin a thread. */
     private static final int BATCH = 64;
 
+    /** Whether this thread is inside an inline drain: a publish from within it submits, so inline never nests. */
+    private static final ThreadLocal<Boolean> IN_INLINE_DRAIN = ThreadLocal.withInitial(() -> Boolean.FALSE);
+
     private final LiveChannel channel;
     private final LiveTransport transport;
     private final OverflowPolicy policy;
     private final int capacity;
     private final Executor executor;
     private final LiveStatistics statistics;
+    /** A publish that finds this subscriber idle may run its drain on the publishing thread. */
+    private final boolean writesInline;
     private final Runnable drain = this::drain;
 
     @GuardedBy("this")
@@ -79,13 +96,14 @@ public final class LiveSubscriber {
     private volatile long written;
 
     LiveSubscriber(LiveChannel channel, LiveTransport transport, OverflowPolicy policy, int capacity,
-            Executor executor, LiveStatistics statistics) {
+            Executor executor, LiveStatistics statistics, boolean inlineWrites) {
         this.channel = channel;
         this.transport = transport;
         this.policy = policy;
         this.capacity = capacity;
         this.executor = executor;
         this.statistics = statistics;
+        this.writesInline = inlineWrites && transport.writesWithoutBlocking();
     }
 
     /**
@@ -192,11 +210,24 @@ public final class LiveSubscriber {
         return closeReason;
     }
 
-    /** Appends one message, applying the policy when the buffer is full. Never blocks on the network. */
+    /**
+     * Appends one message, applying the policy when the buffer is full, and submits the drain if none is under way.
+     * Never blocks on the network.
+     */
     void offer(LiveMessage message) {
-        offer(message, message.snapshot() ? new Object()
-                : policy == OverflowPolicy.COALESCE_BY_KEY && message.key() != null ? message.key()
-                : Long.valueOf(message.sequence()));
+        if (append(message, keyOf(message))) {
+            schedule();
+        }
+    }
+
+    /**
+     * {@link LiveChannel#publish}'s append: as {@link #offer}, but a drain it owes is not started here.
+     *
+     * @return {@code true} if the caller owes this subscriber its drain: {@link #drainInline()} once the caller
+     *     holds no monitor (when {@link #writesInline()}), else {@link #schedule()}
+     */
+    boolean offerForPublish(LiveMessage message) {
+        return append(message, keyOf(message));
     }
 
     /**
@@ -204,15 +235,29 @@ public final class LiveSubscriber {
      * sequence number with the last published message, which may still be buffered and must not be replaced.
      */
     void offerOwn(LiveMessage message) {
-        offer(message, new Object());
+        if (append(message, new Object())) {
+            schedule();
+        }
     }
 
-    private void offer(LiveMessage message, Object key) {
-        boolean schedule = false;
+    /** Whether a drain a publish owes may run on the publishing thread ({@link #drainInline()}). */
+    boolean writesInline() {
+        return writesInline;
+    }
+
+    private Object keyOf(LiveMessage message) {
+        return message.snapshot() ? new Object()
+                : policy == OverflowPolicy.COALESCE_BY_KEY && message.key() != null ? message.key()
+                : Long.valueOf(message.sequence());
+    }
+
+    /** Appends under the policy; {@code true} if this moved the subscriber from idle to draining (a drain is owed). */
+    private boolean append(LiveMessage message, Object key) {
+        boolean owed = false;
         boolean overflow = false;
         synchronized (this) {
             if (state == CLOSED) {
-                return;
+                return false;
             }
             if (policy == OverflowPolicy.COALESCE_BY_KEY && buffer.remove(key) != null) {
                 dropped++;
@@ -231,16 +276,15 @@ public final class LiveSubscriber {
                 highWater = Math.max(highWater, buffer.size());
                 if (state == IDLE) {
                     state = DRAINING;
-                    schedule = true;
+                    owed = true;
                 }
             }
         }
         if (overflow) {
             statistics.slowDisconnect();
             close(CloseReason.TOO_SLOW);
-        } else if (schedule) {
-            schedule();
         }
+        return owed;
     }
 
     /**
@@ -301,8 +345,9 @@ public final class LiveSubscriber {
             if (state == CLOSED) {
                 return false;
             }
-            // A drain scheduled or running may be inside a write right now: the transport is written by one
-            // thread at a time, so that drain closes it when it stops (stopped()), never a second thread.
+            // A drain scheduled, running or owed inline may be inside a write right now (or about to be): the
+            // transport is written by one thread at a time, so that drain closes it when it stops (stopped()),
+            // never a second thread; an inline drain, too, hands that close to the executor.
             drainOwnsTransport = state == DRAINING;
             closeByDrain = drainOwnsTransport;
             state = CLOSED;
@@ -348,7 +393,26 @@ public final class LiveSubscriber {
         }
     }
 
-    private void schedule() {
+    /**
+     * Runs the drain a publish owes ({@link #offerForPublish}) on this thread: one batch, then the rest on the
+     * executor as any drain would. Inside another inline drain on this thread (a transport's callback that
+     * publishes), it submits instead, so inline drains never nest.
+     */
+    void drainInline() {
+        if (IN_INLINE_DRAIN.get()) {
+            schedule();
+            return;
+        }
+        IN_INLINE_DRAIN.set(Boolean.TRUE);
+        try {
+            drain();
+        } finally {
+            IN_INLINE_DRAIN.set(Boolean.FALSE);
+        }
+    }
+
+    /** Submits the drain; the state is {@link #DRAINING} already (moved by whoever owes it). */
+    void schedule() {
         try {
             executor.execute(drain);
         } catch (RejectedExecutionException shutDown) {

@@ -7,8 +7,10 @@ import org.jspecify.annotations.Nullable;
  * in the Spring module. A transport never blocks on the network: it starts a write and says whether it can
  * take the next one at once, or calls {@link LiveSubscriber#writable()} when it can.
  *
- * <p>The subscriber calls {@link #ready()}, {@link #write} and {@link #flush()} from one thread at a time (its drain, on the
- * channel's executor, never inside the context), and {@link #close} once. A transport that learns that its
+ * <p>The subscriber calls {@link #ready()}, {@link #write} and {@link #flush()} from one thread at a time (its drain),
+ * and {@link #close} once, on the channel's executor. The drain runs on that executor too, except where this
+ * transport {@link #writesWithoutBlocking() says it never blocks} and the channel writes inline: then the drain
+ * that a publish to an idle subscriber starts runs on the publishing thread, often inside the context. A transport that learns that its
  * client went away calls {@link LiveSubscriber#gone(Throwable)}.
  */
 public interface LiveTransport {
@@ -37,6 +39,19 @@ public interface LiveTransport {
      */
     default boolean flush() throws Exception {
         return true;
+    }
+
+    /**
+     * Whether {@link #ready()}, {@link #write} and {@link #flush()} return without waiting: not for the client, not
+     * for a lock that another thread may hold across network I/O, not for a permit. {@code true} lets a publish
+     * to an idle subscriber, on a channel built with {@link LiveChannel.Builder#inlineWrites inlineWrites(true)}, write
+     * its message on the publishing thread (at most one batch, see {@link LiveSubscriber}) instead of handing the
+     * drain to the channel's executor, so the update does not wait behind the executor's queue. Answer {@code true} only for a transport whose calls were checked never to
+     * block (the Servlet non-blocking and the WebFlux event streams); the answer must not change. Default
+     * {@code false}: every write on the executor.
+     */
+    default boolean writesWithoutBlocking() {
+        return false;
     }
 
     /** Ends the connection (telling the client why where the protocol allows); must not block. */

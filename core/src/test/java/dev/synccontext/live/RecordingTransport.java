@@ -26,6 +26,8 @@ class RecordingTransport implements LiveTransport {
     /** Writes that came after {@link #close}: a transport must never be written once it was closed. */
     final AtomicInteger writesAfterClose = new AtomicInteger();
     volatile @Nullable LiveSubscriber subscriber;
+    /** What {@link #writesWithoutBlocking()} answers; read when the subscriber is made, so set it before subscribing. */
+    volatile boolean nonBlocking;
 
     RecordingTransport(@Nullable String lastEventId) {
         this.lastEventId = lastEventId;
@@ -44,6 +46,11 @@ class RecordingTransport implements LiveTransport {
     @Override
     public boolean ready() {
         return !stalled;
+    }
+
+    @Override
+    public boolean writesWithoutBlocking() {
+        return nonBlocking;
     }
 
     @Override

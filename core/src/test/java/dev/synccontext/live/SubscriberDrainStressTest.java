@@ -12,13 +12,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The drain's state machine under races: transports that go "not ready" at random and report
  * {@link LiveSubscriber#writable()} from another thread, sometimes before the drain has parked. Every
  * subscriber must see strictly increasing sequence numbers, never two writes at once, gaps exactly as many as
- * it counted dropped, and nothing left behind once its transport reads again.
+ * it counted dropped, and nothing left behind once its transport reads again. Run twice: with transports that may
+ * block (every write on the executor), and with transports that never block, so that each publish also writes one
+ * idle subscriber on the publishing thread, racing the executor's drains and the timer's {@code writable()}.
  */
 class SubscriberDrainStressTest {
 
@@ -31,10 +34,17 @@ class SubscriberDrainStressTest {
         final ScheduledExecutorService timer;
         volatile LiveSubscriber subscriber;
         volatile boolean notReady;
+        private final boolean nonBlocking;
 
-        FlakyTransport(long seed, ScheduledExecutorService timer) {
+        FlakyTransport(long seed, ScheduledExecutorService timer, boolean nonBlocking) {
             this.random = new SplittableRandom(seed);
             this.timer = timer;
+            this.nonBlocking = nonBlocking;
+        }
+
+        @Override
+        public boolean writesWithoutBlocking() {
+            return nonBlocking;
         }
 
         @Override
@@ -76,20 +86,21 @@ class SubscriberDrainStressTest {
         }
     }
 
-    @Test
-    void orderIsKeptAndEveryGapIsACountedDrop() {
+    @ParameterizedTest(name = "writes without blocking: {0}")
+    @ValueSource(booleans = {false, true})
+    void orderIsKeptAndEveryGapIsACountedDrop(boolean nonBlocking) {
         long seed = System.nanoTime();
-        System.out.println("SubscriberDrainStressTest seed " + seed);
+        System.out.println("SubscriberDrainStressTest seed " + seed + ", writes without blocking: " + nonBlocking);
         ExecutorService drains = Executors.newFixedThreadPool(3);
         ScheduledExecutorService timer = Executors.newScheduledThreadPool(1);
         try {
             LiveStatistics statistics = new LiveStatistics("stress");
             LiveChannel live = LiveChannel.builder("stress").policy(OverflowPolicy.DROP_OLDEST).bufferCapacity(16)
-                    .executor(drains).statistics(statistics).build(() -> "snapshot");
+                    .executor(drains).statistics(statistics).inlineWrites(nonBlocking).build(() -> "snapshot");
             List<FlakyTransport> tabs = new ArrayList<>();
             List<LiveSubscriber> subscribers = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
-                FlakyTransport tab = new FlakyTransport(seed + i, timer);
+                FlakyTransport tab = new FlakyTransport(seed + i, timer, nonBlocking);
                 tabs.add(tab);
                 subscribers.add(live.subscribe(tab));
             }

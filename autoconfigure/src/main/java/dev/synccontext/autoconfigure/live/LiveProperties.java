@@ -17,6 +17,13 @@ public class LiveProperties {
     /** Maximum number of a channel's last messages kept for reconnects that resume; 0 = always a snapshot. */
     private int replayCapacity = 256;
 
+    /**
+     * Whether a publish to an idle subscriber of an event stream (SSE on Servlet or WebFlux, which never block) writes
+     * on the publishing thread instead of waiting behind the executor's queue; WebSocket, STOMP and lanes always
+     * write on the executor.
+     */
+    private boolean inlineWrites;
+
     /** How long an SSE stream (servlet or WebFlux) stays open before it ends (the browser reconnects and resumes). */
     private Duration sseTimeout = Duration.ofMinutes(30);
 
@@ -62,6 +69,14 @@ public class LiveProperties {
             throw new IllegalArgumentException("synccontext.live.replay-capacity must be 0 or more, not " + replayCapacity);
         }
         this.replayCapacity = replayCapacity;
+    }
+
+    public boolean isInlineWrites() {
+        return inlineWrites;
+    }
+
+    public void setInlineWrites(boolean inlineWrites) {
+        this.inlineWrites = inlineWrites;
     }
 
     public Duration getSseTimeout() {

@@ -53,7 +53,8 @@ public final class SyncContextLiveAutoConfiguration {
     @ConditionalOnMissingBean
     LiveChannels liveChannels(LiveProperties properties, SyncContextRegistry registry) {
         return new LiveChannels(registry.template().executor(), builder -> builder.policy(properties.getPolicy())
-                .bufferCapacity(properties.getBufferCapacity()).replayCapacity(properties.getReplayCapacity()));
+                .bufferCapacity(properties.getBufferCapacity()).replayCapacity(properties.getReplayCapacity())
+                .inlineWrites(properties.isInlineWrites()));
     }
 
     @Bean

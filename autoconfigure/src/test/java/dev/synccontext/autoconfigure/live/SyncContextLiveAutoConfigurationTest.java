@@ -12,7 +12,15 @@ import dev.synccontext.spring.live.TooManyLanesWebExceptionHandler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.autoconfigure.AllParts;
+import dev.synccontext.live.CloseReason;
+import dev.synccontext.live.LiveChannel;
+import dev.synccontext.live.LiveMessage;
+import dev.synccontext.live.LiveTransport;
 import dev.synccontext.live.OverflowPolicy;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -57,6 +65,48 @@ class SyncContextLiveAutoConfigurationTest {
         AllParts.plain().withConfiguration(LIVE).withPropertyValues("synccontext.live.buffer-capacity=0")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("synccontext.live.buffer-capacity"));
+    }
+
+    @Test
+    void inlineWritesReachTheChannelsOnlyWhenTheirPropertyIsSet() {
+        AllParts.plain().withConfiguration(LIVE).withPropertyValues("synccontext.live.inline-writes=true").run(context -> {
+            Queue<Runnable> tasks = new ArrayDeque<>(); // an executor the test runs by hand
+            LiveChannel live = context.getBean(LiveChannels.class).builder("x", LiveChannels.DEFAULT_SCOPE)
+                    .executor(tasks::add).build(() -> "s");
+            NonBlockingTab tab = new NonBlockingTab();
+            live.subscribe(tab);
+            tasks.remove().run(); // the snapshot's drain: the subscriber is idle after it
+            live.publish("e", 1);
+            assertThat(tab.writers).as("written inside publish, nothing queued").hasSize(2);
+            assertThat(tasks).isEmpty();
+        });
+        assertThat(new LiveProperties().isInlineWrites()).as("off by default").isFalse();
+    }
+
+    /** Says it never blocks; records the thread of each write. */
+    private static final class NonBlockingTab implements LiveTransport {
+
+        final List<String> writers = new CopyOnWriteArrayList<>();
+
+        @Override
+        public boolean writesWithoutBlocking() {
+            return true;
+        }
+
+        @Override
+        public boolean ready() {
+            return true;
+        }
+
+        @Override
+        public boolean write(LiveMessage message) {
+            writers.add(Thread.currentThread().getName());
+            return true;
+        }
+
+        @Override
+        public void close(CloseReason reason) {
+        }
     }
 
     @Test

@@ -48,6 +48,15 @@ final class FluxTransport extends EventStreamTransport {
         return !hasEnded() && sink.requestedFromDownstream() > 0;
     }
 
+    /**
+     * {@code true}: {@code next} on the sink, called only while the response has demand, hands the event to the
+     * server's operators, which at most queue it for the connection's event loop; nothing waits for the client.
+     */
+    @Override
+    public boolean writesWithoutBlocking() {
+        return true;
+    }
+
     @Override
     public boolean write(LiveMessage message) throws Exception {
         if (hasEnded()) {

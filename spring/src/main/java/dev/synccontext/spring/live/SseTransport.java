@@ -49,6 +49,17 @@ final class SseTransport extends EventStreamTransport implements WriteListener, 
         return out.isReady();
     }
 
+    /**
+     * {@code true}: the stream is in non-blocking mode (its write listener is set before the subscriber exists), so
+     * {@code isReady}, {@code write} and {@code flush} never wait for the client; the container keeps what the
+     * socket does not take and says not ready. The locks they take are the container's short state locks, never
+     * held across a wait for the network.
+     */
+    @Override
+    public boolean writesWithoutBlocking() {
+        return true;
+    }
+
     @Override
     public boolean write(LiveMessage message) throws Exception {
         out.write(frame(message, encoder.encode(message.data())));
