@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
 import java.io.BufferedReader;
@@ -24,9 +25,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -36,15 +34,12 @@ import org.springframework.web.bind.annotation.RestController;
  * sources, shown verbatim, and the application they make works as the README says: a tab gets a snapshot,
  * then every change in order, and an {@code ended} event when its session ends.
  */
-@SpringBootTest(classes = LiveBoardApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = LiveBoardApplication.class)
 @Import(LiveReadmeExampleTest.SessionEnd.class)
 class LiveReadmeExampleTest {
 
     private static final Pattern FILE_BLOCK = Pattern.compile("<!-- file: (\\S+) -->\\n```java\\n(.*?)```", Pattern.DOTALL);
     private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
-
-    @LocalServerPort
-    int port;
 
     @Test
     void theReadmeShowsThisExampleVerbatim() throws IOException {
@@ -70,8 +65,7 @@ class LiveReadmeExampleTest {
     }
 
     @Test
-    void aTabGetsTheSnapshotThenEveryChangeInOrderThenEndedWhenItsSessionEnds() throws Exception {
-        Browser tab = new Browser(port);
+    void aTabGetsTheSnapshotThenEveryChangeInOrderThenEndedWhenItsSessionEnds(Browser tab) throws Exception {
         assertThat(tab.post("/board/increment").body()).isEqualTo("{\"counter\":1}"); // opens the session
         HttpResponse<InputStream> stream = tab.send(tab.request("/board/events").header("Accept", "text/event-stream")
                 .timeout(Duration.ofSeconds(30)), HttpResponse.BodyHandlers.ofInputStream());

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.example.live.Board;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,9 +18,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 
 /**
@@ -27,16 +25,12 @@ import org.springframework.context.annotation.Import;
  * README's block is checked by {@code ReadmeJavaBlocksTest}) works as it says on Reactor Netty: a tab gets a
  * snapshot, then every change in order.
  */
-@SpringBootTest(classes = LiveFluxReadmeExampleTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = LiveFluxReadmeExampleTest.App.class,
         properties = {"spring.main.web-application-type=reactive", "server.shutdown=immediate"})
 class LiveFluxReadmeExampleTest {
 
-    @LocalServerPort
-    int port;
-
     @Test
-    void aTabGetsTheSnapshotThenEveryChangeInOrder() throws Exception {
-        Browser tab = new Browser(port);
+    void aTabGetsTheSnapshotThenEveryChangeInOrder(Browser tab) throws Exception {
         assertThat(tab.post("/board/increment").body()).isEqualTo("{\"counter\":1}"); // opens the session
         HttpResponse<InputStream> stream = tab.send(tab.request("/board/events").header("Accept", "text/event-stream")
                 .timeout(Duration.ofSeconds(30)), HttpResponse.BodyHandlers.ofInputStream());

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpRequest.BodyPublishers;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 import dev.synccontext.sample.BoardClient.Reply;
@@ -17,19 +16,15 @@ import dev.synccontext.sample.BoardClient.Reply;
 @SampleServerTest
 class ActuatorTest {
 
-    @LocalServerPort
-    int port;
-
     @Test
-    void healthIsPublic() {
-        Reply health = new BoardClient(port).get("/actuator/health");
+    void healthIsPublic(BoardClient anonymous) {
+        Reply health = anonymous.get("/actuator/health");
         assertThat(health.status()).isEqualTo(200);
         assertThat(health.json().get("status").asString()).isEqualTo("UP");
     }
 
     @Test
-    void managementEndpointsNeedCredentials() {
-        BoardClient anonymous = new BoardClient(port);
+    void managementEndpointsNeedCredentials(BoardClient anonymous) {
         for (String path : new String[] {"/actuator/prometheus", "/actuator/synccontext", "/actuator"}) {
             Reply reply = anonymous.get(path);
             assertThat(reply.status()).as("anonymous GET %s", path).isEqualTo(401);
@@ -46,12 +41,11 @@ class ActuatorTest {
     }
 
     @Test
-    void prometheusShowsTheStarterMetricsTaggedWithTheApplication() {
-        BoardClient visitor = new BoardClient(port);
+    void prometheusShowsTheStarterMetricsTaggedWithTheApplication(BoardClient visitor, BoardClient admin) {
         visitor.get("/api/board");
         visitor.post("/api/counter/increment");
 
-        Reply scrape = new BoardClient(port).getAsActuator("/actuator/prometheus");
+        Reply scrape = admin.getAsActuator("/actuator/prometheus");
         assertThat(scrape.status()).isEqualTo(200);
         assertThat(scrape.body()).contains(
                 "synccontext_contexts{application=\"synccontext-sample\",scope=\"session\"}",
@@ -64,10 +58,8 @@ class ActuatorTest {
     }
 
     @Test
-    void synccontextEndpointReportsLiveSessionsAndRunsABenchmark() {
-        BoardClient visitor = new BoardClient(port);
+    void synccontextEndpointReportsLiveSessionsAndRunsABenchmark(BoardClient visitor, BoardClient admin) {
         visitor.get("/api/board");
-        BoardClient admin = new BoardClient(port);
 
         Reply stats = admin.getAsActuator("/actuator/synccontext");
         assertThat(stats.status()).isEqualTo(200);

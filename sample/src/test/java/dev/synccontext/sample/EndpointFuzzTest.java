@@ -141,7 +141,7 @@ class EndpointFuzzTest {
     }
 
     @Test
-    void boardApiAnswersEveryMalformedCallWithAClientError() throws Exception {
+    void boardApiAnswersEveryMalformedCallWithAClientError(BoardClient after) throws Exception {
         long seed = SEED + 1;
         System.out.printf("FUZZ api seed=%d inputs=%d (replay: -Dfuzz.seed=%d)%n", seed, API_INPUTS, SEED);
         fuzz(seed, API_INPUTS, (random, client) -> {
@@ -171,7 +171,6 @@ class EndpointFuzzTest {
             }
         });
         System.out.printf("FUZZ api answers=%s%n", new TreeMap<>(answers));
-        BoardClient after = new BoardClient(port);
         after.get("/api/board");
         assertThat(after.post("/api/counter/increment").counter()).as("the sample still serves").isEqualTo(1);
         assertThat(wrong).as("fuzz seed %d: answers outside the design (replay with -Dfuzz.seed=%d)", SEED, SEED)

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 import dev.synccontext.sample.BoardClient.Reply;
@@ -15,30 +14,25 @@ import dev.synccontext.sample.BoardClient.Reply;
 @SampleServerTest
 class FaultsTest {
 
-    @LocalServerPort
-    int port;
-
     @Test
-    void failingPostIsCountedAsUnhandledAndTheSessionGoesOn() {
-        BoardClient client = new BoardClient(port);
+    void failingPostIsCountedAsUnhandledAndTheSessionGoesOn(BoardClient client, BoardClient admin) {
         client.get("/api/board");
         assertThat(client.post("/api/faults/failing-post").status()).isEqualTo(202);
         await().atMost(Duration.ofSeconds(10)).until(() ->
                 client.get("/api/board").json().get("context").get("unhandled").asLong() == 1);
         assertThat(client.post("/api/counter/increment").counter()).as("the context keeps serving").isEqualTo(1);
-        String scrape = new BoardClient(port).getAsActuator("/actuator/prometheus").body();
+        String scrape = admin.getAsActuator("/actuator/prometheus").body();
         assertThat(scrape).contains("synccontext_unhandled_total{application=\"synccontext-sample\",scope=\"session\"}");
     }
 
     @Test
-    void blockingCallbackIsReportedByTheWatchdog() {
-        BoardClient client = new BoardClient(port);
+    void blockingCallbackIsReportedByTheWatchdog(BoardClient client, BoardClient admin) {
         client.get("/api/board");
         Reply blocked = client.post("/api/faults/blocking-callback");
         assertThat(blocked.status()).as("%s", blocked).isEqualTo(200);
         await().atMost(Duration.ofSeconds(10)).until(() ->
                 client.get("/api/board").json().get("context").get("blocked").asLong() == 1);
-        JsonNode stats = new BoardClient(port).getAsActuator("/actuator/synccontext").json();
+        JsonNode stats = admin.getAsActuator("/actuator/synccontext").json();
         assertThat(stats.get("blockedTotal").asLong()).as("the endpoint counts it").isPositive();
     }
 }

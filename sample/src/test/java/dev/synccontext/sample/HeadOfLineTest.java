@@ -37,8 +37,7 @@ class HeadOfLineTest {
     LiveBoards liveBoards;
 
     @Test
-    void aTabThatStoppedReadingNeverHoldsItsSessionsClicksNorItsHealthyTab() throws Exception {
-        BoardClient client = new BoardClient(port);
+    void aTabThatStoppedReadingNeverHoldsItsSessionsClicksNorItsHealthyTab(BoardClient client) throws Exception {
         String contextName = client.get("/api/board").json().get("context").get("name").asString();
         for (int i = 0; i < 5; i++) { // sample.max-items in the tests: bigger boards fill the buffers sooner
             assertThat(client.postForm("/api/items", "text", "x".repeat(79) + i).status()).isEqualTo(200);

@@ -41,8 +41,7 @@ class LiveSocketTest {
     int port;
 
     @Test
-    void socketFramesAndHttpPostsOfOneSessionAllCountExactly() throws Exception {
-        BoardClient client = new BoardClient(port);
+    void socketFramesAndHttpPostsOfOneSessionAllCountExactly(BoardClient client) throws Exception {
         assertThat(client.get("/api/board").status()).isEqualTo(200);
         Socket left = Socket.open(port, client.sessionId());
         Socket right = Socket.open(port, client.sessionId());
@@ -90,8 +89,8 @@ class LiveSocketTest {
     }
 
     @Test
-    void anUnknownActionIsAnsweredToItsSocketAloneInOrderWithTheBoardsAndChangesNothing() throws Exception {
-        BoardClient client = new BoardClient(port);
+    void anUnknownActionIsAnsweredToItsSocketAloneInOrderWithTheBoardsAndChangesNothing(BoardClient client)
+            throws Exception {
         client.get("/api/board");
         Socket socket = Socket.open(port, client.sessionId());
         Socket otherTab = Socket.open(port, client.sessionId());
@@ -109,8 +108,7 @@ class LiveSocketTest {
     }
 
     @Test
-    void aReconnectWithTheLastIdItSawResumesAfterItNotWithASnapshot() throws Exception {
-        BoardClient client = new BoardClient(port);
+    void aReconnectWithTheLastIdItSawResumesAfterItNotWithASnapshot(BoardClient client) throws Exception {
         client.get("/api/board");
         Socket first = Socket.open(port, client.sessionId());
         await().atMost(WAIT).until(() -> first.counter.get() == 0 && first.lastId != null);

@@ -8,23 +8,17 @@ import dev.synccontext.spring.live.LiveChannels;
 import dev.synccontext.live.LiveStatistics;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /** What the tabs of a session receive over Server-Sent Events. */
 @SampleServerTest
 class LiveUpdatesTest {
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     LiveChannels channels;
 
     @Test
-    void tickerReachesEveryTabOfEverySessionThroughItsContext() {
-        BoardClient alice = new BoardClient(port);
-        BoardClient bob = new BoardClient(port);
+    void tickerReachesEveryTabOfEverySessionThroughItsContext(BoardClient alice, BoardClient bob) {
         alice.get("/api/board");
         bob.get("/api/board");
         try (EventStream aliceTab = alice.events(); EventStream bobTab = bob.events()) {
@@ -42,8 +36,7 @@ class LiveUpdatesTest {
     }
 
     @Test
-    void aClickInOneTabReachesTheOtherTabs() {
-        BoardClient client = new BoardClient(port);
+    void aClickInOneTabReachesTheOtherTabs(BoardClient client) {
         client.get("/api/board");
         try (EventStream tab1 = client.events(); EventStream tab2 = client.events()) {
             tab1.awaitFirstBoard();
@@ -59,8 +52,7 @@ class LiveUpdatesTest {
     }
 
     @Test
-    void quoteShowsLoadingThenTheAnswerInOrder() {
-        BoardClient client = new BoardClient(port);
+    void quoteShowsLoadingThenTheAnswerInOrder(BoardClient client) {
         client.get("/api/board");
         try (EventStream tab = client.events()) {
             tab.awaitFirstBoard();
@@ -85,8 +77,7 @@ class LiveUpdatesTest {
      * channel (another epoch) gets the whole board instead.
      */
     @Test
-    void aReconnectWithLastEventIdResumesAfterItAndAForeignIdGetsTheWholeBoard() {
-        BoardClient client = new BoardClient(port);
+    void aReconnectWithLastEventIdResumesAfterItAndAForeignIdGetsTheWholeBoard(BoardClient client, BoardClient other) {
         client.get("/api/board");
         LiveStatistics session = channels.statistics(LiveChannels.DEFAULT_SCOPE);
         String seen;
@@ -115,7 +106,6 @@ class LiveUpdatesTest {
             });
         }
 
-        BoardClient other = new BoardClient(port);
         other.get("/api/board");
         long resumedBeforeForeign = session.resumed();
         try (EventStream foreign = other.events(seen)) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpRequest.BodyPublishers;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.synccontext.sample.BoardClient.Reply;
 
@@ -18,12 +17,8 @@ import dev.synccontext.sample.BoardClient.Reply;
 @SampleServerTest
 class MalformedFormBodyTest {
 
-    @LocalServerPort
-    int port;
-
     @Test
-    void malformedFormBodyOnDeletePutOrPatchIsNeverA500() {
-        BoardClient client = new BoardClient(port);
+    void malformedFormBodyOnDeletePutOrPatchIsNeverA500(BoardClient client) {
         client.get("/api/board");
         for (String method : new String[] {"DELETE", "PUT", "PATCH"}) {
             for (String body : new String[] {"%zz", "text=%", "%C3%28"}) {

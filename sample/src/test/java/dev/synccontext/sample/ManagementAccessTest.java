@@ -10,7 +10,6 @@ import dev.synccontext.CallbackPath;
 import dev.synccontext.registry.SyncContextRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.synccontext.sample.BoardClient.Reply;
 
@@ -25,15 +24,11 @@ class ManagementAccessTest {
 
     private static final String RUN = "{\"scenarios\":\"InvokeAsyncReady\",\"iterations\":1,\"warmups\":0}";
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     SyncContextRegistry registry;
 
     @Test
-    void withoutTheActuatorCredentialsTheRunnerAndTheScrapeAnswer401AndNothingRuns() {
-        BoardClient visitor = new BoardClient(port);
+    void withoutTheActuatorCredentialsTheRunnerAndTheScrapeAnswer401AndNothingRuns(BoardClient visitor) {
         visitor.get("/api/board"); // a session and an XSRF-TOKEN cookie, as the page has
         long benchmarkTasks = benchmarkTasks();
         String[] refused = {null, BoardClient.basic("actuator", "not-the-password"),
@@ -53,8 +48,7 @@ class ManagementAccessTest {
     }
 
     @Test
-    void withTheActuatorCredentialsTheRunnerAndTheScrapeWork() {
-        BoardClient admin = new BoardClient(port);
+    void withTheActuatorCredentialsTheRunnerAndTheScrapeWork(BoardClient admin) {
         String authorization = BoardClient.basic(BoardClient.ACTUATOR_USER, BoardClient.ACTUATOR_PASSWORD);
         long benchmarkTasks = benchmarkTasks();
         Reply run = admin.send(admin.request("/actuator/synccontext").header("Authorization", authorization)

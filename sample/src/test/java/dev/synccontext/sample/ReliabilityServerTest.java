@@ -6,6 +6,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 
@@ -21,6 +22,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
         "sample.quote-latency=50ms",
         "synccontext.benchmark.max-duration=1s",
 })
+@ExtendWith(BoardClients.class)
 @interface ReliabilityServerTest {
 
     /** {@code synccontext.benchmark.max-duration} above, in milliseconds. */

@@ -6,12 +6,14 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 
 /**
  * The whole sample on a random port, driven over real HTTP. Every test class uses exactly these
- * settings, so they share one running application (Spring's test context cache).
+ * settings, so they share one running application (Spring's test context cache). A test method's
+ * {@link BoardClient} parameters are visitors on that port, each its own session ({@link BoardClients}).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -24,5 +26,6 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
         "sample.faults.block-for=600ms",
         "synccontext.blocked-threshold=200ms",
 })
+@ExtendWith(BoardClients.class)
 @interface SampleServerTest {
 }

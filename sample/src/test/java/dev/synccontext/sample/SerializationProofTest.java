@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 import dev.synccontext.sample.BoardClient.Reply;
@@ -29,14 +28,10 @@ class SerializationProofTest {
     static final int CLICKS_PER_THREAD = 500;
     static final int TOTAL = THREADS * CLICKS_PER_THREAD;
 
-    @LocalServerPort
-    int port;
-
     @Test
-    void concurrentClicksOnOneSessionCountExactlyAndEveryTabSeesTheFinalValue() throws Exception {
-        BoardClient session = new BoardClient(port);
+    void concurrentClicksOnOneSessionCountExactlyAndEveryTabSeesTheFinalValue(BoardClient session,
+            BoardClient otherSession) throws Exception {
         assertThat(session.get("/api/board").counter()).isZero();
-        BoardClient otherSession = new BoardClient(port);
         assertThat(otherSession.get("/api/board").counter()).isZero();
 
         List<EventStream> tabs = List.of(session.events(), session.events(), session.events());

@@ -10,7 +10,6 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.registry.SyncContextRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.synccontext.sample.BoardClient.Reply;
 
@@ -18,16 +17,11 @@ import dev.synccontext.sample.BoardClient.Reply;
 @SampleServerTest
 class SessionLifecycleTest {
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     SyncContextRegistry registry;
 
     @Test
-    void twoSessionsHaveTheirOwnBoardAndContext() {
-        BoardClient alice = new BoardClient(port);
-        BoardClient bob = new BoardClient(port);
+    void twoSessionsHaveTheirOwnBoardAndContext(BoardClient alice, BoardClient bob) {
         alice.get("/api/board");
         bob.get("/api/board");
         alice.post("/api/counter/increment");
@@ -42,8 +36,7 @@ class SessionLifecycleTest {
     }
 
     @Test
-    void endingASessionTellsEveryTabClosesItsContextAndLaterCallsGetAClearGone() {
-        BoardClient client = new BoardClient(port);
+    void endingASessionTellsEveryTabClosesItsContextAndLaterCallsGetAClearGone(BoardClient client) {
         String contextName = client.get("/api/board").json().get("context").get("name").asString();
         assertThat(openContextNames()).contains(contextName);
         EventStream tab1 = client.events();
@@ -75,8 +68,7 @@ class SessionLifecycleTest {
     }
 
     @Test
-    void unknownSessionCookieIsGoneNotSilentlyReplaced() {
-        BoardClient client = new BoardClient(port);
+    void unknownSessionCookieIsGoneNotSilentlyReplaced(BoardClient client) {
         client.useSessionId("DEADBEEFDEADBEEFDEADBEEFDEADBEEF");
         client.get("/"); // picks up the CSRF cookie, as the page does; the page itself needs no session
         assertThat(client.sessionId()).isEqualTo("DEADBEEFDEADBEEFDEADBEEFDEADBEEF");

@@ -3,6 +3,7 @@ package com.example.board;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -17,23 +18,17 @@ import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The README's "Use it" example cannot rot: the files it shows are this package's sources (compiled by
  * this build), the README must show them verbatim, and the application they make works as the README
  * says: one session's concurrent increments all count, with no lock in {@link Board}.
  */
-@SpringBootTest(classes = BoardApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = BoardApplication.class)
 class ReadmeExampleTest {
 
     private static final Pattern FILE_BLOCK = Pattern.compile("<!-- file: (\\S+) -->\\n```java\\n(.*?)```", Pattern.DOTALL);
     private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
-
-    @LocalServerPort
-    int port;
 
     @Test
     void theReadmeShowsThisExampleVerbatim() throws IOException {
@@ -59,8 +54,7 @@ class ReadmeExampleTest {
     }
 
     @Test
-    void concurrentIncrementsOfOneSessionAllCount() throws Exception {
-        Browser browser = new Browser(port);
+    void concurrentIncrementsOfOneSessionAllCount(Browser browser, Browser otherSession) throws Exception {
         assertThat(ok(browser.post("/board/increment"))).isEqualTo("1"); // opens the session
         int threads = 8;
         int perThread = 50;
@@ -83,7 +77,6 @@ class ReadmeExampleTest {
         }
         assertThat(ok(browser.get("/board/count"))).as("increments of one session, none lost")
                 .isEqualTo(String.valueOf(1 + threads * perThread));
-        Browser otherSession = new Browser(port);
         assertThat(ok(otherSession.post("/board/increment"))).as("another session's own board").isEqualTo("1");
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.autoconfigure.endpoint.SyncContextEndpoint;
+import dev.synccontext.testing.OnRandomPort;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -11,8 +12,6 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 
@@ -23,7 +22,7 @@ import org.springframework.context.ApplicationContext;
  * and the actuator index does not list it. (The auto-configuration's runner test proves the bean is
  * absent; this proves it over HTTP, as a user would find it.)
  */
-@SpringBootTest(classes = StarterExposesNothingByItselfTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = StarterExposesNothingByItselfTest.App.class)
 class StarterExposesNothingByItselfTest {
 
     @LocalServerPort

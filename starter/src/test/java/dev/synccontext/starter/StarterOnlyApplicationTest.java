@@ -6,13 +6,11 @@ import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -23,21 +21,17 @@ import org.springframework.web.bind.annotation.RestController;
  * configured with nothing but the actuator exposure, gets the scoped context, the registry, the metrics
  * and the endpoint.
  */
-@SpringBootTest(classes = StarterOnlyApplicationTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = StarterOnlyApplicationTest.App.class,
         properties = "management.endpoints.web.exposure.include=synccontext,metrics")
 class StarterOnlyApplicationTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     ApplicationContext context;
 
     @Test
-    void theStarterAloneGivesTheScopedContextRegistryMetricsAndEndpoint() throws Exception {
+    void theStarterAloneGivesTheScopedContextRegistryMetricsAndEndpoint(Browser http) throws Exception {
         assertThat(context.getBeanNamesForType(SyncContextRegistry.class)).hasSize(1);
         assertThat(context.getBeanNamesForType(CallbackDecorator.class)).as("context propagation").hasSize(1);
-        Browser http = new Browser(port);
         String first = http.get("/hello").body();
         assertThat(first).startsWith("session-");
         assertThat(http.get("/hello").body()).isEqualTo(first);

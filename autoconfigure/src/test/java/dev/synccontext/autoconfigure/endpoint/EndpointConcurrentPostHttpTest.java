@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -16,9 +17,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -27,7 +25,7 @@ import org.springframework.context.annotation.Bean;
  * executor whose tasks wait at a gate, so the first run is still in progress, provably, when the
  * second POST arrives; the gate then opens and the first run completes.
  */
-@SpringBootTest(classes = EndpointConcurrentPostHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = EndpointConcurrentPostHttpTest.App.class,
         properties = { "management.endpoints.web.exposure.include=synccontext",
                 "management.endpoint.synccontext.access=unrestricted",
                 "synccontext.executor=application-task-executor" })
@@ -39,9 +37,6 @@ class EndpointConcurrentPostHttpTest {
 
     private static final String ONE_RUN = "{\"scenarios\":\"PostSerial\",\"iterations\":1,\"warmups\":0}";
 
-    @LocalServerPort
-    int port;
-
     @AfterAll
     static void stopPool() {
         GATE.countDown();
@@ -49,8 +44,7 @@ class EndpointConcurrentPostHttpTest {
     }
 
     @Test
-    void aPostWhileARunIsInProgressGets429WithAMessageAndTheRunStillCompletes() throws Exception {
-        Browser admin = new Browser(port);
+    void aPostWhileARunIsInProgressGets429WithAMessageAndTheRunStillCompletes(Browser admin) throws Exception {
         CompletableFuture<HttpResponse<String>> held = CompletableFuture.supplyAsync(
                 () -> admin.postJson("/actuator/synccontext", ONE_RUN));
         try {

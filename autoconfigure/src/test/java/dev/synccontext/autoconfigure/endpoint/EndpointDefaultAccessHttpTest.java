@@ -7,27 +7,21 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.testing.OnRandomPort;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * An application that exposes every endpoint ({@code management.endpoints.web.exposure.include=*}, as
  * many do for monitoring) and says nothing else about this one: GET answers, the CPU-heavy POST does not
  * exist until {@code management.endpoint.synccontext.access=unrestricted}.
  */
-@SpringBootTest(classes = EndpointDefaultAccessHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = EndpointDefaultAccessHttpTest.App.class,
         properties = "management.endpoints.web.exposure.include=*")
 class EndpointDefaultAccessHttpTest {
 
-    @LocalServerPort
-    int port;
-
     @Test
-    void exposingEveryEndpointServesGetButNoBenchmarkPost() {
-        Browser browser = new Browser(port);
+    void exposingEveryEndpointServesGetButNoBenchmarkPost(Browser browser) {
         HttpResponse<String> get = browser.get("/actuator/synccontext");
         assertThat(get.statusCode()).as(get.body()).isEqualTo(200);
         assertThat(get.body()).contains("\"scenarioRunInProgress\":false");
@@ -38,9 +32,8 @@ class EndpointDefaultAccessHttpTest {
     }
 
     @Test
-    void eachScopeHasItsOwnPathAndAnAnonymousCallerGetsNoDetails() {
+    void eachScopeHasItsOwnPathAndAnAnonymousCallerGetsNoDetails(Browser browser) {
         registry.forKey("http-selector");
-        Browser browser = new Browser(port);
         HttpResponse<String> overview = browser.get("/actuator/synccontext");
         assertThat(overview.body()).as("overview for an anonymous caller").contains("\"detailsShown\":false")
                 .doesNotContain("\"queuedCallbacks\"");

@@ -3,15 +3,13 @@ package dev.synccontext.autoconfigure.health;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * With the health contributor on and Kubernetes probes on, the executor's health is part of
@@ -21,22 +19,18 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * configured, and configuring {@code management.endpoint.health.group.readiness.*} would make the group the
  * application's, so membership is read from the groups Boot built for these very responses.
  */
-@SpringBootTest(classes = HealthOutOfReadinessHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = HealthOutOfReadinessHttpTest.App.class,
         properties = { "synccontext.health.enabled=true", "management.endpoint.health.probes.enabled=true",
                 "management.endpoint.health.show-details=always", "management.endpoints.web.exposure.include=health" })
 class HealthOutOfReadinessHttpTest {
 
     private static final String EXECUTOR = "syncContextExecutor";
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     HealthEndpointGroups groups;
 
     @Test
-    void theExecutorsHealthIsInTheOverallHealthButNotInTheReadinessGroup() {
-        Browser browser = new Browser(port);
+    void theExecutorsHealthIsInTheOverallHealthButNotInTheReadinessGroup(Browser browser) {
         HttpResponse<String> health = browser.get("/actuator/health");
         assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
         assertThat(health.body()).as("the overall health").contains("\"" + EXECUTOR + "\"", "\"readinessState\"");

@@ -4,15 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
@@ -21,20 +19,16 @@ import org.springframework.test.annotation.DirtiesContext;
  * context) and for a new one (the registry creates no context): a reconnect reaching a draining node is sent
  * elsewhere instead of getting a stream that could only end at once.
  */
-@SpringBootTest(classes = FluxDrainApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = "spring.main.web-application-type=reactive")
+@OnRandomPort(classes = FluxDrainApp.class, properties = "spring.main.web-application-type=reactive")
 @DirtiesContext // the registry is drained
 class LiveFluxShuttingDownTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     SyncContextRegistry registry;
 
     @Test
-    void anEventStreamAskedForWhileTheApplicationShutsDownAnswers503() throws Exception {
-        Browser earlier = new Browser(port);
+    void anEventStreamAskedForWhileTheApplicationShutsDownAnswers503(Browser earlier, Browser newcomer)
+            throws Exception {
         HttpResponse<InputStream> first = earlier.send(earlier.request("/events").header("Accept", "text/event-stream")
                 .timeout(Duration.ofSeconds(10)), HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream body = first.body()) {
@@ -45,7 +39,7 @@ class LiveFluxShuttingDownTest {
 
         ShuttingDownAnswersContract.drain(registry);
 
-        for (Browser tab : new Browser[] {earlier, new Browser(port)}) {
+        for (Browser tab : new Browser[] {earlier, newcomer}) {
             HttpResponse<String> reply = tab.send(tab.request("/events").header("Accept", "text/event-stream")
                     .timeout(Duration.ofSeconds(10)));
             ShuttingDownAnswersContract.assertShuttingDownAnswer(reply);

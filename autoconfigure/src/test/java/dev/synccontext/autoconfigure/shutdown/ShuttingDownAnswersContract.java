@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
@@ -24,9 +23,6 @@ import org.springframework.test.annotation.DirtiesContext;
 @DirtiesContext // the registry is drained
 abstract class ShuttingDownAnswersContract {
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     SyncContextRegistry registry;
 
@@ -35,19 +31,19 @@ abstract class ShuttingDownAnswersContract {
     }
 
     @Test
-    void aRequestRefusedBecauseTheApplicationIsShuttingDownAnswers503AndClosesTheConnection() throws Exception {
-        Browser earlier = new Browser(port);
+    void aRequestRefusedBecauseTheApplicationIsShuttingDownAnswers503AndClosesTheConnection(Browser earlier,
+            Browser newcomer, Browser other) throws Exception {
         assertThat(earlier.get("/count").body()).isEqualTo("1");
 
         drain(registry);
 
         HttpResponse<String> known = earlier.get("/count");
-        HttpResponse<String> fresh = new Browser(port).get("/count");
+        HttpResponse<String> fresh = newcomer.get("/count");
         for (HttpResponse<String> reply : List.of(known, fresh)) {
             assertShuttingDownAnswer(reply);
             assertReason(reply);
         }
-        assertThat(new Browser(port).get("/broken").statusCode()).as("any other failure").isEqualTo(500);
+        assertThat(other.get("/broken").statusCode()).as("any other failure").isEqualTo(500);
     }
 
     /** 503, and the connection closed, so that the client's next request may reach another node. */

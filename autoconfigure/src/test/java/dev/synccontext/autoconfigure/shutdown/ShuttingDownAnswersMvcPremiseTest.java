@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
@@ -16,21 +14,18 @@ import org.springframework.test.annotation.DirtiesContext;
  * holds the resolver; a request refused because the application is shutting down is then an unhandled
  * exception, a 500 a balancer does not retry elsewhere.
  */
-@SpringBootTest(classes = ShuttingDownAnswersMvcTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = ShuttingDownAnswersMvcTest.App.class,
         properties = "spring.autoconfigure.exclude=dev.synccontext.autoconfigure.mvc.SyncContextMvcAutoConfiguration")
 @DirtiesContext // the registry is drained
 class ShuttingDownAnswersMvcPremiseTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     SyncContextRegistry registry;
 
     @Test
-    void withoutTheResolverTheRefusalIsA500() throws Exception {
-        assertThat(new Browser(port).get("/count").body()).isEqualTo("1");
+    void withoutTheResolverTheRefusalIsA500(Browser before, Browser after) throws Exception {
+        assertThat(before.get("/count").body()).isEqualTo("1");
         ShuttingDownAnswersContract.drain(registry);
-        assertThat(new Browser(port).get("/count").statusCode()).isEqualTo(500);
+        assertThat(after.get("/count").statusCode()).isEqualTo(500);
     }
 }

@@ -1,10 +1,9 @@
 package dev.synccontext.autoconfigure.shutdown;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.OnRandomPort;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -13,7 +12,7 @@ import org.springframework.web.bind.annotation.RestController;
  * {@link ShuttingDownAnswersContract} on Spring MVC over real Tomcat (any other failure gets the container's
  * 500). The premise, {@link ShuttingDownAnswersMvcPremiseTest}, is the same app without the resolver: 500.
  */
-@SpringBootTest(classes = ShuttingDownAnswersMvcTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = ShuttingDownAnswersMvcTest.App.class)
 class ShuttingDownAnswersMvcTest extends ShuttingDownAnswersContract {
 
     @SpringBootConfiguration

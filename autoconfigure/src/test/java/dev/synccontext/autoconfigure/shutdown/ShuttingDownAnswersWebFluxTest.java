@@ -3,11 +3,10 @@ package dev.synccontext.autoconfigure.shutdown;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpResponse;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -17,7 +16,7 @@ import reactor.core.publisher.Mono;
  * {@link ShuttingDownAnswersContract} on WebFlux over real Netty, where the session is the WebSession: the 503
  * also carries the refusal's reason as text; any other failure gets Boot's 500.
  */
-@SpringBootTest(classes = ShuttingDownAnswersWebFluxTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = ShuttingDownAnswersWebFluxTest.App.class,
         properties = "spring.main.web-application-type=reactive")
 class ShuttingDownAnswersWebFluxTest extends ShuttingDownAnswersContract {
 

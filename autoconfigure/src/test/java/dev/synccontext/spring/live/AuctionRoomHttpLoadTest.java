@@ -1,6 +1,7 @@
 package dev.synccontext.spring.live;
 
 import dev.synccontext.spring.websocket.StompClients;
+import dev.synccontext.testing.OnRandomPort;
 import dev.synccontext.testing.SseClient;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,8 +24,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.simp.stomp.StompSession;
@@ -42,7 +41,7 @@ import org.springframework.web.socket.messaging.WebSocketStompClient;
  * each in the {@code scale} tier; one run of each in the fast tier. The premise bids with the hop-back recipe over
  * MVC until a user is told "outbid" before its answer.
  */
-@SpringBootTest(classes = AuctionApp.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+@OnRandomPort(classes = AuctionApp.class, properties = {
         "synccontext.live.policy=disconnect", "synccontext.live.buffer-capacity=2000",
         "synccontext.live.replay-capacity=0", "server.shutdown=immediate"})
 class AuctionRoomHttpLoadTest {

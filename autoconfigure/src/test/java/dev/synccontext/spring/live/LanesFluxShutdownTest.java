@@ -1,11 +1,10 @@
 package dev.synccontext.spring.live;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import dev.synccontext.testing.OnRandomPort;
 import org.springframework.test.annotation.DirtiesContext;
 
 /** {@link LanesShutdownScenario} on Reactor Netty. */
-@SpringBootTest(classes = LanesFluxApp.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+@OnRandomPort(classes = LanesFluxApp.class, properties = {
         "spring.main.web-application-type=reactive", LanesScenarios.POLICY, LanesScenarios.BUFFER,
         LanesScenarios.REPLAY, "server.shutdown=graceful"})
 @DirtiesContext

@@ -1,11 +1,10 @@
 package dev.synccontext.spring.live;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import dev.synccontext.testing.OnRandomPort;
 import org.springframework.test.annotation.DirtiesContext;
 
 /** {@link LanesShutdownScenario} on Tomcat. */
-@SpringBootTest(classes = LanesApp.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+@OnRandomPort(classes = LanesApp.class, properties = {
         LanesScenarios.POLICY, LanesScenarios.BUFFER, LanesScenarios.REPLAY, "server.shutdown=graceful"})
 @DirtiesContext
 class LanesHttpShutdownTest extends LanesShutdownScenario {

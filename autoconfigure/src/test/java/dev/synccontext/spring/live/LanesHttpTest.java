@@ -6,17 +6,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import dev.synccontext.testing.SseClient;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 
 /**
  * {@link LanesScenarios} on a servlet SSE connection ({@link LiveSse} with {@link LiveLane}s, real Tomcat), with the
  * premise that makes lanes worth having: the one shared sequence of a lobby publishing into the private channel
  * loses the private event's resume when the lobby's burst passes the replay.
  */
-@SpringBootTest(classes = LanesApp.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+@OnRandomPort(classes = LanesApp.class, properties = {
         LanesScenarios.POLICY, LanesScenarios.BUFFER, LanesScenarios.REPLAY, LanesScenarios.CAP,
         "server.shutdown=immediate"})
 class LanesHttpTest extends LanesScenarios {
@@ -27,9 +26,8 @@ class LanesHttpTest extends LanesScenarios {
     }
 
     @Test
-    void premiseOneSharedSequenceLosesThePrivateEventsResumeWhenALobbyFloodsIt() throws Exception {
+    void premiseOneSharedSequenceLosesThePrivateEventsResumeWhenALobbyFloodsIt(Browser alice) throws Exception {
         String lobby = "premise-" + RUNS.incrementAndGet();
-        Browser alice = new Browser(port);
         assertThat(alice.post("/lanes/" + lobby + "/join-into-me").statusCode()).isEqualTo(200);
         String lastSeen;
         try (SseClient tab = new SseClient(alice.httpClient(), alice.uri("/lanes/single"), null, null)) {

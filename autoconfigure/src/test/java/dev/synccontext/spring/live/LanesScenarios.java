@@ -60,11 +60,9 @@ abstract class LanesScenarios {
     abstract String sessionCookie();
 
     @Test
-    void oneConnectionCarriesTheSessionsChannelAndTheLobbysEachInItsOrder() throws Exception {
+    void oneConnectionCarriesTheSessionsChannelAndTheLobbysEachInItsOrder(Browser alice, Browser bob) throws Exception {
         String lobby = "order-" + RUNS.incrementAndGet();
-        Browser alice = new Browser(port);
         LanesTab.session(alice); // before the stream: a WebFlux stream's cookie would come with its headers only
-        Browser bob = new Browser(port);
         try (SseClient tab = tab(alice, lobby, null)) {
             await().atMost(WAIT).until(() -> tab.events.size() == 2);
             for (int i = 0; i < 10; i++) {
@@ -94,9 +92,8 @@ abstract class LanesScenarios {
 
 
     @Test
-    void aReconnectResumesEachLaneFromItsOwnPosition() throws Exception {
+    void aReconnectResumesEachLaneFromItsOwnPosition(Browser alice) throws Exception {
         String lobby = "resume-" + RUNS.incrementAndGet();
-        Browser alice = new Browser(port);
         LanesTab.session(alice);
         String lastSeen;
         try (SseClient tab = tab(alice, lobby, null)) {
@@ -125,9 +122,8 @@ abstract class LanesScenarios {
 
 
     @Test
-    void aMalformedOrForeignLastEventIdGetsEveryLaneASnapshot() throws Exception {
+    void aMalformedOrForeignLastEventIdGetsEveryLaneASnapshot(Browser alice) throws Exception {
         String lobby = "garbage-" + RUNS.incrementAndGet();
-        Browser alice = new Browser(port);
         LanesTab.session(alice);
         for (String garbage : List.of("garbage", "me", "me=;=x;;lobby:x=abc-1", "me=zzz-99999999999999999999",
                 "other=abc-1")) {
@@ -141,9 +137,8 @@ abstract class LanesScenarios {
 
 
     @Test
-    void aLobbyClosingEndsOnlyItsLane() throws Exception {
+    void aLobbyClosingEndsOnlyItsLane(Browser alice) throws Exception {
         String lobby = "closing-" + RUNS.incrementAndGet();
-        Browser alice = new Browser(port);
         LanesTab.session(alice);
         try (SseClient tab = tab(alice, lobby, null)) {
             await().atMost(WAIT).until(() -> tab.events.size() == 2);
@@ -164,11 +159,10 @@ abstract class LanesScenarios {
 
 
     @Test
-    void aStalledTabsLanesKeepTheirBoundedBuffersAndHoldNoOtherTabNorItsSessionNorAThread() throws Exception {
+    void aStalledTabsLanesKeepTheirBoundedBuffersAndHoldNoOtherTabNorItsSessionNorAThread(Browser stalledUser,
+            Browser bob) throws Exception {
         String lobby = "stalled-" + RUNS.incrementAndGet();
-        Browser stalledUser = new Browser(port);
         LanesTab.session(stalledUser);
-        Browser bob = new Browser(port);
         try (StalledSocket stalled = LanesTab.stalled(port, stalledUser, sessionCookie(), lobby);
                 SseClient healthy = LanesTab.open(bob, null, lobby)) {
             await().atMost(WAIT).until(() -> healthy.events.size() == 2);
@@ -207,12 +201,11 @@ abstract class LanesScenarios {
 
 
     @Test
-    void goingAwayIsWrittenOncePerConnectionAndAStalledConnectionIsNotWaitedFor() throws Exception {
+    void goingAwayIsWrittenOncePerConnectionAndAStalledConnectionIsNotWaitedFor(Browser alice, Browser stalledUser)
+            throws Exception {
         String flooded = "away-" + RUNS.incrementAndGet();
         String quiet = "away-quiet-" + RUNS.get();
-        Browser alice = new Browser(port);
         LanesTab.session(alice);
-        Browser stalledUser = new Browser(port);
         LanesTab.session(stalledUser);
         CompletableFuture<HttpResponse<String>> stream = alice.httpClient().sendAsync(
                 alice.request(LanesTab.path(quiet)).header("Accept", "text/event-stream").build(),
@@ -237,8 +230,8 @@ abstract class LanesScenarios {
 
 
     @Test
-    void aStreamOfMoreLanesThanTheCapIsRefusedWith400NamingTheCapAndCounted() throws Exception {
-        LanesTab.checkTheLaneCap(new Browser(port), laneLimit, "cap-" + RUNS.incrementAndGet());
+    void aStreamOfMoreLanesThanTheCapIsRefusedWith400NamingTheCapAndCounted(Browser user) throws Exception {
+        LanesTab.checkTheLaneCap(user, laneLimit, "cap-" + RUNS.incrementAndGet());
     }
 
     static SseClient tab(Browser user, String lobby, String lastEventId) throws Exception {

@@ -38,11 +38,10 @@ abstract class LanesShutdownScenario {
     abstract String sessionCookie();
 
     @Test
-    void aStalledStreamToldToGoAwayDoesNotHoldTheServersGracefulShutdown() throws Exception {
+    void aStalledStreamToldToGoAwayDoesNotHoldTheServersGracefulShutdown(Browser stalledUser, Browser bob)
+            throws Exception {
         String lobby = "shutdown";
-        Browser stalledUser = new Browser(port);
         LanesTab.session(stalledUser);
-        Browser bob = new Browser(port);
         try (StalledSocket stalled = LanesTab.stalled(port, stalledUser, sessionCookie(), lobby)) {
             try (SseClient pacer = LanesTab.open(bob, null, lobby)) {
                 await().atMost(Duration.ofSeconds(60)).until(() -> subscribers(bob, lobby).size() == 2);

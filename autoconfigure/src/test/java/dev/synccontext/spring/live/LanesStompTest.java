@@ -8,6 +8,7 @@ import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.spring.websocket.StompClients;
+import dev.synccontext.testing.OnRandomPort;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,8 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.messaging.converter.StringMessageConverter;
@@ -37,7 +36,7 @@ import org.springframework.web.socket.messaging.WebSocketStompClient;
  * own subscriber (buffer, policy) and sequence; a new connection resumes each from its own id (the private one
  * replays what it missed, the room's, past its replay, gets a snapshot).
  */
-@SpringBootTest(classes = LanesStompTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+@OnRandomPort(classes = LanesStompTest.App.class, properties = {
         "synccontext.live.buffer-capacity=64", "synccontext.live.replay-capacity=16", "server.shutdown=immediate"})
 class LanesStompTest {
 

@@ -10,6 +10,7 @@ import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.spring.live.LiveFluxBoardApp.Board;
 import dev.synccontext.spring.live.LiveFluxBoardApp.Boards;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import dev.synccontext.testing.SseClient;
 import dev.synccontext.testing.StalledSocket;
 import java.time.Duration;
@@ -19,8 +20,6 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
@@ -30,7 +29,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * bound and overflows under its policy (a transport that wrote past the response's demand would have drained it
  * into the server's queues instead: nothing dropped, memory unbounded), and no thread waits for it.
  */
-@SpringBootTest(classes = LiveFluxBoardApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = LiveFluxBoardApp.class,
         properties = {"spring.main.web-application-type=reactive", "synccontext.live.policy=drop-oldest",
                 "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=100",
                 "server.shutdown=immediate"})

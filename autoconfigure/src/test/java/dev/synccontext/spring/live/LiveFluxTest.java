@@ -8,6 +8,7 @@ import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.spring.live.LiveFluxBoardApp.Board;
 import dev.synccontext.spring.live.LiveFluxBoardApp.Boards;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import dev.synccontext.testing.SseClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpRequest;
@@ -18,25 +19,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * Live channels on WebFlux over real Reactor Netty and {@code java.net.http} clients: a tab's snapshot and
  * changes in order, resume with {@code Last-Event-ID} (what it missed, or a snapshot past the replay buffer), the
  * going-away event, the meters. Same settings as {@link LiveFluxStalledTabTest}, so both share one application.
  */
-@SpringBootTest(classes = LiveFluxBoardApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = LiveFluxBoardApp.class,
         properties = {"spring.main.web-application-type=reactive", "synccontext.live.policy=drop-oldest",
                 "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=100",
                 "server.shutdown=immediate"})
 class LiveFluxTest {
 
     static final Duration GENEROUS = Duration.ofSeconds(10);
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     Boards boards;
@@ -45,8 +40,7 @@ class LiveFluxTest {
     MeterRegistry meters;
 
     @Test
-    void aTabGetsASnapshotThenEveryChangeInOrderOnAnEventStream() throws Exception {
-        Browser tab = new Browser(port);
+    void aTabGetsASnapshotThenEveryChangeInOrderOnAnEventStream(Browser tab) throws Exception {
         Board board = newBoard(tab, boards);
         HttpResponse<String> headers;
         try (SseClient client = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
@@ -79,8 +73,7 @@ class LiveFluxTest {
     }
 
     @Test
-    void aReconnectWithLastEventIdGetsTheEventsItMissedOnceAndInOrder() throws Exception {
-        Browser tab = new Browser(port);
+    void aReconnectWithLastEventIdGetsTheEventsItMissedOnceAndInOrder(Browser tab) throws Exception {
         Board board = newBoard(tab, boards);
         String lastId;
         try (SseClient first = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
@@ -102,8 +95,7 @@ class LiveFluxTest {
     }
 
     @Test
-    void aReconnectPastTheReplayBufferGetsOneSnapshotAndContinuesFromIt() throws Exception {
-        Browser tab = new Browser(port);
+    void aReconnectPastTheReplayBufferGetsOneSnapshotAndContinuesFromIt(Browser tab) throws Exception {
         Board board = newBoard(tab, boards);
         String lastId;
         try (SseClient first = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
@@ -124,8 +116,7 @@ class LiveFluxTest {
     }
 
     @Test
-    void aSubscriberToldToGoAwayGetsTheGoingAwayEventLastThenItsStreamEnds() throws Exception {
-        Browser tab = new Browser(port);
+    void aSubscriberToldToGoAwayGetsTheGoingAwayEventLastThenItsStreamEnds(Browser tab) throws Exception {
         Board board = newBoard(tab, boards);
         change(tab, 2, 0);
         CompletableFuture<HttpResponse<String>> whole = tab.httpClient().sendAsync(
@@ -146,8 +137,7 @@ class LiveFluxTest {
     }
 
     @Test
-    void aTabThatLeavesEndsItsSubscriberAsGone() throws Exception {
-        Browser tab = new Browser(port);
+    void aTabThatLeavesEndsItsSubscriberAsGone(Browser tab) throws Exception {
         Board board = newBoard(tab, boards);
         try (SseClient client = new SseClient(tab.httpClient(), tab.uri("/events?tab=left"), null, null)) {
             await().atMost(GENEROUS).until(() -> client.events.size() == 1);

@@ -8,7 +8,9 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.live.CloseReason;
 import dev.synccontext.live.LiveStatistics;
 import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.spring.websocket.LocalStomp;
 import dev.synccontext.spring.websocket.StompClients;
+import dev.synccontext.testing.OnRandomPort;
 import dev.synccontext.testing.StalledSocket;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,16 +25,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
-import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.simp.SimpMessageHeaderAccessor;
 import org.springframework.messaging.simp.stomp.StompSession;
-import org.springframework.web.socket.client.standard.StandardWebSocketClient;
 import org.springframework.web.socket.messaging.SessionConnectEvent;
 import org.springframework.web.socket.messaging.SessionDisconnectEvent;
 import org.springframework.web.socket.messaging.WebSocketStompClient;
@@ -61,9 +60,10 @@ import org.springframework.web.socket.messaging.WebSocketStompClient;
  * hold is memory in Spring (bounded by its limits, asserted here) and, while one write is stuck, a thread of
  * that shared outbound pool (up to the container's blocking send timeout).
  */
-@SpringBootTest(classes = {LiveStompTest.App.class, LiveStompStalledClientTest.Probe.class},
-        webEnvironment = WebEnvironment.RANDOM_PORT, properties = {"synccontext.live.buffer-capacity=256",
+@OnRandomPort(classes = {LiveStompTest.App.class, LiveStompStalledClientTest.Probe.class},
+        properties = {"synccontext.live.buffer-capacity=256",
                 "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
+@ExtendWith(LocalStomp.Resolver.class)
 class LiveStompStalledClientTest {
 
     static final int CHANGES = 5_000;
@@ -93,13 +93,12 @@ class LiveStompStalledClientTest {
     }
 
     @Test
-    void aStalledStompClientNeverBlocksTheContextNorTheHealthySubscriberAndIsClosedInTheEnd() throws Exception {
+    void aStalledStompClientNeverBlocksTheContextNorTheHealthySubscriberAndIsClosedInTheEnd(LocalStomp stomp)
+            throws Exception {
         LiveStatistics statistics = channels.statistics("websocket");
         long slowBefore = statistics.slowDisconnects();
-        WebSocketStompClient client = new WebSocketStompClient(new StandardWebSocketClient());
-        client.setMessageConverter(new StringMessageConverter());
-        client.setInboundMessageSizeLimit(64 * 1024);
-        StompSession healthy = StompClients.connect(client, port, "/stomp");
+        stomp.client().setInboundMessageSizeLimit(64 * 1024);
+        StompSession healthy = stomp.connect("/stomp");
         List<Long> seen = new CopyOnWriteArrayList<>();
         AtomicLong lastSeen = new AtomicLong(-1);
         try {

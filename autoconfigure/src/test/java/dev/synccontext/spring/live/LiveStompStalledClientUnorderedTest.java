@@ -1,7 +1,6 @@
 package dev.synccontext.spring.live;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import dev.synccontext.testing.OnRandomPort;
 
 /**
  * {@link LiveStompStalledClientTest} in Spring's default mode (no {@code setPreservePublishOrder}), with Spring's
@@ -10,8 +9,8 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
  * session ({@code SESSION_NOT_RELIABLE}), and its subscriber ends as too slow, counted as a slow disconnect in the
  * live metrics. The healthy subscriber still gets every message, in the order Spring's outbound pool delivers.
  */
-@SpringBootTest(classes = {LiveStompTest.App.class, LiveStompStalledClientTest.Probe.class},
-        webEnvironment = WebEnvironment.RANDOM_PORT, properties = {"synccontext.live.buffer-capacity=256",
+@OnRandomPort(classes = {LiveStompTest.App.class, LiveStompStalledClientTest.Probe.class},
+        properties = {"synccontext.live.buffer-capacity=256",
                 "synccontext.blocked-threshold=500ms", "server.shutdown=immediate",
                 "test.stomp.preserve-publish-order=false"})
 class LiveStompStalledClientUnorderedTest extends LiveStompStalledClientTest {

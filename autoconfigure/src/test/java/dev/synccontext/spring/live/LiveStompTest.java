@@ -8,26 +8,24 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.spring.websocket.LocalStomp;
 import dev.synccontext.spring.websocket.StompClients;
+import dev.synccontext.testing.OnRandomPort;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
-import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.simp.SimpMessageHeaderAccessor;
 import org.springframework.messaging.simp.stomp.StompSession;
 import org.springframework.stereotype.Controller;
-import org.springframework.web.socket.client.standard.StandardWebSocketClient;
 import org.springframework.web.socket.messaging.WebSocketStompClient;
 
 /**
@@ -35,21 +33,17 @@ import org.springframework.web.socket.messaging.WebSocketStompClient;
  * own user destination, the context publishes, and the client gets the snapshot then every message once, in
  * order, each with its {@code live-id}; the publishing callbacks never wait for the client.
  */
-@SpringBootTest(classes = LiveStompTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+@OnRandomPort(classes = LiveStompTest.App.class, properties = {
         "synccontext.live.buffer-capacity=1000", "server.shutdown=immediate"})
+@ExtendWith(LocalStomp.Resolver.class)
 class LiveStompTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     App app;
 
     @Test
-    void aStompSessionGetsTheSnapshotThenEveryMessageInOrderOnItsOwnDestination() throws Exception {
-        WebSocketStompClient client = new WebSocketStompClient(new StandardWebSocketClient());
-        client.setMessageConverter(new StringMessageConverter());
-        StompSession session = StompClients.connect(client, port, "/stomp");
+    void aStompSessionGetsTheSnapshotThenEveryMessageInOrderOnItsOwnDestination(LocalStomp stomp) throws Exception {
+        StompSession session = stomp.connect("/stomp");
         List<String> ids = new CopyOnWriteArrayList<>();
         List<String> bodies = new CopyOnWriteArrayList<>();
         try {

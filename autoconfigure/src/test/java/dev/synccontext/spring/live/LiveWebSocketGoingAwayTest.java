@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.live.CloseReason;
 import dev.synccontext.live.LiveSubscriber;
+import dev.synccontext.testing.OnRandomPort;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -16,16 +17,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * A WebSocket subscriber told to go away (the shutdown drain's {@link LiveSubscriber#goAway()}) is closed with
  * 1001 GOING_AWAY over a real socket, so a browser's client reconnects (to another node) at once.
  */
-@SpringBootTest(classes = LiveWebSocketTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = "server.shutdown=immediate")
+@OnRandomPort(classes = LiveWebSocketTest.App.class, properties = "server.shutdown=immediate")
 class LiveWebSocketGoingAwayTest {
 
     @LocalServerPort

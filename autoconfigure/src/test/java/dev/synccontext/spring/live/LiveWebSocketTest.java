@@ -10,6 +10,7 @@ import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.testing.OnRandomPort;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -31,8 +32,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.WebSocketSession;
@@ -46,7 +45,7 @@ import org.springframework.web.socket.handler.TextWebSocketHandler;
  * that never reads costs its bounded buffer, never the context, and is ended by the send timeout; garbage
  * and a handshake that never completes are closed.
  */
-@SpringBootTest(classes = LiveWebSocketTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+@OnRandomPort(classes = LiveWebSocketTest.App.class, properties = {
         "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=16",
         "synccontext.live.send-timeout=2s", "synccontext.blocked-threshold=500ms",
         "server.tomcat.connection-timeout=2s", "server.shutdown=immediate"})

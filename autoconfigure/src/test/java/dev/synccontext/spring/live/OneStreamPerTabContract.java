@@ -12,7 +12,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * What one event stream per tab promises on either web stack, over real HTTP ({@link AuctionApp}'s bidder and
@@ -27,18 +26,14 @@ abstract class OneStreamPerTabContract {
     private static final AtomicInteger RUNS = new AtomicInteger();
     private static final Duration WAIT = Duration.ofSeconds(60);
 
-    @LocalServerPort
-    int port;
-
     /** The session cookie the stream's request carries itself, or null when the browser's cookies are enough. */
     abstract @Nullable String sessionCookie(Browser browser);
 
     @Test
-    void aTabsOneStreamCarriesItsSessionsEventsAndTwoRoomsInOrderAndResumesThemAll() throws Exception {
+    void aTabsOneStreamCarriesItsSessionsEventsAndTwoRoomsInOrderAndResumesThemAll(Browser alice, Browser bob)
+            throws Exception {
         String a = "tab-a-" + RUNS.incrementAndGet();
         String b = "tab-b-" + RUNS.get();
-        Browser alice = new Browser(port);
-        Browser bob = new Browser(port);
         for (Browser user : List.of(alice, bob)) {
             join(user, a);
             join(user, b);

@@ -2,11 +2,10 @@ package dev.synccontext.spring.live;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
@@ -24,7 +23,7 @@ import reactor.core.publisher.Mono;
  * session's own events and every room it joined ({@link AuctionApp}'s bidder and rooms, behind a WebFlux
  * controller).
  */
-@SpringBootTest(classes = OneStreamPerTabFluxTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = OneStreamPerTabFluxTest.App.class,
         properties = {"spring.main.web-application-type=reactive", "synccontext.live.policy=disconnect",
                 "synccontext.live.buffer-capacity=256", "synccontext.live.replay-capacity=256",
                 "server.shutdown=immediate"})

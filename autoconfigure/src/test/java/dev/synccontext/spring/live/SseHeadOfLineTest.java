@@ -12,6 +12,7 @@ import dev.synccontext.spring.live.LiveBoardApp.Boards;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import dev.synccontext.testing.SseClient;
 import dev.synccontext.testing.StalledSocket;
 import java.net.http.HttpRequest;
@@ -22,15 +23,13 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The head-of-line rule over real Tomcat and real sockets: one session, one healthy tab, one tab whose client
  * stopped reading; the board changes 10,000 times (about 10 MB of events, far beyond any socket buffer).
  */
-@SpringBootTest(classes = LiveBoardApp.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+@OnRandomPort(classes = LiveBoardApp.class, properties = {
         "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=100",
         "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
 @Tag("scale")
@@ -49,8 +48,7 @@ class SseHeadOfLineTest {
     LiveChannels channels;
 
     @Test
-    void aStalledTabCostsItsBoundedBufferNeverItsSessionsContextNorItsHealthyTab() throws Exception {
-        Browser tab = new Browser(port);
+    void aStalledTabCostsItsBoundedBufferNeverItsSessionsContextNorItsHealthyTab(Browser tab) throws Exception {
         Board board = newBoard(tab);
         try (SseClient healthy = new SseClient(tab.httpClient(), tab.uri("/events?tab=healthy"), null, null)) {
             await().atMost(GENEROUS).until(() -> board.tabs.containsKey("healthy"));
@@ -105,8 +103,7 @@ class SseHeadOfLineTest {
 
     /** The premise: pushing inside the callback (the naive way) blocks the context once the socket buffers fill. */
     @Test
-    void premiseTheNaiveWritesInsideTheCallbackBlockTheSessionOnAStalledTab() throws Exception {
-        Browser tab = new Browser(port);
+    void premiseTheNaiveWritesInsideTheCallbackBlockTheSessionOnAStalledTab(Browser tab) throws Exception {
         Board board = newBoard(tab);
         StalledSocket stalledTab = StalledSocket.sse(port, "/naive-events", tab.cookie("JSESSIONID"));
         try {

@@ -10,6 +10,7 @@ import dev.synccontext.spring.live.LiveBoardApp.Board;
 import dev.synccontext.spring.live.LiveBoardApp.Boards;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import dev.synccontext.testing.SseClient;
 import dev.synccontext.testing.StalledSocket;
 import java.net.http.HttpRequest;
@@ -21,15 +22,13 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * Many sessions with stalled and healthy SSE tabs, and resume after a dropped connection, over real Tomcat.
  * Same settings as {@link SseHeadOfLineTest}, so both share one application.
  */
-@SpringBootTest(classes = LiveBoardApp.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+@OnRandomPort(classes = LiveBoardApp.class, properties = {
         "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32",
         "synccontext.live.replay-capacity=100", "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
 @Tag("scale")
@@ -138,8 +137,7 @@ class SseScaleAndResumeTest {
     }
 
     @Test
-    void aReconnectWithLastEventIdGetsTheEventsItMissedOnceAndInOrder() throws Exception {
-        Browser tab = new Browser(port);
+    void aReconnectWithLastEventIdGetsTheEventsItMissedOnceAndInOrder(Browser tab) throws Exception {
         Board board = newBoard(tab);
         String lastId;
         try (SseClient first = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
@@ -164,8 +162,7 @@ class SseScaleAndResumeTest {
     }
 
     @Test
-    void aReconnectPastTheReplayBufferGetsOneSnapshotAndContinuesFromIt() throws Exception {
-        Browser tab = new Browser(port);
+    void aReconnectPastTheReplayBufferGetsOneSnapshotAndContinuesFromIt(Browser tab) throws Exception {
         Board board = newBoard(tab);
         String lastId;
         try (SseClient first = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {

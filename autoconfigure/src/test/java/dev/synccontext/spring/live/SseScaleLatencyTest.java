@@ -12,6 +12,7 @@ import dev.synccontext.live.LiveStatistics;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.testing.NoThreadLeftStuck;
+import dev.synccontext.testing.OnRandomPort;
 import dev.synccontext.testing.SseCrowd.Tab;
 import dev.synccontext.testing.SseCrowd;
 import dev.synccontext.testing.StalledSocket;
@@ -39,8 +40,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
@@ -89,7 +88,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * callback blocks the session on a stalled tab) is {@link SseHeadOfLineTest}'s premise test, on one session:
  * a 1,000-session premise would only repeat it slower.
  */
-@SpringBootTest(classes = LiveBoardApp.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+@OnRandomPort(classes = LiveBoardApp.class, properties = {
         "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=100",
         "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
 @Tag("scale")

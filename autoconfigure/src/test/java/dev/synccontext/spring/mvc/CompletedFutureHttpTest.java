@@ -4,6 +4,7 @@ import dev.synccontext.testing.Browser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpResponse;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -14,9 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -30,11 +28,8 @@ import org.springframework.web.bind.annotation.RestController;
  * everything else a future can be still goes the asynchronous way, over real HTTP. An ASYNC-dispatch
  * filter counts the second dispatches.
  */
-@SpringBootTest(classes = CompletedFutureHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = CompletedFutureHttpTest.App.class)
 class CompletedFutureHttpTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     AtomicInteger asyncDispatches;
@@ -45,8 +40,7 @@ class CompletedFutureHttpTest {
     }
 
     @Test
-    void anInlineInvokeAsyncOnAnIdleSessionIsWrittenWithoutAnAsyncDispatch() {
-        Browser browser = new Browser(port);
+    void anInlineInvokeAsyncOnAnIdleSessionIsWrittenWithoutAnAsyncDispatch(Browser browser) {
         HttpResponse<String> reply = browser.get("/inline");
         assertThat(reply.statusCode()).isEqualTo(200);
         assertThat(reply.body()).isEqualTo("{\"count\":1}");
@@ -55,8 +49,7 @@ class CompletedFutureHttpTest {
     }
 
     @Test
-    void aCompletedResponseEntityKeepsItsStatusAndAVoidFutureAnswersEmpty() {
-        Browser browser = new Browser(port);
+    void aCompletedResponseEntityKeepsItsStatusAndAVoidFutureAnswersEmpty(Browser browser) {
         HttpResponse<String> created = browser.get("/entity");
         assertThat(created.statusCode()).isEqualTo(201);
         assertThat(created.body()).isEqualTo("made");
@@ -67,9 +60,8 @@ class CompletedFutureHttpTest {
     }
 
     @Test
-    void oneMethodWhoseValuesChangeClassIsWrittenByTheRightHandlerEachTime() {
+    void oneMethodWhoseValuesChangeClassIsWrittenByTheRightHandlerEachTime(Browser browser) {
         // The handler chosen for a method is kept per value class: each change of class must choose again.
-        Browser browser = new Browser(port);
         for (int round = 0; round < 3; round++) {
             HttpResponse<String> entity = browser.get("/mixed?kind=entity");
             assertThat(entity.statusCode()).isEqualTo(202);
@@ -88,16 +80,16 @@ class CompletedFutureHttpTest {
     }
 
     @Test
-    void aFutureCompletedLaterStillGoesTheAsynchronousWay() {
-        HttpResponse<String> reply = new Browser(port).get("/later");
+    void aFutureCompletedLaterStillGoesTheAsynchronousWay(Browser browser) {
+        HttpResponse<String> reply = browser.get("/later");
         assertThat(reply.statusCode()).isEqualTo(200);
         assertThat(reply.body()).isEqualTo("later");
         assertThat(asyncDispatches).as("async dispatches").hasValue(1);
     }
 
     @Test
-    void aFailedFutureReachesTheExceptionHandlerAsBefore() {
-        HttpResponse<String> reply = new Browser(port).get("/failed");
+    void aFailedFutureReachesTheExceptionHandlerAsBefore(Browser browser) {
+        HttpResponse<String> reply = browser.get("/failed");
         assertThat(reply.statusCode()).isEqualTo(409);
         assertThat(reply.body()).isEqualTo("handled: no");
     }

@@ -4,34 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * A queued {@code @OnContext} body is answered within the async request timeout: while a callback holds the
  * session's context past it, the request gets Spring's timeout answer (503), and the body, which had not
  * started, never runs.
  */
-@SpringBootTest(classes = OnContextApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = "spring.mvc.async.request-timeout=500ms")
+@OnRandomPort(classes = OnContextApp.class, properties = "spring.mvc.async.request-timeout=500ms")
 class OnContextAsyncTimeoutHttpTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     OnContextApp.Gate gate;
 
     @Test
-    void aBodyQueuedBehindACallbackThatOutlastsTheTimeoutAnswers503AndNeverRuns() {
-        Browser judy = new Browser(port);
+    void aBodyQueuedBehindACallbackThatOutlastsTheTimeoutAnswers503AndNeverRuns(Browser judy) {
         RendererSyncContext held = gate.holdSessionOf(judy);
         CompletableFuture<HttpResponse<String>> queued = judy.httpClient().sendAsync(
                 judy.request("/on/increment").POST(HttpRequest.BodyPublishers.noBody()).build(),

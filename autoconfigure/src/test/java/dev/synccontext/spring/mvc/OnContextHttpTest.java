@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -19,8 +20,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
@@ -29,8 +28,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * through Servlet async when it is busy, and every kind of answer is the one the method gives without the
  * annotation. An ASYNC-dispatch filter counts second dispatches.
  */
-@SpringBootTest(classes = OnContextApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = "spring.mvc.problemdetails.enabled=true")
+@OnRandomPort(classes = OnContextApp.class, properties = "spring.mvc.problemdetails.enabled=true")
 class OnContextHttpTest {
 
     @LocalServerPort
@@ -49,9 +47,8 @@ class OnContextHttpTest {
     }
 
     @Test
-    void withoutTheAnnotationConcurrentRequestsOfOneSessionLoseUpdates() {
+    void withoutTheAnnotationConcurrentRequestsOfOneSessionLoseUpdates(Browser alice) {
         // The premise: a plain field touched by overlapping requests of one session loses updates.
-        Browser alice = new Browser(port);
         alice.get("/plain/context");
         List<HttpResponse<String>> replies = all(alice, 400, "/plain/increment");
         assertThat(replies).allSatisfy(reply -> assertThat(reply.statusCode()).isEqualTo(200));
@@ -59,8 +56,7 @@ class OnContextHttpTest {
     }
 
     @Test
-    void fourHundredConcurrentRequestsOfOneSessionRunOneAtATimeAndLoseNothing() {
-        Browser bob = new Browser(port);
+    void fourHundredConcurrentRequestsOfOneSessionRunOneAtATimeAndLoseNothing(Browser bob) {
         bob.get("/plain/context");
         List<HttpResponse<String>> replies = all(bob, 400, "/on/increment");
         assertThat(replies).allSatisfy(reply -> assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200));
@@ -95,10 +91,8 @@ class OnContextHttpTest {
     }
 
     @Test
-    void theBodyRunsOnTheSessionsContextInlineOnTheRequestThreadWithoutAnAsyncDispatch() {
-        Browser carol = new Browser(port);
+    void theBodyRunsOnTheSessionsContextInlineOnTheRequestThreadWithoutAnAsyncDispatch(Browser carol, Browser dave) {
         String context = carol.get("/plain/context").body();
-        Browser dave = new Browser(port);
         String other = dave.get("/plain/context").body();
         assertThat(context).startsWith("session-").isNotEqualTo(other);
         assertThat(carol.get("/on/where").body()).isEqualTo(context + " true");
@@ -108,8 +102,7 @@ class OnContextHttpTest {
     }
 
     @Test
-    void aRequestWithoutASessionGetsOneAndRunsOnItsNewContext() {
-        Browser erin = new Browser(port);
+    void aRequestWithoutASessionGetsOneAndRunsOnItsNewContext(Browser erin) {
         String where = erin.get("/on/where").body();
         assertThat(where).startsWith("session-").endsWith(" true");
         assertThat(erin.cookie("JSESSIONID")).isNotNull();
@@ -117,8 +110,7 @@ class OnContextHttpTest {
     }
 
     @Test
-    void everyKindOfReturnValueIsWrittenAsWithoutTheAnnotationWhenIdle() {
-        Browser frank = new Browser(port);
+    void everyKindOfReturnValueIsWrittenAsWithoutTheAnnotationWhenIdle(Browser frank) {
         String context = frank.get("/plain/context").body();
         Map<String, String> answers = idleAnswers(frank, context);
         assertThat(answers).containsEntry("entity", "201 made " + context + " true")
@@ -132,8 +124,7 @@ class OnContextHttpTest {
     }
 
     @Test
-    void anExceptionAndAValidationFailureAnswerExactlyAsWithoutTheAnnotation() {
-        Browser grace = new Browser(port);
+    void anExceptionAndAValidationFailureAnswerExactlyAsWithoutTheAnnotation(Browser grace) {
         grace.get("/plain/context");
         assertThat(answer(grace.get("/on/fail"))).isEqualTo(answer(grace.get("/plain/fail"))).isEqualTo("409 handled: no true");
         String problem = answer(grace.get("/on/problem"));
@@ -148,8 +139,7 @@ class OnContextHttpTest {
     }
 
     @Test
-    void whenTheContextIsBusyEveryAnswerComesThroughAsyncAndEqualsTheInlineOne() {
-        Browser heidi = new Browser(port);
+    void whenTheContextIsBusyEveryAnswerComesThroughAsyncAndEqualsTheInlineOne(Browser heidi) {
         String context = heidi.get("/plain/context").body();
         Map<String, String> inline = idleAnswers(heidi, context);
         inline.put("fail", answer(heidi.get("/on/fail")));
@@ -176,8 +166,7 @@ class OnContextHttpTest {
     }
 
     @Test
-    void aQueuedBodyThatNeverStartsBecauseTheContextWasForceClosedAnswers503() {
-        Browser ivan = new Browser(port);
+    void aQueuedBodyThatNeverStartsBecauseTheContextWasForceClosedAnswers503(Browser ivan) {
         ivan.get("/plain/context");
         ivan.post("/plain/hold");
         awaitHeld();

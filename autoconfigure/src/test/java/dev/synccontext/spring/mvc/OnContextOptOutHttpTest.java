@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -20,15 +18,11 @@ import org.springframework.web.bind.annotation.RestController;
  * method runs as if the class carried no annotation (no context around its body), while the class's other methods
  * still run on the session's context.
  */
-@SpringBootTest(classes = OnContextOptOutHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = OnContextOptOutHttpTest.App.class)
 class OnContextOptOutHttpTest {
 
-    @LocalServerPort
-    int port;
-
     @Test
-    void aMethodMarkedOnContextFalseRunsOffTheContextItsSiblingsRunOn() {
-        Browser alice = new Browser(port);
+    void aMethodMarkedOnContextFalseRunsOffTheContextItsSiblingsRunOn(Browser alice) {
         String on = alice.get("/opt/on").body();
         assertThat(on).as("the class's @OnContext").startsWith("on session-");
         assertThat(alice.get("/opt/off").body()).as("@OnContext(false) on the method").isEqualTo("off");

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -15,9 +16,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.context.request.NativeWebRequest;
 import org.springframework.web.context.request.async.DeferredResult;
@@ -32,12 +30,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * from inside the callback, where the body's future completes, fails both: the first interceptor would block
  * the drain that must run the second body.
  */
-@SpringBootTest(classes = { OnContextApp.class, OnContextQueuedAnswerHttpTest.Probe.class },
-        webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = { OnContextApp.class, OnContextQueuedAnswerHttpTest.Probe.class })
 class OnContextQueuedAnswerHttpTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     OnContextApp.Gate gate;
@@ -46,8 +40,7 @@ class OnContextQueuedAnswerHttpTest {
     Probe probe;
 
     @Test
-    void aQueuedBodysAnswerIsSetOffTheContextAndTheNextQueuedBodyDoesNotWaitForIt() {
-        Browser judy = new Browser(port);
+    void aQueuedBodysAnswerIsSetOffTheContextAndTheNextQueuedBodyDoesNotWaitForIt(Browser judy) {
         RendererSyncContext held = gate.holdSessionOf(judy);
         CompletableFuture<HttpResponse<String>> first = increment(judy, "first");
         await().atMost(Duration.ofSeconds(30)).until(() -> held.queueDepth() == 1);

@@ -3,17 +3,16 @@ package dev.synccontext.spring.propagation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.synccontext.testing.OnRandomPort;
 import brave.handler.MutableSpan;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 
 /**
  * {@link QueuedMvcBodyPropagationHttpTest} with {@code synccontext.observations.enabled}: the queued body runs
  * inside its own span, a child of the request's span in the same trace, tagged as the meters are; the MDC
  * holds that span's ids while the body runs, and the next callback on the drain thread sees only its own.
  */
-@SpringBootTest(classes = TracedApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = TracedApp.class,
         properties = { "synccontext.executor=application-task-executor", "synccontext.observations.enabled=true" })
 class QueuedMvcBodyObservationHttpTest extends QueuedMvcBodyPropagationHttpTest {
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import brave.handler.MutableSpan;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
 import java.net.http.HttpRequest;
@@ -16,8 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
@@ -27,8 +26,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * with {@code synccontext.observations.enabled}: the body then runs inside its own span, a child of the
  * request's.
  */
-@SpringBootTest(classes = TracedApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = "synccontext.executor=application-task-executor")
+@OnRandomPort(classes = TracedApp.class, properties = "synccontext.executor=application-task-executor")
 class QueuedMvcBodyPropagationHttpTest {
 
     static final Duration WAIT = Duration.ofSeconds(30);

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.spring.websocket.LocalStomp;
 import dev.synccontext.spring.websocket.StompClients;
+import dev.synccontext.testing.OnRandomPort;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
@@ -19,16 +21,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.server.ServerHttpRequest;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
-import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.simp.SimpMessageHeaderAccessor;
 import org.springframework.messaging.simp.annotation.SendToUser;
@@ -40,11 +39,9 @@ import org.springframework.security.authentication.UsernamePasswordAuthenticatio
 import org.springframework.security.messaging.context.SecurityContextChannelInterceptor;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.socket.WebSocketHandler;
-import org.springframework.web.socket.client.standard.StandardWebSocketClient;
 import org.springframework.web.socket.config.annotation.EnableWebSocketMessageBroker;
 import org.springframework.web.socket.config.annotation.StompEndpointRegistry;
 import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
-import org.springframework.web.socket.messaging.WebSocketStompClient;
 import org.springframework.web.socket.server.support.DefaultHandshakeHandler;
 
 /**
@@ -57,12 +54,10 @@ import org.springframework.web.socket.server.support.DefaultHandshakeHandler;
  * <p>Spring does not trace inbound STOMP frames itself; the test's interceptor opens a span per frame on the
  * socket's thread, as an application's tracing instrumentation would.
  */
-@SpringBootTest(classes = { TracedApp.class, QueuedStompFramePropagationTest.Stomp.class },
-        webEnvironment = WebEnvironment.RANDOM_PORT, properties = "synccontext.executor=application-task-executor")
+@OnRandomPort(classes = { TracedApp.class, QueuedStompFramePropagationTest.Stomp.class },
+        properties = "synccontext.executor=application-task-executor")
+@ExtendWith(LocalStomp.Resolver.class)
 class QueuedStompFramePropagationTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     Stomp stomp;
@@ -74,41 +69,36 @@ class QueuedStompFramePropagationTest {
     ObservationRegistry observations;
 
     @Test
-    void aFrameRunsWithTheTraceItWasReadUnderAndTheSessionsUserAndLeavesNoneOnItsThread() throws Exception {
-        WebSocketStompClient client = new WebSocketStompClient(new StandardWebSocketClient());
-        client.setMessageConverter(new StringMessageConverter());
-        try {
-            StompSession session = StompClients.connect(client, port, "/stomp?user=bob");
-            BlockingQueue<String> replies = StompClients.subscribe(session, "/user/queue/seen");
-            String reply = null;
-            for (int i = 0; reply == null && i < 100; i++) { // until the subscription took effect on the broker
-                session.send("/app/seen", "frame-" + i);
-                reply = replies.poll(300, java.util.concurrent.TimeUnit.MILLISECONDS);
-            }
-            assertThat(reply).as("a reply to a frame").isNotNull();
-            String[] seen = reply.split("\\|");
-            String frameSpan = stomp.frameSpans.get(seen[7]);
-            assertThat(frameSpan).as("the span the frame was read under").isNotNull();
-            String[] read = frameSpan.split("/");
-            assertThat(seen[0]).as("the frame ran on the drain thread").startsWith("drain-");
-            assertThat(seen[1] + "/" + seen[2]).as("traceId/spanId in the frame handler's MDC")
-                    .isEqualTo(read[0] + "/" + read[1]);
-            assertThat(seen[3] + "/" + seen[4]).as("the tracer's current span in the frame handler")
-                    .isEqualTo(read[0] + "/" + read[1]);
-            assertThat(seen[6]).as("the Authentication in the frame handler").isEqualTo("bob");
-
-            RendererSyncContext context = stomp.context.get();
-            CompletableFuture<String> next = new CompletableFuture<>();
-            context.post(() -> next.complete(TracedApp.seen(tracer, observations)));
-            String[] after = next.get(30, SECONDS).split("\\|");
-            assertThat(after[0]).as("the same drain thread").startsWith("drain-");
-            assertThat(String.join("|", after[1], after[2], after[3], after[4], after[5], after[6]))
-                    .as("MDC ids, tracer span, observation and user seen by the next callback on that thread")
-                    .isEqualTo("null|null|null|null|null|null");
-            session.disconnect();
-        } finally {
-            client.stop();
+    void aFrameRunsWithTheTraceItWasReadUnderAndTheSessionsUserAndLeavesNoneOnItsThread(LocalStomp client)
+            throws Exception {
+        StompSession session = client.connect("/stomp?user=bob");
+        BlockingQueue<String> replies = StompClients.subscribe(session, "/user/queue/seen");
+        String reply = null;
+        for (int i = 0; reply == null && i < 100; i++) { // until the subscription took effect on the broker
+            session.send("/app/seen", "frame-" + i);
+            reply = replies.poll(300, java.util.concurrent.TimeUnit.MILLISECONDS);
         }
+        assertThat(reply).as("a reply to a frame").isNotNull();
+        String[] seen = reply.split("\\|");
+        String frameSpan = stomp.frameSpans.get(seen[7]);
+        assertThat(frameSpan).as("the span the frame was read under").isNotNull();
+        String[] read = frameSpan.split("/");
+        assertThat(seen[0]).as("the frame ran on the drain thread").startsWith("drain-");
+        assertThat(seen[1] + "/" + seen[2]).as("traceId/spanId in the frame handler's MDC")
+                .isEqualTo(read[0] + "/" + read[1]);
+        assertThat(seen[3] + "/" + seen[4]).as("the tracer's current span in the frame handler")
+                .isEqualTo(read[0] + "/" + read[1]);
+        assertThat(seen[6]).as("the Authentication in the frame handler").isEqualTo("bob");
+
+        RendererSyncContext context = stomp.context.get();
+        CompletableFuture<String> next = new CompletableFuture<>();
+        context.post(() -> next.complete(TracedApp.seen(tracer, observations)));
+        String[] after = next.get(30, SECONDS).split("\\|");
+        assertThat(after[0]).as("the same drain thread").startsWith("drain-");
+        assertThat(String.join("|", after[1], after[2], after[3], after[4], after[5], after[6]))
+                .as("MDC ids, tracer span, observation and user seen by the next callback on that thread")
+                .isEqualTo("null|null|null|null|null|null");
+        session.disconnect();
     }
 
     /**

@@ -7,14 +7,12 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -22,11 +20,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /** A bean that declares its kind of context is never created in another kind; find never creates. */
-@SpringBootTest(classes = ContextKindTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = ContextKindTest.App.class)
 class ContextKindTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     SyncContextRegistry registry;
@@ -59,8 +54,8 @@ class ContextKindTest {
     }
 
     @Test
-    void aRoomBeanCalledFromASessionsHandlerFailsAndOneOfAnotherKeyToo() {
-        assertThat(new Browser(port).get("/room").body()).isEqualTo("WrongContextKindException");
+    void aRoomBeanCalledFromASessionsHandlerFailsAndOneOfAnotherKeyToo(Browser user) {
+        assertThat(user.get("/room").body()).isEqualTo("WrongContextKindException");
         RendererSyncContext lobby = registry.forKey("lobby");
         try {
             assertThatThrownBy(() -> lobby.invokeAsync(room::name).join()).cause()
@@ -71,8 +66,7 @@ class ContextKindTest {
     }
 
     @Test
-    void eachBeanResolvesInItsOwnKind() {
-        Browser user = new Browser(port);
+    void eachBeanResolvesInItsOwnKind(Browser user) {
         assertThat(user.post("/profile").body()).isEqualTo("profile 1");
         assertThat(user.post("/profile").body()).isEqualTo("profile 2");
         RendererSyncContext roomContext = registry.forKey("room:2");
@@ -84,8 +78,7 @@ class ContextKindTest {
     }
 
     @Test
-    void premiseABeanThatDeclaresNoKindIsCreatedFreshInARoomAsBefore() {
-        Browser user = new Browser(port);
+    void premiseABeanThatDeclaresNoKindIsCreatedFreshInARoomAsBefore(Browser user) {
         assertThat(user.post("/notes").body()).isEqualTo("1");
         assertThat(user.post("/notes").body()).isEqualTo("2");
         RendererSyncContext roomContext = registry.forKey("room:4");
@@ -98,8 +91,7 @@ class ContextKindTest {
     }
 
     @Test
-    void findCreatesNothingInASessionOrAKeyedContext() {
-        Browser user = new Browser(port);
+    void findCreatesNothingInASessionOrAKeyedContext(Browser user) {
         assertThat(user.get("/has-profile").body()).as("before any call").isEqualTo("false");
         assertThat(user.get("/has-profile").body()).as("find created nothing").isEqualTo("false");
         user.post("/profile");

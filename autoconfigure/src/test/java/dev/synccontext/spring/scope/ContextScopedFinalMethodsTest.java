@@ -8,6 +8,7 @@ import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.spring.UnproxyableBeanException;
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -23,9 +24,6 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.stereotype.Component;
@@ -36,11 +34,8 @@ import org.springframework.web.bind.annotation.RestController;
  * A class-based proxy cannot override a final method, so a call to it runs on the proxy's own fields: one
  * object for every session. The startup check refuses such a class; with it, two sessions never share state.
  */
-@SpringBootTest(classes = ContextScopedFinalMethodsTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = ContextScopedFinalMethodsTest.App.class)
 class ContextScopedFinalMethodsTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     ConfigurableListableBeanFactory beanFactory;
@@ -49,14 +44,12 @@ class ContextScopedFinalMethodsTest {
     SyncContextRegistry registry;
 
     @Test
-    void twoSessionsNeverSeeEachOthersCount() {
-        Browser a = new Browser(port);
-        Browser b = new Browser(port);
+    void twoSessionsNeverSeeEachOthersCount(Browser a, Browser b, Browser c) {
         assertThat(List.of(a.post("/count").body(), a.post("/count").body(), a.post("/count").body()))
                 .containsExactly("1", "2", "3");
         assertThat(List.of(b.post("/count").body(), b.post("/count").body())).as("session B's own counter")
                 .containsExactly("1", "2");
-        assertThat(new Browser(port).post("/count").body()).as("a request with no cookie: a new session").isEqualTo("1");
+        assertThat(c.post("/count").body()).as("a request with no cookie: a new session").isEqualTo("1");
     }
 
     @Test

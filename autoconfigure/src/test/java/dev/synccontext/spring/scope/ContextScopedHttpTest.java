@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import jakarta.annotation.PreDestroy;
 import jakarta.servlet.http.HttpSession;
 import java.net.http.HttpResponse;
@@ -26,9 +27,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -36,11 +34,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /** {@code @ContextScoped} state over real HTTP sessions: one instance per session's context, destroyed on it. */
-@SpringBootTest(classes = ContextScopedHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = ContextScopedHttpTest.App.class)
 class ContextScopedHttpTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     Board board;
@@ -54,9 +49,7 @@ class ContextScopedHttpTest {
     }
 
     @Test
-    void twoSessionsGetTwoInstancesAndEachSessionKeepsItsOwn() {
-        Browser alice = new Browser(port);
-        Browser bob = new Browser(port);
+    void twoSessionsGetTwoInstancesAndEachSessionKeepsItsOwn(Browser alice, Browser bob) {
         String aliceBoard = alice.get("/board").body();
         String bobBoard = bob.get("/board").body();
         assertThat(aliceBoard).isNotEqualTo(bobBoard);
@@ -65,8 +58,7 @@ class ContextScopedHttpTest {
     }
 
     @Test
-    void theRequestThreadAndAQueuedCallbackOnAPoolThreadSeeTheSameInstance() {
-        Browser carol = new Browser(port);
+    void theRequestThreadAndAQueuedCallbackOnAPoolThreadSeeTheSameInstance(Browser carol) {
         String onRequestThread = carol.get("/board-here").body();
         String[] queued = carol.get("/board-queued").body().split(" on ");
         assertThat(queued[0]).isEqualTo(onRequestThread).isEqualTo(carol.get("/board").body());
@@ -75,8 +67,7 @@ class ContextScopedHttpTest {
     }
 
     @Test
-    void concurrentRequestsOfOneSessionLoseNoUpdateOfAPlainField() throws Exception {
-        Browser dave = new Browser(port);
+    void concurrentRequestsOfOneSessionLoseNoUpdateOfAPlainField(Browser dave) throws Exception {
         dave.get("/board");
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
@@ -99,8 +90,7 @@ class ContextScopedHttpTest {
     }
 
     @Test
-    void preDestroyRunsOnceOnTheContextAfterItsLastCallbackWhenTheSessionEnds() {
-        Browser erin = new Browser(port);
+    void preDestroyRunsOnceOnTheContextAfterItsLastCallbackWhenTheSessionEnds(Browser erin) {
         String id = erin.get("/board").body();
         assertThat(erin.post("/queue-five-then-logout").statusCode()).isEqualTo(200);
         await().atMost(Duration.ofSeconds(10)).until(() -> !Board.DESTROYED.isEmpty());
@@ -112,11 +102,11 @@ class ContextScopedHttpTest {
     }
 
     @Test
-    void aKeyedContextHasItsOwnInstanceDestroyedWhenTheKeyIsRemoved() {
+    void aKeyedContextHasItsOwnInstanceDestroyedWhenTheKeyIsRemoved(Browser stranger) {
         RendererSyncContext keyed = registry.forKey("shared-board");
         String id = keyed.invokeAsync(board::id).join();
         assertThat(keyed.invokeAsync(board::id).join()).isEqualTo(id);
-        assertThat(new Browser(port).get("/board").body()).isNotEqualTo(id);
+        assertThat(stranger.get("/board").body()).isNotEqualTo(id);
         registry.remove("shared-board");
         await().atMost(Duration.ofSeconds(10)).until(() -> !Board.DESTROYED.isEmpty());
         assertThat(Board.DESTROYED).singleElement().satisfies(destroyed -> assertThat(destroyed.id()).isEqualTo(id));

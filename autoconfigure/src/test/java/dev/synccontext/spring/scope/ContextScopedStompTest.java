@@ -5,15 +5,14 @@ package dev.synccontext.spring.scope;
 
 
 
+import dev.synccontext.spring.websocket.LocalStomp;
 import dev.synccontext.spring.websocket.StompBroker;
-
 
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.spring.websocket.StompClients;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.util.List;
@@ -21,49 +20,36 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import dev.synccontext.spring.websocket.StompBroker;
+import dev.synccontext.testing.OnRandomPort;
 import org.springframework.context.annotation.Import;
-import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.simp.stomp.StompSession;
 import org.springframework.stereotype.Component;
 import org.springframework.stereotype.Controller;
-import org.springframework.web.socket.client.standard.StandardWebSocketClient;
-import org.springframework.web.socket.messaging.WebSocketStompClient;
 
 /** {@code @ContextScoped} state of STOMP sessions over a real socket: one instance each, destroyed on disconnect. */
-@SpringBootTest(classes = ContextScopedStompTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = ContextScopedStompTest.App.class)
+@ExtendWith(LocalStomp.Resolver.class)
 class ContextScopedStompTest {
 
     static final int FRAMES = 50;
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     Chats chats;
 
-    private WebSocketStompClient client;
+    private LocalStomp stomp;
 
     @BeforeEach
-    void client() {
-        client = new WebSocketStompClient(new StandardWebSocketClient());
-        client.setMessageConverter(new StringMessageConverter());
+    void client(LocalStomp stomp) {
+        this.stomp = stomp;
         Chat.DESTROYED.clear();
-    }
-
-    @AfterEach
-    void stop() {
-        client.stop();
     }
 
     @Test
@@ -96,7 +82,7 @@ class ContextScopedStompTest {
     }
 
     private StompSession connect() throws Exception {
-        return StompClients.connect(client, port, "/stomp");
+        return stomp.connect("/stomp");
     }
 
     @SpringBootConfiguration

@@ -13,22 +13,17 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.testing.OnRandomPort;
 
 /** {@code synccontext.scope=request} and a read-only endpoint, over real HTTP. */
-@SpringBootTest(classes = RequestScopeHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+@OnRandomPort(classes = RequestScopeHttpTest.App.class, properties = {
         "synccontext.scope=request", "management.endpoints.web.exposure.include=synccontext",
         "management.endpoint.synccontext.access=read-only" })
 class RequestScopeHttpTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     RequestController controller;
@@ -37,8 +32,7 @@ class RequestScopeHttpTest {
     SyncContextRegistry registry;
 
     @Test
-    void eachRequestGetsItsOwnContextClosedWhenTheRequestEnds() {
-        Browser browser = new Browser(port);
+    void eachRequestGetsItsOwnContextClosedWhenTheRequestEnds(Browser browser) {
         String first = browser.get("/context").body();
         String second = browser.get("/context").body();
         assertThat(first).startsWith("request-");
@@ -53,8 +47,7 @@ class RequestScopeHttpTest {
     }
 
     @Test
-    void readOnlyAccessAllowsGetAndRefusesPostWith405() {
-        Browser browser = new Browser(port);
+    void readOnlyAccessAllowsGetAndRefusesPostWith405(Browser browser) {
         assertThat(browser.get("/actuator/synccontext").statusCode()).isEqualTo(200);
         HttpResponse<String> post = browser.postJson("/actuator/synccontext", "{\"scenarios\":\"InvokeAsyncReady\"}");
         assertThat(post.statusCode()).isEqualTo(405);

@@ -14,33 +14,27 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.testing.OnRandomPort;
 
 /**
  * The servlet session holds a small String handle and nothing else of ours; the node's context survives
  * a session id change, is released by the container's session listener when the session ends, and by
  * idle eviction when no request asks for it.
  */
-@SpringBootTest(classes = SessionHandleHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = SessionHandleHttpTest.App.class,
         properties = { "synccontext.session.node-id=node-x", "synccontext.session.idle-timeout=1h" })
 class SessionHandleHttpTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     SessionContexts sessions;
 
     @Test
-    void theSessionHoldsOnlyAShortStringHandleNamingTheNode() {
-        Browser alice = new Browser(port);
+    void theSessionHoldsOnlyAShortStringHandleNamingTheNode(Browser alice) {
         alice.get("/context");
         String attributes = alice.get("/attributes").body();
         assertThat(attributes).startsWith(SessionHandle.ATTRIBUTE + "=java.lang.String:").endsWith("@node-x")
@@ -49,8 +43,7 @@ class SessionHandleHttpTest {
     }
 
     @Test
-    void changingTheSessionIdKeepsTheSameContext() {
-        Browser bob = new Browser(port);
+    void changingTheSessionIdKeepsTheSameContext(Browser bob) {
         String before = bob.get("/context").body();
         String idBefore = bob.get("/session-id").body();
         String afterLogin = bob.post("/login").body(); // changeSessionId(), then the context in the same request
@@ -60,8 +53,7 @@ class SessionHandleHttpTest {
     }
 
     @Test
-    void invalidatingTheSessionReleasesItsContextThroughTheListener() {
-        Browser carol = new Browser(port);
+    void invalidatingTheSessionReleasesItsContextThroughTheListener(Browser carol) {
         String name = carol.get("/context").body();
         long released = sessions.endedReleases();
         assertThat(openNames()).contains(name);
@@ -74,8 +66,7 @@ class SessionHandleHttpTest {
     }
 
     @Test
-    void idleEvictionReleasesAContextNoRequestAskedForAndTheSessionGetsAFreshOneLater() {
-        Browser dave = new Browser(port);
+    void idleEvictionReleasesAContextNoRequestAskedForAndTheSessionGetsAFreshOneLater(Browser dave) {
         String name = dave.get("/context").body();
         long evictionsBefore = sessions.idleEvictions();
         // Idle timeout is an hour here; evict as if it had passed, through the package-private clock.

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +16,6 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -29,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
  * A real application on a real port with the default (session) scope: what a user of the starter
  * sees over HTTP, including the actuator endpoint and the Prometheus scrape.
  */
-@SpringBootTest(classes = SessionScopeHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+@OnRandomPort(classes = SessionScopeHttpTest.App.class, properties = {
         "management.endpoints.web.exposure.include=synccontext,prometheus",
         "management.endpoint.synccontext.access=unrestricted",
         "synccontext.benchmark.max-iterations=50", "synccontext.benchmark.max-duration=20s" })
@@ -41,9 +40,7 @@ class SessionScopeHttpTest {
     int port;
 
     @Test
-    void sameSessionCookieGetsTheSameContextAndOtherSessionsGetTheirOwn() {
-        Browser alice = new Browser(port);
-        Browser bob = new Browser(port);
+    void sameSessionCookieGetsTheSameContextAndOtherSessionsGetTheirOwn(Browser alice, Browser bob) {
         String aliceContext = alice.get("/context").body();
         assertThat(aliceContext).startsWith("session-");
         assertThat(alice.get("/context").body()).isEqualTo(aliceContext);
@@ -54,8 +51,7 @@ class SessionScopeHttpTest {
     }
 
     @Test
-    void concurrentRequestsOfOneSessionAreSerializedByItsContext() throws Exception {
-        Browser carol = new Browser(port);
+    void concurrentRequestsOfOneSessionAreSerializedByItsContext(Browser carol) throws Exception {
         carol.get("/context"); // open the session first, so every request below shares its cookie
         int threads = 8;
         int perThread = 40;
@@ -83,8 +79,7 @@ class SessionScopeHttpTest {
     }
 
     @Test
-    void endpointGetShowsContextsTasksBlockedSettingsAndScenarios() {
-        Browser dave = new Browser(port);
+    void endpointGetShowsContextsTasksBlockedSettingsAndScenarios(Browser dave) {
         dave.get("/context");
         HttpResponse<String> response = dave.get("/actuator/synccontext");
         assertThat(response.statusCode()).isEqualTo(200);
@@ -103,8 +98,8 @@ class SessionScopeHttpTest {
     }
 
     @Test
-    void endpointPostRunsScenariosAndAnswersRowsAndTheSeedTable() {
-        HttpResponse<String> response = new Browser(port).postJson("/actuator/synccontext",
+    void endpointPostRunsScenariosAndAnswersRowsAndTheSeedTable(Browser admin) {
+        HttpResponse<String> response = admin.postJson("/actuator/synccontext",
                 "{\"scenarios\":\"InvokeAsyncReady,PostSerial\",\"modes\":\"baseline,optimized\",\"iterations\":2,\"warmups\":0}");
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         JsonNode body = JSON.readTree(response.body());
@@ -120,8 +115,7 @@ class SessionScopeHttpTest {
     }
 
     @Test
-    void endpointPostWithBadInputIs400SayingWhatWasWrong() {
-        Browser erin = new Browser(port);
+    void endpointPostWithBadInputIs400SayingWhatWasWrong(Browser erin) {
         HttpResponse<String> unknown = erin.postJson("/actuator/synccontext", "{\"scenarios\":\"Nope\"}");
         assertThat(unknown.statusCode()).isEqualTo(400);
         assertThat(unknown.body()).contains("Unknown scenario 'Nope'").contains("InvokeAsyncReady");
@@ -132,8 +126,7 @@ class SessionScopeHttpTest {
     }
 
     @Test
-    void prometheusShowsEveryMetric() {
-        Browser grace = new Browser(port);
+    void prometheusShowsEveryMetric(Browser grace) {
         grace.get("/context");
         grace.post("/increment");
         String scrape = grace.get("/actuator/prometheus").body();

@@ -9,31 +9,23 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.testing.OnRandomPort;
 
 /** WebFlux has no session scope: a controller parameter of type RendererSyncContext gets its WebSession's. */
-@SpringBootTest(classes = WebSessionContextsHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = "spring.main.web-application-type=reactive")
+@OnRandomPort(classes = WebSessionContextsHttpTest.App.class, properties = "spring.main.web-application-type=reactive")
 class WebSessionContextsHttpTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     WebSessionContexts contexts;
 
     @Test
-    void aControllerGetsTheContextOfItsWebSession() {
-        Browser alice = new Browser(port);
-        Browser bob = new Browser(port);
+    void aControllerGetsTheContextOfItsWebSession(Browser alice, Browser bob) {
         String aliceContext = alice.get("/context").body();
         assertThat(aliceContext).startsWith("session-");
         assertThat(alice.get("/context").body()).isEqualTo(aliceContext);

@@ -10,14 +10,12 @@ import dev.synccontext.spring.scope.ContextBeanScope;
 import dev.synccontext.spring.scope.KindBeans;
 import dev.synccontext.spring.scope.WrongContextKindException;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -30,12 +28,8 @@ import reactor.core.publisher.Mono;
  * find} creates nothing. The servlet stack's twin is {@code ContextKindTest}, STOMP's
  * {@code HttpSessionContextStompTest}.
  */
-@SpringBootTest(classes = ContextKindWebFluxHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = "spring.main.web-application-type=reactive")
+@OnRandomPort(classes = ContextKindWebFluxHttpTest.App.class, properties = "spring.main.web-application-type=reactive")
 class ContextKindWebFluxHttpTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     SyncContextRegistry registry;
@@ -47,9 +41,7 @@ class ContextKindWebFluxHttpTest {
     ContextBeanScope scope;
 
     @Test
-    void eachWebSessionHasItsOwnSessionKindBean() {
-        Browser alice = new Browser(port);
-        Browser bob = new Browser(port);
+    void eachWebSessionHasItsOwnSessionKindBean(Browser alice, Browser bob) {
         assertThat(alice.post("/profile").body()).isEqualTo("profile 1");
         assertThat(alice.post("/profile").body()).isEqualTo("profile 2");
         assertThat(bob.post("/profile").body()).as("another WebSession, another instance").isEqualTo("profile 1");
@@ -70,13 +62,12 @@ class ContextKindWebFluxHttpTest {
     }
 
     @Test
-    void aRoomBeanCalledFromAWebSessionsHandlerFails() {
-        assertThat(new Browser(port).get("/room").body()).isEqualTo("WrongContextKindException");
+    void aRoomBeanCalledFromAWebSessionsHandlerFails(Browser user) {
+        assertThat(user.get("/room").body()).isEqualTo("WrongContextKindException");
     }
 
     @Test
-    void findInAWebSessionsContextCreatesNothing() {
-        Browser carol = new Browser(port);
+    void findInAWebSessionsContextCreatesNothing(Browser carol) {
         assertThat(carol.get("/has-profile").body()).as("before any call").isEqualTo("false");
         assertThat(carol.get("/has-profile").body()).as("find created nothing").isEqualTo("false");
         carol.post("/profile");

@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.scope.NoCurrentContextException;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -27,17 +25,12 @@ import reactor.core.publisher.Mono;
  * request to the thread, it fails with a {@link NoCurrentContextException} that names the thread and both fixes,
  * instead of resolving some instance.
  */
-@SpringBootTest(classes = ContextScopedWebFluxHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = ContextScopedWebFluxHttpTest.App.class,
         properties = "spring.main.web-application-type=reactive")
 class ContextScopedWebFluxHttpTest {
 
-    @LocalServerPort
-    int port;
-
     @Test
-    void insideACallbackOfTheWebSessionsContextTheBeanIsThatSessionsInstance() {
-        Browser alice = new Browser(port);
-        Browser bob = new Browser(port);
+    void insideACallbackOfTheWebSessionsContextTheBeanIsThatSessionsInstance(Browser alice, Browser bob) {
         alice.get("/plain/context");
         bob.get("/plain/context");
         alice.post("/flux/increment");
@@ -49,8 +42,7 @@ class ContextScopedWebFluxHttpTest {
     }
 
     @Test
-    void calledFromAPlainHandlerOrAnOperatorItFailsNamingTheThreadAndTheFixes() {
-        Browser carol = new Browser(port);
+    void calledFromAPlainHandlerOrAnOperatorItFailsNamingTheThreadAndTheFixes(Browser carol) {
         carol.get("/plain/context");
         for (String path : new String[] { "/off/handler", "/off/operator" }) {
             HttpResponse<String> reply = carol.get(path);

@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -23,16 +21,12 @@ import reactor.core.publisher.Mono;
  * that method runs as if the class carried no annotation (a stream stays in the class, off the context), while the
  * class's other methods still run on the WebSession's context.
  */
-@SpringBootTest(classes = OnContextOptOutWebFluxHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = OnContextOptOutWebFluxHttpTest.App.class,
         properties = "spring.main.web-application-type=reactive")
 class OnContextOptOutWebFluxHttpTest {
 
-    @LocalServerPort
-    int port;
-
     @Test
-    void aMethodMarkedOnContextFalseRunsOffTheContextItsSiblingsRunOn() {
-        Browser alice = new Browser(port);
+    void aMethodMarkedOnContextFalseRunsOffTheContextItsSiblingsRunOn(Browser alice) {
         String on = alice.get("/flux-opt/on").body();
         assertThat(on).as("the class's @OnContext").startsWith("on session-");
         assertThat(alice.get("/flux-opt/off").body()).as("@OnContext(false) on the method").isEqualTo("off");

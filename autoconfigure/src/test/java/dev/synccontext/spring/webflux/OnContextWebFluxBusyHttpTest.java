@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -18,9 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -34,13 +32,10 @@ import reactor.core.publisher.Mono;
  * force-closed while the body waited, answers 503 with a message naming the context and the cause, and the
  * queued bodies still run.
  */
-@SpringBootTest(classes = OnContextWebFluxBusyHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = OnContextWebFluxBusyHttpTest.App.class,
         properties = { "spring.main.web-application-type=reactive", "spring.webflux.problemdetails.enabled=true",
                 "synccontext.max-queue-depth=2" })
 class OnContextWebFluxBusyHttpTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     Gate gate;
@@ -56,8 +51,7 @@ class OnContextWebFluxBusyHttpTest {
     }
 
     @Test
-    void aBodyBehindABusyContextIsQueuedAndAnsweredWhenItsTurnComes() {
-        Browser alice = new Browser(port);
+    void aBodyBehindABusyContextIsQueuedAndAnsweredWhenItsTurnComes(Browser alice) {
         String context = alice.get("/plain/context").body();
         RendererSyncContext held = hold(alice);
         CompletableFuture<HttpResponse<String>> queued = send(alice, alice.request("/flux/where").GET());
@@ -70,8 +64,7 @@ class OnContextWebFluxBusyHttpTest {
     }
 
     @Test
-    void aBodyTheFullQueueRefusesAnswers503NamingTheContextAndTheLimitAndTheQueuedOnesStillRun() {
-        Browser bob = new Browser(port);
+    void aBodyTheFullQueueRefusesAnswers503NamingTheContextAndTheLimitAndTheQueuedOnesStillRun(Browser bob) {
         bob.get("/plain/context");
         RendererSyncContext held = hold(bob);
         CompletableFuture<HttpResponse<String>> first = send(bob, increment(bob));
@@ -92,8 +85,7 @@ class OnContextWebFluxBusyHttpTest {
     }
 
     @Test
-    void aQueuedBodyOfAForceClosedContextAnswers503AndTheSessionGoesOnOnANewContext() {
-        Browser carol = new Browser(port);
+    void aQueuedBodyOfAForceClosedContextAnswers503AndTheSessionGoesOnOnANewContext(Browser carol) {
         carol.get("/plain/context");
         RendererSyncContext held = hold(carol);
         CompletableFuture<HttpResponse<String>> queued = send(carol, increment(carol));

@@ -7,6 +7,7 @@ import dev.synccontext.autoconfigure.AllParts;
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
@@ -16,9 +17,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -36,16 +34,11 @@ import reactor.core.publisher.Mono;
  * {@code @OnContext} WebFlux controllers over real HTTP on Netty: the body runs on the WebSession's context,
  * one at a time per session, and what it throws reaches the controller's {@code @ExceptionHandler}.
  */
-@SpringBootTest(classes = OnContextWebFluxHttpTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = "spring.main.web-application-type=reactive")
+@OnRandomPort(classes = OnContextWebFluxHttpTest.App.class, properties = "spring.main.web-application-type=reactive")
 class OnContextWebFluxHttpTest {
 
-    @LocalServerPort
-    int port;
-
     @Test
-    void fourHundredConcurrentRequestsOfOneWebSessionRunOneAtATimeAndLoseNothing() {
-        Browser alice = new Browser(port);
+    void fourHundredConcurrentRequestsOfOneWebSessionRunOneAtATimeAndLoseNothing(Browser alice) {
         alice.get("/plain/context");
         List<CompletableFuture<HttpResponse<String>>> all = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
@@ -59,9 +52,7 @@ class OnContextWebFluxHttpTest {
     }
 
     @Test
-    void theBodyRunsOnItsWebSessionsContext() {
-        Browser bob = new Browser(port);
-        Browser carol = new Browser(port);
+    void theBodyRunsOnItsWebSessionsContext(Browser bob, Browser carol) {
         String bobs = bob.get("/plain/context").body();
         String carols = carol.get("/plain/context").body();
         assertThat(bobs).startsWith("session-").isNotEqualTo(carols);
@@ -71,8 +62,7 @@ class OnContextWebFluxHttpTest {
     }
 
     @Test
-    void whatTheBodyThrowsReachesTheExceptionHandler() {
-        Browser dave = new Browser(port);
+    void whatTheBodyThrowsReachesTheExceptionHandler(Browser dave) {
         dave.get("/plain/context");
         HttpResponse<String> reply = dave.get("/flux/fail");
         assertThat(reply.statusCode()).isEqualTo(409);

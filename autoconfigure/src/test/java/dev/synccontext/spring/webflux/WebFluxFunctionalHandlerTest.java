@@ -13,9 +13,6 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
@@ -24,26 +21,22 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import dev.synccontext.spring.session.WebSessionContexts;
+import dev.synccontext.testing.OnRandomPort;
 
 /**
  * A WebFlux functional handler reaches its session's context through {@link WebSessionContexts} and
  * moves onto it with {@code publishOn(Schedulers.fromExecutor(context))}: counting with a plain field
  * stays exact under 8 concurrent clients of one session, over real HTTP.
  */
-@SpringBootTest(classes = WebFluxFunctionalHandlerTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = WebFluxFunctionalHandlerTest.App.class,
         properties = "spring.main.web-application-type=reactive")
 class WebFluxFunctionalHandlerTest {
 
     static final int CLIENTS = 8;
     static final int PER_CLIENT = 50;
 
-    @LocalServerPort
-    int port;
-
     @Test
-    void perSessionCountingIsExactUnderEightConcurrentClients() throws Exception {
-        Browser session = new Browser(port);
-        Browser otherSession = new Browser(port);
+    void perSessionCountingIsExactUnderEightConcurrentClients(Browser session, Browser otherSession) throws Exception {
         assertThat(session.get("/count").body()).isEqualTo("0"); // opens the session: every client shares its cookie
         assertThat(otherSession.post("/increment").body()).isEqualTo("1");
 

@@ -9,19 +9,17 @@ import dev.synccontext.spring.scope.ContextBeanScope;
 import dev.synccontext.spring.scope.ContextKind;
 import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
-import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.MessageExceptionHandler;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.handler.annotation.Payload;
@@ -32,38 +30,28 @@ import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.socket.WebSocketHttpHeaders;
-import org.springframework.web.socket.client.standard.StandardWebSocketClient;
-import org.springframework.web.socket.messaging.WebSocketStompClient;
 
 /**
  * Over real STOMP: a {@code @MessageMapping} method reaches the context of the HTTP session its socket was
  * opened from, and that context's {@code @ContextScoped} beans, with no handshake interceptor of the
  * application's; a socket opened without the session cookie reaches none.
  */
-@SpringBootTest(classes = HttpSessionContextStompTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = HttpSessionContextStompTest.App.class)
+@ExtendWith(LocalStomp.Resolver.class)
 class HttpSessionContextStompTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     Carts carts;
 
-    final WebSocketStompClient client = new WebSocketStompClient(new StandardWebSocketClient());
+    private LocalStomp stomp;
 
-    HttpSessionContextStompTest() {
-        client.setMessageConverter(new StringMessageConverter());
-    }
-
-    @AfterEach
-    void stop() {
-        client.stop();
+    @BeforeEach
+    void client(LocalStomp stomp) {
+        this.stomp = stomp;
     }
 
     @Test
-    void aStompHandlerReadsItsUsersHttpSessionBeansAndNeverAnotherUsers() throws Exception {
-        Browser alice = new Browser(port);
-        Browser bob = new Browser(port);
+    void aStompHandlerReadsItsUsersHttpSessionBeansAndNeverAnotherUsers(Browser alice, Browser bob) throws Exception {
         String aliceCookie = sessionCookie(alice.post("/add"));
         alice.post("/add");
         String bobCookie = sessionCookie(bob.post("/add"));
@@ -80,12 +68,11 @@ class HttpSessionContextStompTest {
     }
 
     @Test
-    void theSessionsCartIsNeitherCreatedNorFoundOnTheStompSessionsOwnContext() throws Exception {
-        Browser carol = new Browser(port);
+    void theSessionsCartIsNeitherCreatedNorFoundOnTheStompSessionsOwnContext(Browser carol) throws Exception {
         String cookie = sessionCookie(carol.post("/add"));
         WebSocketHttpHeaders headers = new WebSocketHttpHeaders();
         headers.add("Cookie", cookie);
-        StompSession session = StompClients.connect(client, port, "/stomp", headers);
+        StompSession session = stomp.connect("/stomp", headers);
         try {
             session.send("/app/wrong-kind", "carol");
             assertThat(carts.answers.computeIfAbsent("carol-wrong", l -> new CompletableFuture<>()).get(30, SECONDS))
@@ -100,7 +87,7 @@ class HttpSessionContextStompTest {
         if (cookie != null) {
             headers.add("Cookie", cookie);
         }
-        StompSession session = StompClients.connect(client, port, "/stomp", headers);
+        StompSession session = stomp.connect("/stomp", headers);
         try {
             session.send("/app/cart", label);
             session.send("/app/lookup", label + "-lookup");

@@ -5,38 +5,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.testing.OnRandomPort;
 import java.util.concurrent.BlockingQueue;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
-import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.handler.annotation.SendTo;
 import org.springframework.messaging.simp.stomp.StompSession;
 import org.springframework.stereotype.Controller;
-import org.springframework.web.socket.client.standard.StandardWebSocketClient;
-import org.springframework.web.socket.messaging.WebSocketStompClient;
 
 /**
  * {@code @OnContext(false)} on one method of an {@code @OnContext} STOMP controller, over a real socket: that
  * method runs as if the class carried no annotation (on Spring's inbound thread, no context around its body),
  * while the class's other methods still run on the STOMP session's context.
  */
-@SpringBootTest(classes = OnContextOptOutStompTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = OnContextOptOutStompTest.App.class)
+@ExtendWith(LocalStomp.Resolver.class)
 class OnContextOptOutStompTest {
 
-    @LocalServerPort
-    int port;
-
     @Test
-    void aMethodMarkedOnContextFalseRunsOffTheContextItsSiblingsRunOn() throws Exception {
-        WebSocketStompClient client = new WebSocketStompClient(new StandardWebSocketClient());
-        client.setMessageConverter(new StringMessageConverter());
-        StompSession session = StompClients.connect(client, port, "/stomp");
+    void aMethodMarkedOnContextFalseRunsOffTheContextItsSiblingsRunOn(LocalStomp stomp) throws Exception {
+        StompSession session = stomp.connect("/stomp");
         try {
             BlockingQueue<String> replies = StompClients.subscribe(session, "/topic/opt");
             // The subscription takes effect on Spring's inbound pool: send until the first reply arrives.
@@ -53,7 +45,6 @@ class OnContextOptOutStompTest {
             assertThat(replies.poll(30, SECONDS)).isEqualTo(on);
         } finally {
             session.disconnect();
-            client.stop();
         }
     }
 

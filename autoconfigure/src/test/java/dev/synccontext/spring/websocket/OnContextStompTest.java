@@ -8,6 +8,7 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.testing.OnRandomPort;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,18 +19,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.DestinationVariable;
 import org.springframework.messaging.handler.annotation.MessageExceptionHandler;
 import org.springframework.messaging.handler.annotation.MessageMapping;
@@ -40,11 +38,9 @@ import org.springframework.messaging.simp.config.MessageBrokerRegistry;
 import org.springframework.messaging.simp.stomp.StompSession;
 import org.springframework.stereotype.Component;
 import org.springframework.stereotype.Controller;
-import org.springframework.web.socket.client.standard.StandardWebSocketClient;
 import org.springframework.web.socket.config.annotation.EnableWebSocketMessageBroker;
 import org.springframework.web.socket.config.annotation.StompEndpointRegistry;
 import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
-import org.springframework.web.socket.messaging.WebSocketStompClient;
 
 /**
  * {@code @OnContext} STOMP methods over a real socket, with Spring's default inbound pool: their bodies run on
@@ -54,7 +50,8 @@ import org.springframework.web.socket.messaging.WebSocketStompClient;
  * <p>The premise ({@link #withoutOnContextTheInboundPoolReordersOrOverlapsOneSessionsFrames}): the same load on
  * an unannotated method shows frames of one session out of order or inside the handler at once.
  */
-@SpringBootTest(classes = OnContextStompTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = OnContextStompTest.App.class)
+@ExtendWith(LocalStomp.Resolver.class)
 class OnContextStompTest {
 
     static final int SESSIONS = 8;
@@ -76,17 +73,11 @@ class OnContextStompTest {
     @Autowired
     SyncContextRegistry registry;
 
-    private WebSocketStompClient client;
+    private LocalStomp stomp;
 
     @BeforeEach
-    void client() {
-        client = new WebSocketStompClient(new StandardWebSocketClient());
-        client.setMessageConverter(new StringMessageConverter());
-    }
-
-    @AfterEach
-    void stop() {
-        client.stop();
+    void client(LocalStomp stomp) {
+        this.stomp = stomp;
     }
 
     @Test
@@ -229,7 +220,7 @@ class OnContextStompTest {
     }
 
     private StompSession connect() throws Exception {
-        return StompClients.connect(client, port, "/stomp");
+        return stomp.connect("/stomp");
     }
 
     private static BlockingQueue<String> subscribe(StompSession session, String destination) {

@@ -27,8 +27,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.socket.CloseStatus;
@@ -39,6 +37,7 @@ import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
 import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry;
 import org.springframework.web.socket.handler.TextWebSocketHandler;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.testing.OnRandomPort;
 
 /**
  * A plain {@code WebSocketHandler} (no STOMP) wrapped in {@link SyncContextWebSocketHandler}, end
@@ -50,7 +49,7 @@ import dev.synccontext.registry.SyncContextRegistry;
  * container's thread) and once in the continuation. Only the session's context keeps that exact: the
  * handler runs inside it and the continuation hops onto it with {@code thenRunAsync(..., context)}.
  */
-@SpringBootTest(classes = PlainWebSocketContextTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = PlainWebSocketContextTest.App.class)
 class PlainWebSocketContextTest {
 
     static final int SENDERS = 4;

@@ -10,32 +10,25 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
-import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.simp.stomp.StompSession;
 import org.springframework.stereotype.Controller;
-import org.springframework.web.socket.client.standard.StandardWebSocketClient;
-import org.springframework.web.socket.messaging.WebSocketStompClient;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.testing.OnRandomPort;
 
 /**
  * The deprecated {@code synccontext.scope=websocket} over a real socket: the plain injected context is the
  * STOMP session's, the very context a {@code RendererSyncContext} parameter gets (one context per session,
  * whichever way it is reached), and a disconnect releases it.
  */
-@SpringBootTest(classes = StompDeprecatedWebSocketScopeTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = "synccontext.scope=websocket")
+@OnRandomPort(classes = StompDeprecatedWebSocketScopeTest.App.class, properties = "synccontext.scope=websocket")
+@ExtendWith(LocalStomp.Resolver.class)
 class StompDeprecatedWebSocketScopeTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     Checks checks;
@@ -44,21 +37,16 @@ class StompDeprecatedWebSocketScopeTest {
     MeterRegistry meters;
 
     @Test
-    void thePlainInjectedContextIsTheStompSessionsOneContextAndIsReleasedOnDisconnect() throws Exception {
-        WebSocketStompClient client = new WebSocketStompClient(new StandardWebSocketClient());
-        client.setMessageConverter(new StringMessageConverter());
-        try {
-            StompSession session = StompClients.connect(client, port, "/stomp");
-            session.send("/app/same", "x");
-            RendererSyncContext context = checks.seen.get(30, SECONDS);
-            assertThat(context.name()).startsWith("websocket-");
-            assertThat(webSocketContexts()).isEqualTo(1);
-            session.disconnect();
-            await().atMost(Duration.ofSeconds(60)).until(() -> webSocketContexts() == 0);
-            assertThat(context.isClosed()).isTrue();
-        } finally {
-            client.stop();
-        }
+    void thePlainInjectedContextIsTheStompSessionsOneContextAndIsReleasedOnDisconnect(LocalStomp stomp)
+            throws Exception {
+        StompSession session = stomp.connect("/stomp");
+        session.send("/app/same", "x");
+        RendererSyncContext context = checks.seen.get(30, SECONDS);
+        assertThat(context.name()).startsWith("websocket-");
+        assertThat(webSocketContexts()).isEqualTo(1);
+        session.disconnect();
+        await().atMost(Duration.ofSeconds(60)).until(() -> webSocketContexts() == 0);
+        assertThat(context.isClosed()).isTrue();
     }
 
     private double webSocketContexts() {

@@ -25,18 +25,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
-import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.handler.annotation.DestinationVariable;
 import org.springframework.messaging.handler.annotation.MessageMapping;
 import org.springframework.messaging.simp.stomp.StompSession;
@@ -44,9 +41,9 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ResponseBody;
-import org.springframework.web.socket.client.standard.StandardWebSocketClient;
 import org.springframework.web.socket.messaging.WebSocketStompClient;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.testing.OnRandomPort;
 
 /**
  * STOMP end to end: Spring's {@link WebSocketStompClient} over a real socket to a real server with the
@@ -57,8 +54,9 @@ import dev.synccontext.registry.SyncContextRegistry;
  * ({@link #framesOfOneStompSessionAreHandledConcurrentlyBySpring} proves it on this server). The counting
  * handler increments a plain {@code int} with a wide read-modify-write; only the context keeps it exact.
  */
-@SpringBootTest(classes = StompSessionContextTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = StompSessionContextTest.App.class,
         properties = "management.endpoints.web.exposure.include=prometheus")
+@ExtendWith(LocalStomp.Resolver.class)
 class StompSessionContextTest {
 
     static final int SENDERS = 4;
@@ -86,18 +84,12 @@ class StompSessionContextTest {
     @Qualifier("clientInboundChannelExecutor")
     ThreadPoolTaskExecutor inbound;
 
-    private WebSocketStompClient client;
+    private LocalStomp stomp;
 
     @BeforeEach
-    void client() {
-        client = new WebSocketStompClient(new StandardWebSocketClient());
-        client.setMessageConverter(new StringMessageConverter());
+    void client(LocalStomp stomp) {
+        this.stomp = stomp;
         awaitWebSocketContexts(0); // what an earlier test opened is released
-    }
-
-    @AfterEach
-    void stop() {
-        client.stop();
     }
 
     @Test
@@ -211,7 +203,8 @@ class StompSessionContextTest {
     }
 
     @Test
-    void theQualifiedProxyAndTheParameterAreTheSessionsContextAndThePlainInjectionStaysHttp() throws Exception {
+    void theQualifiedProxyAndTheParameterAreTheSessionsContextAndThePlainInjectionStaysHttp(Browser browser)
+            throws Exception {
         StompSession session = connect();
         try {
             session.send("/app/qualified", "x");
@@ -219,7 +212,6 @@ class StompSessionContextTest {
         } finally {
             session.disconnect();
         }
-        Browser browser = new Browser(port);
         assertThat(browser.get("/http-context").body()).as("the plain injected context is the HTTP session's")
                 .startsWith("session-");
     }
@@ -227,7 +219,7 @@ class StompSessionContextTest {
     // ---------------------------------------------------------------- helpers
 
     private StompSession connect() throws Exception {
-        return StompClients.connect(client, port, "/stomp");
+        return stomp.connect("/stomp");
     }
 
     private Tally awaitHandled(String label, int frames) {

@@ -4,6 +4,7 @@ import dev.synccontext.registry.SyncContextRegistry
 import dev.synccontext.spring.UnproxyableBeanException
 import dev.synccontext.spring.handler.OnContext
 import dev.synccontext.testing.Browser
+import dev.synccontext.testing.OnRandomPort
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatThrownBy
 import org.junit.jupiter.api.Test
@@ -15,9 +16,6 @@ import org.springframework.boot.SpringBootConfiguration
 import org.springframework.boot.WebApplicationType
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration
 import org.springframework.boot.builder.SpringApplicationBuilder
-import org.springframework.boot.test.context.SpringBootTest
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment
-import org.springframework.boot.test.web.server.LocalServerPort
 import org.springframework.context.annotation.Import
 import org.springframework.core.NestedExceptionUtils
 import org.springframework.stereotype.Component
@@ -25,11 +23,8 @@ import org.springframework.web.bind.annotation.PostMapping
 import org.springframework.web.bind.annotation.RestController
 
 /** An `open` Kotlin class with Kotlin's final methods: refused at startup; with `open` methods, sessions stay apart. */
-@SpringBootTest(classes = [KotlinApp::class], webEnvironment = WebEnvironment.RANDOM_PORT)
+@OnRandomPort(classes = [KotlinApp::class])
 class KotlinContextScopedFinalMethodsTest {
-
-    @LocalServerPort
-    var port: Int = 0
 
     @Autowired
     lateinit var beanFactory: ConfigurableListableBeanFactory
@@ -38,12 +33,10 @@ class KotlinContextScopedFinalMethodsTest {
     lateinit var registry: SyncContextRegistry
 
     @Test
-    fun twoSessionsNeverSeeEachOthersCount() {
-        val a = Browser(port)
-        val b = Browser(port)
+    fun twoSessionsNeverSeeEachOthersCount(a: Browser, b: Browser, c: Browser) {
         assertThat((1..3).map { a.post("/kcount").body() }).containsExactly("1", "2", "3")
         assertThat((1..2).map { b.post("/kcount").body() }).`as`("session B's own counter").containsExactly("1", "2")
-        assertThat(Browser(port).post("/kcount").body()).`as`("no cookie: a new session").isEqualTo("1")
+        assertThat(c.post("/kcount").body()).`as`("no cookie: a new session").isEqualTo("1")
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.synccontext.spring.live.LiveChannels;
 import dev.synccontext.spring.live.LiveSse;
 import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.OnRandomPort;
 import dev.synccontext.testing.SseClient;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -30,9 +31,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.context.annotation.Import;
@@ -48,13 +46,10 @@ import org.springframework.web.bind.annotation.RestController;
  * SSE messages many times the socket and response buffers arrive whole and in order, and a request body many times
  * the reader's buffer is read whole, multi-byte characters split across the buffers included.
  */
-@SpringBootTest(classes = TomcatStreamBuffersHttpTest.StreamApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@OnRandomPort(classes = TomcatStreamBuffersHttpTest.StreamApp.class,
         properties = {"synccontext.live.tomcat.socket-buffer=512B", "synccontext.live.tomcat.response-buffer=256B",
                 "synccontext.live.tomcat.request-buffer=256B", "synccontext.live.tomcat.max-trailer-size=64B"})
 class TomcatStreamBuffersHttpTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     ServletWebServerApplicationContext context;
@@ -70,8 +65,7 @@ class TomcatStreamBuffersHttpTest {
     }
 
     @Test
-    void sseMessagesLargerThanEveryBufferArriveWholeAndInOrder() throws Exception {
-        Browser tab = new Browser(port);
+    void sseMessagesLargerThanEveryBufferArriveWholeAndInOrder(Browser tab) throws Exception {
         assertThat(tab.post("/feed/publish?size=1").statusCode()).isEqualTo(200); // opens the session
         List<Integer> sizes = List.of(700, 5_000, 40_000, 3, 100_000);
         try (SseClient stream = new SseClient(tab.httpClient(), tab.uri("/feed/events"), null, null)) {
@@ -88,8 +82,7 @@ class TomcatStreamBuffersHttpTest {
     }
 
     @Test
-    void aRequestBodyLargerThanTheReadersBufferIsReadWhole() {
-        Browser tab = new Browser(port);
+    void aRequestBodyLargerThanTheReadersBufferIsReadWhole(Browser tab) {
         String body = text(50_000);
         HttpResponse<String> echo = tab.send(tab.request("/echo").header("Content-Type", "text/plain; charset=UTF-8")
                 .POST(HttpRequest.BodyPublishers.ofString(body)));

@@ -11,7 +11,6 @@ import org.awaitility.Awaitility.await
 import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
 import org.springframework.beans.factory.annotation.Autowired
-import org.springframework.boot.test.web.server.LocalServerPort
 
 /**
  * What Kotlin `suspend` `@OnContext` handlers guarantee on either web stack, over real HTTP: every part of the
@@ -22,9 +21,6 @@ import org.springframework.boot.test.web.server.LocalServerPort
  */
 abstract class SuspendOnContextHttpContract {
 
-    @LocalServerPort
-    var port: Int = 0
-
     @Autowired
     lateinit var witness: Witness
 
@@ -32,23 +28,20 @@ abstract class SuspendOnContextHttpContract {
     fun reset() = witness.reset()
 
     @Test
-    fun withoutTheAnnotationASuspendHandlersPartsRunOnNoContext() {
-        val browser = Browser(port)
+    fun withoutTheAnnotationASuspendHandlersPartsRunOnNoContext(browser: Browser) {
         browser.get("/plain/context")
         assertThat(browser.get("/plain/suspend-where").body()).isEqualTo("before none after none")
     }
 
     @Test
-    fun everyPartOfConcurrentSuspendHandlersOfOneSessionRunsOnItsContextAndNoUpdateIsLost() {
-        val browser = Browser(port)
+    fun everyPartOfConcurrentSuspendHandlersOfOneSessionRunsOnItsContextAndNoUpdateIsLost(browser: Browser) {
         val bodies = concurrentPosts(browser, "/suspend/increment", 200)
         assertThat(bodies).`as`("each request's last increment saw its own count").doesNotHaveDuplicates()
         assertThat(browser.get("/suspend/ledger").body()).isEqualTo("800 max-inside 1")
     }
 
     @Test
-    fun aPartTheClosedContextRefusesAnswers503NamingTheContext() {
-        val browser = Browser(port)
+    fun aPartTheClosedContextRefusesAnswers503NamingTheContext(browser: Browser) {
         browser.get("/plain/context")
         val reply = browser.httpClient().sendAsync(
             browser.request("/suspend/parked").POST(HttpRequest.BodyPublishers.noBody()).build(),

@@ -3,12 +3,11 @@ package dev.synccontext.spring.handler.coroutines
 import dev.synccontext.RendererSyncContext
 import dev.synccontext.spring.handler.OnContext
 import dev.synccontext.testing.Browser
+import dev.synccontext.testing.OnRandomPort
 import kotlinx.coroutines.delay
 import org.assertj.core.api.Assertions.assertThat
 import org.springframework.boot.SpringBootConfiguration
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration
-import org.springframework.boot.test.context.SpringBootTest
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment
 import org.springframework.context.annotation.Import
 import org.springframework.web.bind.annotation.GetMapping
 import org.springframework.web.bind.annotation.PostMapping
@@ -19,9 +18,8 @@ import org.springframework.web.bind.annotation.RestController
  * Kotlin `suspend` `@OnContext` handlers in Spring MVC, over real HTTP on Tomcat: the guarantees of
  * [SuspendOnContextHttpContract], and after a refused part the session's next request runs on a new context.
  */
-@SpringBootTest(
+@OnRandomPort(
     classes = [SuspendOnContextMvcHttpTest.App::class],
-    webEnvironment = WebEnvironment.RANDOM_PORT,
     properties = ["spring.mvc.problemdetails.enabled=true"],
 )
 class SuspendOnContextMvcHttpTest : SuspendOnContextHttpContract() {

@@ -3,13 +3,12 @@ package dev.synccontext.spring.handler.coroutines
 import dev.synccontext.RendererSyncContext
 import dev.synccontext.spring.handler.OnContext
 import dev.synccontext.testing.Browser
+import dev.synccontext.testing.OnRandomPort
 import kotlinx.coroutines.delay
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.springframework.boot.SpringBootConfiguration
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration
-import org.springframework.boot.test.context.SpringBootTest
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment
 import org.springframework.context.annotation.Import
 import org.springframework.core.env.Environment
 import org.springframework.web.reactive.function.client.WebClient
@@ -25,16 +24,14 @@ import reactor.core.publisher.Mono
  * WebSession: the guarantees of [SuspendOnContextHttpContract], and a handler that suspends on a WebClient call
  * resumes on the context too.
  */
-@SpringBootTest(
+@OnRandomPort(
     classes = [SuspendOnContextWebFluxHttpTest.App::class],
-    webEnvironment = WebEnvironment.RANDOM_PORT,
     properties = ["spring.main.web-application-type=reactive", "spring.webflux.problemdetails.enabled=true"],
 )
 class SuspendOnContextWebFluxHttpTest : SuspendOnContextHttpContract() {
 
     @Test
-    fun aHandlerThatSuspendsOnDelayAWebClientCallAndDispatchersIoResumesOnTheContextEachTime() {
-        val browser = Browser(port)
+    fun aHandlerThatSuspendsOnDelayAWebClientCallAndDispatchersIoResumesOnTheContextEachTime(browser: Browser) {
         val bodies = concurrentPosts(browser, "/suspend/three", 50)
         assertThat(bodies).`as`("each answer carries the WebClient's reply").allMatch { it.endsWith(" pong") }
         assertThat(browser.get("/suspend/ledger").body()).isEqualTo("200 max-inside 1")
