@@ -119,7 +119,7 @@ end_stage
 # tests (one lane per module with long ones, the others together), the model checks at their full budget, what
 # differs on Boot 4.1 and on Java 25. On 2 cores the fast stage keeps both busy; one lane does not (a test waits
 # on its sockets, child processes and timers), so up to CI_LANES of them run at once, the longest first. Two,
-# not three: three kept the load at 13-20 and the cluster tests' node JVMs stalled past their leases
+# not three: three kept the load at 13-20 and the cluster tests' node JVMs stalled past their leases, and took longer
 # (docs/2026-12-03-ci-lanes.md). Two lanes never build or test the same module in the same directory: the
 # Boot 4.1 and Java 25 legs run in copies of the sources. Each lane writes its log to target/ci-lanes/; a
 # failed lane's log is printed whole at the end, after the others finished.
