@@ -20,13 +20,11 @@ import dev.synccontext.spring.durable.session.HandOffCause;
 import dev.synccontext.test.SyncContextTestKit;
 import dev.synccontext.test.cluster.Counter;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -48,32 +46,6 @@ class DurableRacesTest {
     private final SyncContextTestKit kit = SyncContextTestKit.create();
     private final InMemoryStateStore store = new InMemoryStateStore(kit.clock());
     private final JsonMapper mapper = JsonMapper.builder().build();
-
-    /** An executor that can be held (its writes and renewals wait) and let go. */
-    private static final class Holdable implements Executor {
-        private final ArrayDeque<Runnable> held = new ArrayDeque<>();
-        private boolean holding;
-
-        @Override
-        public void execute(Runnable task) {
-            if (holding) {
-                held.add(task);
-            } else {
-                task.run();
-            }
-        }
-
-        void hold() {
-            holding = true;
-        }
-
-        void letGo() {
-            holding = false;
-            while (!held.isEmpty()) {
-                held.poll().run();
-            }
-        }
-    }
 
     /** One node: a registry and a durable layer on the shared store (through {@code nodeStore}). */
     private final class Node {

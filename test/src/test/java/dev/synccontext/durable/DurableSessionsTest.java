@@ -32,7 +32,6 @@ import dev.synccontext.spring.durable.session.SessionUnavailableException;
 import dev.synccontext.test.SyncContextTestKit;
 import dev.synccontext.test.cluster.Counter;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -40,7 +39,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -80,32 +78,6 @@ class DurableSessionsTest {
 
         void increment() {
             count++;
-        }
-    }
-
-    /** An executor that can be held (a paused node: its writes and renewals wait) and let go. */
-    private static final class Holdable implements Executor {
-        private final ArrayDeque<Runnable> held = new ArrayDeque<>();
-        private boolean holding;
-
-        @Override
-        public void execute(Runnable task) {
-            if (holding) {
-                held.add(task);
-            } else {
-                task.run();
-            }
-        }
-
-        void hold() {
-            holding = true;
-        }
-
-        void letGo() {
-            holding = false;
-            while (!held.isEmpty()) {
-                held.poll().run();
-            }
         }
     }
 
