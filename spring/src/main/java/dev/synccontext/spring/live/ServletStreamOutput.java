@@ -6,7 +6,6 @@ import jakarta.servlet.AsyncListener;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,7 +32,7 @@ final class ServletStreamOutput implements StreamOutput, WriteListener, AsyncLis
 
     @Override
     public void write(@Nullable String id, String event, String data) throws IOException {
-        out.write(frame(id, event, data));
+        out.write(SseFrames.frame(id, event, data));
     }
 
     @Override
@@ -100,17 +99,5 @@ final class ServletStreamOutput implements StreamOutput, WriteListener, AsyncLis
         } catch (IllegalStateException alreadyComplete) {
             // The container completed it (timeout, error) before us.
         }
-    }
-
-    static byte[] frame(@Nullable String id, String event, String data) {
-        StringBuilder frame = new StringBuilder(data.length() + 96);
-        if (id != null) {
-            frame.append("id:").append(id).append('\n');
-        }
-        frame.append("event:").append(event).append('\n');
-        for (String line : data.split("\r\n|\r|\n", -1)) {
-            frame.append("data:").append(line).append('\n');
-        }
-        return frame.append('\n').toString().getBytes(StandardCharsets.UTF_8);
     }
 }

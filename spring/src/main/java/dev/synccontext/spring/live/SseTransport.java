@@ -62,7 +62,7 @@ final class SseTransport extends EventStreamTransport implements WriteListener, 
 
     @Override
     public boolean write(LiveMessage message) throws Exception {
-        out.write(frame(message, encoder.encode(message.data())));
+        out.write(SseFrames.frame(message.id(), message.event(), encoder.encode(message.data())));
         dirty = true;
         return out.isReady();
     }
@@ -149,15 +149,5 @@ final class SseTransport extends EventStreamTransport implements WriteListener, 
 
     @Override
     public void onStartAsync(AsyncEvent event) {
-    }
-
-    static byte[] frame(LiveMessage message, String data) {
-        StringBuilder frame = new StringBuilder(data.length() + 64);
-        frame.append("id:").append(message.id()).append('\n');
-        frame.append("event:").append(message.event()).append('\n');
-        for (String line : data.split("\r\n|\r|\n", -1)) {
-            frame.append("data:").append(line).append('\n');
-        }
-        return frame.append('\n').toString().getBytes(StandardCharsets.UTF_8);
     }
 }
