@@ -20,10 +20,12 @@ final class PadController {
 
     private final Pad pad;
     private final LiveSse sse;
+    private final ServerClickTimes times;
 
-    PadController(Pad pad, LiveSse sse) {
+    PadController(Pad pad, LiveSse sse, ServerClickTimes times) {
         this.pad = pad;
         this.sse = sse;
+        this.times = times;
     }
 
     /** The session's live pad over Server-Sent Events; starts the session when there is none. */
@@ -41,5 +43,14 @@ final class PadController {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "nonce must be positive, was " + nonce);
         }
         return pad.click(nonce);
+    }
+
+    /**
+     * The server's share of the clicks' wait since the last call ({@link ServerClickTimes}), as
+     * {@code count p50 p99 max} in milliseconds; starts a new window. Not session-scoped work: no session needed.
+     */
+    @GetMapping(path = "/server-times", produces = MediaType.TEXT_PLAIN_VALUE)
+    String serverTimes() {
+        return times.nextWindow();
     }
 }

@@ -3,6 +3,10 @@ package dev.synccontext.bench.capacity.load;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -92,11 +96,13 @@ public final class CapacityRun {
                     boolean reached = ramp(client, sessions);
                     Thread.sleep(warmup.toMillis()); // every tab clicks and ticks before the window opens
                     client.nextWindow();
+                    serverTimes(port); // opens the server's window with the client's
                     double server0 = ProcStats.cpuSeconds(pid);
                     double client0 = ProcStats.cpuSeconds(self);
                     long t0 = System.nanoTime();
                     Thread.sleep(measure.toMillis());
                     Window window = client.nextWindow();
+                    String[] serverShare = serverTimes(port).trim().split(" ");
                     double wall = (System.nanoTime() - t0) / 1e9;
                     double serverCpu = (ProcStats.cpuSeconds(pid) - server0) / wall;
                     double clientCpu = (ProcStats.cpuSeconds(self) - client0) / wall;
@@ -114,6 +120,11 @@ public final class CapacityRun {
                     // A tick a second and a click every period per tab: what shows that the ticker reached every tab.
                     System.out.printf(Locale.ROOT, "  events per live tab per second: %.2f (ticks, clicks' updates)%n",
                             window.events() / (Math.max(1, live) * wall));
+                    // The server's share: a click's request reaching the application to its update encoded for the write.
+                    // Over WebSocket a click is no request of its own: not measured (0 clicks).
+                    System.out.printf(Locale.ROOT, "  server's share (click request in -> update encoded), p50 / p99 / max:"
+                            + " %s / %s / %s ms over %s clicks;%n  clicks that waited on the client for a free click line: %,d%n", serverShare[1], serverShare[2],
+                            serverShare[3], serverShare[0], window.lineWaits());
                     write(out, results, transport);
                     if (!reached || !step.withinCapacity() && results.stream().filter(r -> !r.withinCapacity()).count() > 1) {
                         System.out.println("stopping: two steps over capacity, or the sessions could not all be opened");
@@ -132,6 +143,11 @@ public final class CapacityRun {
         System.out.print(CapacityReport.table(results));
         int capacity = results.stream().filter(StepResult::withinCapacity).mapToInt(StepResult::sessions).max().orElse(0);
         System.out.printf(Locale.ROOT, "capacity: %,d live sessions (p99 < 200 ms, no error); written to %s%n", capacity, out);
+    }
+
+    private static String serverTimes(int port) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/pad/server-times")).build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 
     private static boolean ramp(LoadClient client, int sessions) throws InterruptedException {

@@ -249,6 +249,7 @@ public final class LoadClient implements AutoCloseable {
                 line.click(tab, clickRequest(tab, nonce));
             } else {
                 waitingForLine.addLast(tab);
+                window.lineWait();
                 openLineIfAllowed();
             }
         }

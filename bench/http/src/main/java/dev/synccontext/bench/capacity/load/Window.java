@@ -15,6 +15,7 @@ public final class Window {
     private long clicksSent;
     private long events;
     private long overruns;
+    private long lineWaits;
     private final Map<String, Long> errors = new TreeMap<>();
     private long startNanos = System.nanoTime();
     private long endNanos;
@@ -38,6 +39,10 @@ public final class Window {
         overruns++;
     }
 
+    void lineWait() {
+        lineWaits++;
+    }
+
     void error(String kind) {
         errors.merge(kind, 1L, Long::sum);
     }
@@ -49,11 +54,17 @@ public final class Window {
         copy.clicksSent = clicksSent;
         copy.events = events;
         copy.overruns = overruns;
+        copy.lineWaits = lineWaits;
         copy.errors.putAll(errors);
         copy.startNanos = startNanos;
         copy.endNanos = System.nanoTime();
         Arrays.sort(copy.latencies);
         return copy;
+    }
+
+    /** Clicks that found every click line busy and waited on the client for one (their wait is in the latency). */
+    public long lineWaits() {
+        return lineWaits;
     }
 
     /** Updates received in order (each one a latency sample). */

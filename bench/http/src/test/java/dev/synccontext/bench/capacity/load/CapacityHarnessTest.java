@@ -9,10 +9,12 @@ import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.synccontext.bench.capacity.CapacityApplication;
+import dev.synccontext.bench.capacity.ServerClickTimes;
 
 /**
  * The capacity harness at small N, against the capacity application on real Tomcat: 200 sessions, each one
@@ -32,11 +34,15 @@ class CapacityHarnessTest {
     @LocalServerPort
     int port;
 
+    @Autowired
+    ServerClickTimes serverTimes;
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = { "sse", "websocket" })
     void everyClicksUpdateArrivesOnceInOrderWithItsNonce(String transport) throws Exception {
         var settings = new LoadClient.Settings(new InetSocketAddress("127.0.0.1", port), Duration.ofMillis(500), 16,
                 64, true, transport.equals("websocket"));
+        serverTimes.nextWindow();
         try (LoadClient client = new LoadClient(settings)) {
             client.sessions(SESSIONS);
             await("all " + SESSIONS + " tabs live", () -> client.liveTabs() == SESSIONS);
@@ -58,6 +64,9 @@ class CapacityHarnessTest {
             }
             assertThat(clicks).isGreaterThanOrEqualTo(SESSIONS * CLICKS_PER_SESSION);
             assertThat(window.percentileMillis(0.99)).isPositive();
+            // The server's share counts each click request's update once (a WebSocket's click is no request).
+            long serverCounted = Long.parseLong(serverTimes.nextWindow().split(" ")[0]);
+            assertThat(serverCounted).as("clicks the server timed").isEqualTo(transport.equals("sse") ? clicks : 0);
         }
     }
 
