@@ -3,21 +3,14 @@ package dev.synccontext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.synccontext.testing.NoThreadLeftStuck;
+import dev.synccontext.testing.PooledTest;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Rule 9, second half: blocking inside the context on work queued behind it throws, not hangs. */
-class DeadlockGuardTest {
-
-    @RegisterExtension
-    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
-
-    private final ExecutorService pool = threads.fixedPool(2);
+class DeadlockGuardTest extends PooledTest {
 
     @Test
     void joinInsideTheContextOnAFutureQueuedOnItThrowsExplainingTheDeadlock() throws Exception {

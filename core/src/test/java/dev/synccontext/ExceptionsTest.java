@@ -3,27 +3,20 @@ package dev.synccontext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.synccontext.testing.NoThreadLeftStuck;
+import dev.synccontext.testing.PooledTest;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Rule 4: invokeAsync* never throw; cancellation; posts reach the handler; handlers cannot stall. */
-class ExceptionsTest {
-
-    @RegisterExtension
-    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
-
-    private final ExecutorService pool = threads.fixedPool(2);
+class ExceptionsTest extends PooledTest {
 
     @Test
     void invokeAsyncNeverThrowsAtTheCallerInlineQueuedOrNested() throws Exception {

@@ -3,26 +3,19 @@ package dev.synccontext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.synccontext.testing.NoThreadLeftStuck;
+import dev.synccontext.testing.PooledTest;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Rule 2: post/execute never inline; send blocks for its FIFO turn on the caller; nested calls run now. */
-class PostAndSendTest {
-
-    @RegisterExtension
-    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
-
-    private final ExecutorService pool = threads.fixedPool(2);
+class PostAndSendTest extends PooledTest {
 
     @Test
     void postNeverRunsInsideTheCallEvenWhenIdle() {

@@ -9,7 +9,6 @@ import dev.synccontext.BlockedCallback;
 import dev.synccontext.CallbackOutcome;
 import dev.synccontext.CallbackPath;
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.testing.NoThreadLeftStuck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,15 +16,12 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault injection in what the context runs: callbacks that throw ({@code RuntimeException},
@@ -34,16 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * After each fault the context keeps serving (or fails every pending caller with a clear
  * exception), the counters report it, and no thread is left stuck.
  */
-// Hang guard only (a deadlocked proof fails instead of stalling the build), never a speed bound.
-@Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class CallbackFaultTest {
-
-    private static final Duration HANG_GUARD = Duration.ofSeconds(30);
-
-    @RegisterExtension
-    final NoThreadLeftStuck threads = new NoThreadLeftStuck(HANG_GUARD);
-
-    private final ExecutorService pool = threads.fixedPool(2);
+class CallbackFaultTest extends FaultInjectionTest {
 
     @Test
     void runtimeExceptionOnEveryPathIsReportedAndTheContextKeepsServing() throws Exception {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.synccontext.CallbackOutcome;
 import dev.synccontext.CallbackPath;
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.testing.NoThreadLeftStuck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,31 +15,19 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault injection at the executor: it rejects, throws, or stalls. In every case each pending caller
  * learns what happened (a failed future, an exception from {@code send}, the handler for a post),
  * the counters say so, and the context goes on serving once the executor works again.
  */
-// Hang guard only (a deadlocked proof fails instead of stalling the build), never a speed bound.
-@Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class ExecutorFaultTest {
-
-    private static final Duration HANG_GUARD = Duration.ofSeconds(30);
-
-    @RegisterExtension
-    final NoThreadLeftStuck threads = new NoThreadLeftStuck(HANG_GUARD);
-
-    private final ExecutorService pool = threads.fixedPool(2);
+class ExecutorFaultTest extends FaultInjectionTest {
 
     /** An executor that forwards to the pool while {@code working}, and otherwise throws {@code fault}. */
     private Executor faulty(AtomicBoolean working, AtomicReference<Throwable> fault) {
