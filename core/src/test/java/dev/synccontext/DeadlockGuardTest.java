@@ -1,5 +1,6 @@
 package dev.synccontext;
 
+import static dev.synccontext.Catching.catching;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -62,19 +63,6 @@ class DeadlockGuardTest extends PooledTest {
         ctx.post(() -> barrier.complete(null));
         barrier.get(10, TimeUnit.SECONDS);
         assertThat(ran.get()).isNull();
-    }
-
-    private interface Blocking {
-        Object call() throws Exception;
-    }
-
-    private static Throwable catching(Blocking call) {
-        try {
-            call.call();
-            return null;
-        } catch (Throwable t) {
-            return t;
-        }
     }
 
     @Test
