@@ -78,13 +78,8 @@ class ExecutorFaultTest extends FaultInjectionTest {
         });
 
         // Work that queues behind an inline callback is refused when that callback releases.
-        CountDownLatch inside = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread owner = threads.start("owner", () -> ctx.invokeAsync(() -> {
-            inside.countDown();
-            await(release);
-        }).join());
-        await(inside);
+        Hold hold = new Hold();
+        Thread owner = startOwnerHolding(ctx, hold);
         CompletableFuture<Void> queued = ctx.invokeAsync(() -> { });
         ctx.post(postsRun::incrementAndGet);
         AtomicReference<Throwable> sendFailure = new AtomicReference<>();
@@ -99,7 +94,7 @@ class ExecutorFaultTest extends FaultInjectionTest {
         });
         await(senderQueued);
         awaitQueueDepth(ctx, 3); // the sender has reserved its place once the depth says so
-        release.countDown();
+        hold.release();
         owner.join(HANG_GUARD.toMillis());
         sender.join(HANG_GUARD.toMillis());
 
@@ -149,19 +144,14 @@ class ExecutorFaultTest extends FaultInjectionTest {
                     }
                 }).build();
         self[0] = ctx;
-        CountDownLatch inside = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread owner = threads.start("owner", () -> ctx.invokeAsync(() -> {
-            inside.countDown();
-            await(release);
-        }).join());
-        await(inside);
+        Hold hold = new Hold();
+        Thread owner = startOwnerHolding(ctx, hold);
         Runnable first = () -> { };
         Runnable second = () -> { };
         ctx.post(first);
         CompletableFuture<Void> queued = ctx.invokeAsync(() -> { });
         ctx.post(second);
-        release.countDown(); // the owner releases, the executor refuses, the owner fails the queue
+        hold.release(); // the owner releases, the executor refuses, the owner fails the queue
         owner.join(HANG_GUARD.toMillis());
         assertThat(owner.isAlive()).as("the releasing caller deadlocked in the handler's closeNow(): %s",
                 stackOf(owner)).isFalse();
@@ -243,27 +233,5 @@ class ExecutorFaultTest extends FaultInjectionTest {
         // The stalled drain finally runs: it finds the queue taken over and does nothing.
         stalled.poll().run();
         assertThat(ctx.queueDepth()).isZero();
-    }
-
-    static void await(CountDownLatch latch) {
-        try {
-            if (!latch.await(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new AssertionError("hang guard: latch not released within " + HANG_GUARD);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
-    }
-
-    /** Waits until {@code depth} callbacks are queued (a producer reserves before it returns or parks). */
-    static void awaitQueueDepth(RendererSyncContext ctx, int depth) {
-        long deadline = System.nanoTime() + HANG_GUARD.toNanos();
-        while (ctx.queueDepth() < depth) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("hang guard: queueDepth of " + ctx + " never reached " + depth);
-            }
-            Thread.onSpinWait();
-        }
     }
 }
