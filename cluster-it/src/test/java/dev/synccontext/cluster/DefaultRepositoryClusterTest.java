@@ -21,19 +21,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 @ExtendWith(OutputCaptureExtension.class)
 class DefaultRepositoryClusterTest extends TwoNodeClusterTest {
 
-    @Override
-    String repositoryType() {
-        return "default";
-    }
-
-    @Override
-    Map<String, String> nodeProperties() {
-        return Map.of("synccontext.session.idle-timeout", ClusterApp.SHORT_IDLE.toString());
-    }
-
-    @Override
-    boolean sessionsEndByEvents() {
-        return false;
+    DefaultRepositoryClusterTest() {
+        super("default", Map.of("synccontext.session.idle-timeout", ClusterApp.SHORT_IDLE.toString()), false);
     }
 
     @Test

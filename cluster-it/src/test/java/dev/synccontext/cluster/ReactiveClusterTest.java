@@ -3,7 +3,6 @@ package dev.synccontext.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.registry.SyncContextRegistry;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -43,22 +42,7 @@ class ReactiveClusterTest {
 
     @AfterAll
     void stopCluster() {
-        try {
-            for (Node node : new Node[] { nodeA, nodeB }) {
-                if (node != null) {
-                    SyncContextRegistry registry = node.registry();
-                    node.close();
-                    assertThat(registry.contexts()).as("%s's contexts after shutdown", node.id).isEmpty();
-                }
-            }
-        } finally {
-            if (redisClient != null) {
-                redisClient.close();
-            }
-            if (redis != null) {
-                redis.close();
-            }
-        }
+        ClusterTeardown.stop(redis, redisClient, nodeA, nodeB);
     }
 
     @Test
