@@ -3,9 +3,7 @@ package dev.synccontext.durable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.InMemoryStateStore;
-import dev.synccontext.spring.durable.NodeLease;
 import dev.synccontext.spring.durable.StateStore;
 import dev.synccontext.spring.durable.WriteOutcome;
 import dev.synccontext.spring.durable.session.DurableSettings;
@@ -13,9 +11,7 @@ import dev.synccontext.spring.durable.session.HandOffCause;
 import dev.synccontext.test.SyncContextTestKit;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -41,68 +37,6 @@ class DurableRacesTest {
                 new DurableSettings(TTL, HAND_OFF_TIMEOUT, DEBOUNCE, Duration.ofMinutes(30)));
     }
 
-    /** The shared store, with steps of one node's calls changed on purpose. */
-    private static final class Rigged extends ForwardingStateStore {
-        /** While set, releases fail as a lost connection does. */
-        volatile boolean releaseDown;
-        /** The next renewal finds the lease ended (a store restart): the node takes a new one. */
-        volatile boolean lapseNextRenewal;
-        /** Run once, just before the next write reaches the store, and just after it was answered. */
-        volatile @Nullable Runnable beforeNextWrite;
-        volatile @Nullable Runnable afterNextWrite;
-        /** The next write, once armed, waits (sent, not answered) until let go. */
-        volatile boolean slowNextWrite;
-        final CountDownLatch inWrite = new CountDownLatch(1);
-        final CountDownLatch letWriteGo = new CountDownLatch(1);
-
-        Rigged(StateStore delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public boolean release(String handle, long token) {
-            if (releaseDown) {
-                throw new IllegalStateException("the state store is down (test)");
-            }
-            return super.release(handle, token);
-        }
-
-        @Override
-        public boolean renewNodeLease(NodeLease lease) {
-            if (lapseNextRenewal) {
-                lapseNextRenewal = false;
-                delegate().releaseNodeLease(lease);
-                return false;
-            }
-            return super.renewNodeLease(lease);
-        }
-
-        @Override
-        public WriteOutcome write(String handle, long token, byte[] snapshot, Duration idleTimeout) {
-            Runnable before = beforeNextWrite;
-            beforeNextWrite = null;
-            if (before != null) {
-                before.run();
-            }
-            if (slowNextWrite) {
-                slowNextWrite = false;
-                inWrite.countDown();
-                try {
-                    letWriteGo.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            WriteOutcome outcome = super.write(handle, token, snapshot, idleTimeout);
-            Runnable after = afterNextWrite;
-            afterNextWrite = null;
-            if (after != null) {
-                after.run();
-            }
-            return outcome;
-        }
-    }
-
     private int stored(String session) {
         return DurableNode.storedCount(store, mapper, session);
     }
@@ -111,7 +45,7 @@ class DurableRacesTest {
 
     @Test
     void aRequestAfterTheLastCallbackRanIsAnsweredWhenTheRetriedReleaseSettlesTheSessionNotAtTheAskersNextPoll() {
-        Rigged rigged = new Rigged(store);
+        RiggedStore rigged = new RiggedStore(store);
         DurableNode a = node("node-a", rigged);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
@@ -159,7 +93,7 @@ class DurableRacesTest {
 
     @Test
     void aSessionThatEndsWithADebouncedWriteInFlightIsDeletedAfterItAndTheWriteIsNotRefused() throws Exception {
-        Rigged rigged = new Rigged(store);
+        RiggedStore rigged = new RiggedStore(store);
         DurableNode a = node("node-a", rigged);
         a.incrementNow(SESSION);
         a.writer.hold();
@@ -190,20 +124,26 @@ class DurableRacesTest {
     // A debounced write sent under the token the session's reacquire replaced.
 
     /** Node {@code a}'s lease ends and it takes a new one at its next renewal (a store restart, say). */
-    private void lapseAndRenew(Rigged rigged) {
+    private void lapseAndRenew(RiggedStore rigged) {
         rigged.lapseNextRenewal = true;
         kit.advanceBy(TTL.dividedBy(3)); // the renewal's timer fires
     }
 
-    @Test
-    void aWriteAnsweredStaleBecauseTheSessionWasReacquiredMeanwhileIsWrittenAgainUnderTheNewToken() {
-        Rigged rigged = new Rigged(store);
+    /** Node {@code a} on {@code rigged}, with 1 stored and the snapshot of 2 held in its writer, not yet sent. */
+    private DurableNode writingTwo(RiggedStore rigged) {
         DurableNode a = node("node-a", rigged);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
         assertThat(a.incrementNow(SESSION)).isEqualTo(2);
         a.writer.hold();
         kit.advanceBy(DEBOUNCE); // the snapshot of 2 is handed to the writer
+        return a;
+    }
+
+    @Test
+    void aWriteAnsweredStaleBecauseTheSessionWasReacquiredMeanwhileIsWrittenAgainUnderTheNewToken() {
+        RiggedStore rigged = new RiggedStore(store);
+        DurableNode a = writingTwo(rigged);
         long epoch = a.durable.leaseEpoch();
         // While the write of 2 is on its way under the old token: the lease lapses and is taken again, and the
         // next call reacquires the session (nobody owned it meanwhile: the copy serves on, under a new token).
@@ -225,13 +165,8 @@ class DurableRacesTest {
 
     @Test
     void aWriteAnsweredLeaseExpiredWhileTheSessionWasReacquiredIsWrittenAgainUnderTheNewToken() {
-        Rigged rigged = new Rigged(store);
-        DurableNode a = node("node-a", rigged);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE); // 1 is stored
-        assertThat(a.incrementNow(SESSION)).isEqualTo(2);
-        a.writer.hold();
-        kit.advanceBy(DEBOUNCE); // the snapshot of 2 is handed to the writer
+        RiggedStore rigged = new RiggedStore(store);
+        DurableNode a = writingTwo(rigged);
         // The write reaches the store after the lease lapsed (LEASE_EXPIRED), and the reacquire comes before its
         // answer is read.
         rigged.beforeNextWrite = () -> lapseAndRenew(rigged);
@@ -248,14 +183,9 @@ class DurableRacesTest {
 
     @Test
     void premiseAWriteUnderALapsedLeaseWithoutAReacquireIsStillRefusedAndTheCopyDropped() {
-        Rigged rigged = new Rigged(store);
-        DurableNode a = node("node-a", rigged);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE);
-        a.incrementNow(SESSION);
+        RiggedStore rigged = new RiggedStore(store);
+        DurableNode a = writingTwo(rigged);
         RendererSyncContext context = a.contextOf(SESSION);
-        a.writer.hold();
-        kit.advanceBy(DEBOUNCE);
         rigged.beforeNextWrite = () -> lapseAndRenew(rigged);
 
         a.writer.letGo();
