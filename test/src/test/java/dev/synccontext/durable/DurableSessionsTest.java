@@ -132,10 +132,7 @@ class DurableSessionsTest {
     @Test
     void aCheckpointWhoseBytesDidNotChangeIsSkipped() {
         DurableNode a = node("node-a", DEBOUNCE);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE);
-
-        RendererSyncContext context = a.contextOf(SESSION);
+        RendererSyncContext context = oneStored(a);
         context.invokeAsync(() -> a.counter(context).getCount()); // a read: touched, unchanged
         kit.advanceBy(DEBOUNCE);
 
@@ -346,14 +343,34 @@ class DurableSessionsTest {
         assertThat(b.durable.counters().leaseWaits()).as("one wait for a's lease").isEqualTo(1);
     }
 
+    /** On {@code a}: 1 stored; the session's context. */
+    private RendererSyncContext oneStored(DurableNode a) {
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE); // 1 is stored
+        return a.contextOf(SESSION);
+    }
+
+    /** On {@code a}: 1 stored, then 2 in memory only; the session's context, about to be released. */
+    private RendererSyncContext oneStoredTwoInMemory(DurableNode a) {
+        RendererSyncContext first = oneStored(a);
+        a.incrementNow(SESSION); // 2: in memory only
+        return first;
+    }
+
+    /** A new context of the session on {@code a} continues from 2 ({@code restored}: from where); 3 is stored. */
+    private void assertSuccessorContinuesFromTwo(DurableNode a, String restored) {
+        CompletableFuture<Integer> next = a.increment(SESSION); // a new context of the session on the same node
+        kit.runUntilIdle();
+        assertThat(next.join()).as(restored).isEqualTo(3);
+        kit.advanceBy(DEBOUNCE);
+        assertThat(stored(SESSION)).isEqualTo(3);
+    }
+
     @Test
     void aSuccessorContextOnTheSameNodeWaitsForItsPredecessorsFinalWriteRetriedAfterAStoreFailure() {
         RiggedStore flaky = new RiggedStore(store);
         DurableNode a = node("node-a", DEBOUNCE, flaky);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE); // 1 is stored
-        RendererSyncContext first = a.contextOf(SESSION);
-        a.incrementNow(SESSION); // 2: in memory only
+        RendererSyncContext first = oneStoredTwoInMemory(a);
 
         flaky.down = true; // the final write of the released context fails and is retried after a backoff
         a.registry.release(first);
@@ -361,22 +378,15 @@ class DurableSessionsTest {
         assertThat(first.isClosed()).isTrue();
         flaky.down = false; // back before the retry: the successor's acquire and restore succeed at once
 
-        CompletableFuture<Integer> next = a.increment(SESSION); // a new context of the session on the same node
-        kit.runUntilIdle();
-        assertThat(next.join()).as("restored from the predecessor's final write (2), not the older snapshot (1)")
-                .isEqualTo(3);
-        kit.advanceBy(DEBOUNCE);
-        assertThat(stored(SESSION)).isEqualTo(3);
+        assertSuccessorContinuesFromTwo(a,
+                "restored from the predecessor's final write (2), not the older snapshot (1)");
     }
 
     @Test
     void aHandOffAnswerTheStoreDidNotTakeLeavesASuccessorWaitingForThePredecessorsRetriedFinalWrite() {
         RiggedStore flaky = new RiggedStore(store);
         DurableNode a = node("node-a", DEBOUNCE, flaky);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE); // 1 is stored
-        RendererSyncContext first = a.contextOf(SESSION);
-        a.incrementNow(SESSION); // 2: in memory only
+        RendererSyncContext first = oneStoredTwoInMemory(a);
 
         flaky.down = true; // the final write is retried after a backoff; the RELEASED answer to node b fails
         store.publish("node-a", new HandOffMessage(HandOffMessage.Kind.REQUEST, SESSION, "node-b"));
@@ -384,12 +394,8 @@ class DurableSessionsTest {
         assertThat(first.isClosed()).as("node b's request released the context").isTrue();
         flaky.down = false; // back before the retry
 
-        CompletableFuture<Integer> next = a.increment(SESSION); // a new context of the session on the same node
-        kit.runUntilIdle();
-        assertThat(next.join()).as("the successor waited for the predecessor's final write (2), then restored it")
-                .isEqualTo(3);
-        kit.advanceBy(DEBOUNCE);
-        assertThat(stored(SESSION)).isEqualTo(3);
+        assertSuccessorContinuesFromTwo(a,
+                "the successor waited for the predecessor's final write (2), then restored it");
         assertThat(a.durable.counters().rejected()).as("the successor kept the session").isZero();
     }
 
@@ -426,9 +432,7 @@ class DurableSessionsTest {
     @Test
     void aSessionThatEndedIsDeletedNotWritten() {
         DurableNode a = node("node-a", DEBOUNCE);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE);
-        RendererSyncContext context = a.contextOf(SESSION);
+        RendererSyncContext context = oneStored(a);
 
         a.durable.ended(SESSION, context);
         a.registry.release(context);
