@@ -56,8 +56,7 @@ class DefaultRepositoryClusterTest extends TwoNodeClusterTest {
             for (int s = 0; s < 10; s++) {
                 Client client = new Client();
                 for (int r = 1; r <= 6; r++) {
-                    Client.Reply reply = client.post(nginx.port, "/increment");
-                    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+                    Client.Reply reply = client.post(nginx.port, "/increment").asserted200();
                     seen.add(reply.node());
                 }
             }

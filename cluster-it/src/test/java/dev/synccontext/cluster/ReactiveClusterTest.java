@@ -49,8 +49,7 @@ class ReactiveClusterTest {
     void aWebSessionHoldsOnlyTheHandleAndContinuesOnTheOtherNode() {
         Client alice = new Client();
         for (int i = 1; i <= 3; i++) {
-            Client.Reply reply = alice.post(nodeA.port, "/increment");
-            assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+            Client.Reply reply = alice.post(nodeA.port, "/increment").asserted200();
             assertThat(reply.body()).isEqualTo(String.valueOf(i));
         }
         Client.Reply onB = alice.post(nodeB.port, "/increment");
@@ -69,8 +68,7 @@ class ReactiveClusterTest {
         Client bob = new Client();
         String before = bob.get(nodeA.port, "/context").body();
         String idBefore = bob.sessionCookie();
-        Client.Reply afterLogin = bob.post(nodeA.port, "/login");
-        assertThat(afterLogin.status()).as(afterLogin.body()).isEqualTo(200);
+        Client.Reply afterLogin = bob.post(nodeA.port, "/login").asserted200();
         assertThat(bob.sessionCookie()).isNotEqualTo(idBefore);
         assertThat(afterLogin.body()).isEqualTo(before);
         assertThat(bob.get(nodeA.port, "/context").body()).isEqualTo(before);

@@ -77,8 +77,7 @@ abstract class TwoNodeClusterTest {
             assertThat(reply.status()).as("request %d on node-a: %s", i, reply.body()).isEqualTo(200);
             assertThat(reply.body()).isEqualTo(String.valueOf(i));
         }
-        Client.Reply onB = alice.post(nodeB.port, "/increment");
-        assertThat(onB.status()).as(onB.body()).isEqualTo(200);
+        Client.Reply onB = alice.post(nodeB.port, "/increment").asserted200();
         assertThat(onB.body()).as("node-b continues the session's Serializable state").isEqualTo("4");
 
         Map<String, byte[]> hash = redisClient.hash(sessionKey(alice));
@@ -128,8 +127,7 @@ abstract class TwoNodeClusterTest {
         Set<String> fieldsBefore = new TreeSet<>(redisClient.hash(sessionKey(carol)).keySet());
         try (RedisMonitor monitor = new RedisMonitor(redis.port)) {
             for (int i = 1; i <= 3; i++) {
-                Client.Reply reply = carol.post(nodeA.port, "/scoped");
-                assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+                Client.Reply reply = carol.post(nodeA.port, "/scoped").asserted200();
                 assertThat(reply.body()).as("node-a's instance for this session").isEqualTo(String.valueOf(i));
             }
             Client.Reply onB = carol.post(nodeB.port, "/scoped");
@@ -152,11 +150,9 @@ abstract class TwoNodeClusterTest {
     @Test
     void changingTheSessionIdKeepsTheSameContext() {
         Client carol = new Client();
-        Client.Reply before = carol.get(nodeA.port, "/context");
-        assertThat(before.status()).as(before.body()).isEqualTo(200);
+        Client.Reply before = carol.get(nodeA.port, "/context").asserted200();
         String idBefore = carol.sessionId();
-        Client.Reply afterLogin = carol.post(nodeA.port, "/login");
-        assertThat(afterLogin.status()).as(afterLogin.body()).isEqualTo(200);
+        Client.Reply afterLogin = carol.post(nodeA.port, "/login").asserted200();
         assertThat(carol.sessionId()).as("the session id changed").isNotEqualTo(idBefore);
         assertThat(afterLogin.body()).as("same context after changeSessionId, in the same request").isEqualTo(before.body());
         assertThat(carol.get(nodeA.port, "/context").body()).as("and on the next request").isEqualTo(before.body());
@@ -230,11 +226,9 @@ abstract class TwoNodeClusterTest {
                     // expire before a loaded machine ran its request on node-b, which then served a new session
                     // (default timeout, 30 min) whose context rightly stayed open past this test.
                     Client client = new Client();
-                    Client.Reply onA = client.post(nodeA.port, "/increment");
-                    assertThat(onA.status()).as(onA.body()).isEqualTo(200);
+                    client.post(nodeA.port, "/increment").asserted200();
                     String session = client.sessionId();
-                    Client.Reply onB = client.post(nodeB.port, "/timeout?seconds=2");
-                    assertThat(onB.status()).as(onB.body()).isEqualTo(200);
+                    client.post(nodeB.port, "/timeout?seconds=2").asserted200();
                     assertThat(client.sessionId()).as("node-b served the session node-a started").isEqualTo(session);
                 }));
             }
