@@ -204,18 +204,11 @@ class BlockedDiagnosticsTest {
 
     @Test
     void withoutSubmitSiteSamplingAReportHasNoSubmitStackAndAnInlineCallbackWasNeverQueued() throws Exception {
-        List<BlockedCallback> reports = new CopyOnWriteArrayList<>();
-        CountDownLatch reported = new CountDownLatch(1);
+        BlockedReports observer = new BlockedReports();
         RendererSyncContext ctx = RendererSyncContext.builder().name("plain").blockedThreshold(Duration.ofMillis(50))
-                .observer(new SyncContextObserver() {
-                    @Override
-                    public void callbackBlocked(BlockedCallback blocked) {
-                        reports.add(blocked);
-                        reported.countDown();
-                    }
-                }).build();
-        ctx.invokeAsync(() -> Occupier.awaitUninterruptibly(reported)); // inline, on this thread
-        BlockedCallback report = reports.get(0);
+                .observer(observer).build();
+        ctx.invokeAsync(() -> Occupier.awaitUninterruptibly(observer.reported)); // inline, on this thread
+        BlockedCallback report = observer.reports.get(0);
         assertThat(report.scope()).isNull();
         assertThat(report.submitStack()).isEmpty();
         assertThat(report.queuedFor()).isEqualTo(Duration.ZERO);

@@ -3,30 +3,27 @@ package dev.synccontext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.synccontext.testing.NoThreadLeftStuck;
+import dev.synccontext.testing.PooledTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link RendererSyncContext#closeAfter}: the last callback is queued and the context closed in one step, so
  * no callback runs after it; the premise shows a post followed by {@code close()} letting some through.
  */
-class CloseAfterTest {
+class CloseAfterTest extends PooledTest {
 
-    @RegisterExtension
-    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
-
-    private final ExecutorService pool = threads.fixedPool(3);
+    CloseAfterTest() {
+        super(3);
+    }
 
     @Test
     void theLastCallbackRunsAfterEverythingAcceptedAndLaterWorkIsRefused() throws Exception {

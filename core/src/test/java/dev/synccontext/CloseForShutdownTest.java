@@ -3,31 +3,24 @@ package dev.synccontext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.synccontext.testing.NoThreadLeftStuck;
+import dev.synccontext.testing.PooledTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A context closed because the application shuts down ({@link RendererSyncContext#closeForShutdown()}) refuses
  * every new callback with the typed {@link ContextShuttingDownException}, naming itself and saying why, and
  * otherwise closes exactly as {@link RendererSyncContext#close()}; a plain close keeps its plain refusal.
  */
-class CloseForShutdownTest {
-
-    @RegisterExtension
-    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
-
-    private final ExecutorService pool = threads.fixedPool(2);
+class CloseForShutdownTest extends PooledTest {
 
     @Test
     void everyEntryPointRefusesWithTheTypedReasonNamingTheContext() {

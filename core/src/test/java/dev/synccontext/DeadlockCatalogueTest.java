@@ -1,5 +1,6 @@
 package dev.synccontext;
 
+import static dev.synccontext.Catching.catching;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -380,18 +381,5 @@ class DeadlockCatalogueTest {
         });
         assertThat(e.other()).isSameAs(e.waiter());
         assertThat(e.getMessage()).contains(e.waiter().site().toString());
-    }
-
-    private interface Blocking {
-        Object call() throws Exception;
-    }
-
-    private static Throwable catching(Blocking call) {
-        try {
-            call.call();
-            return null;
-        } catch (Throwable t) {
-            return t;
-        }
     }
 }

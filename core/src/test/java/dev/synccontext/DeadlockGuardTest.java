@@ -1,23 +1,17 @@
 package dev.synccontext;
 
+import static dev.synccontext.Catching.catching;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.synccontext.testing.NoThreadLeftStuck;
+import dev.synccontext.testing.PooledTest;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Rule 9, second half: blocking inside the context on work queued behind it throws, not hangs. */
-class DeadlockGuardTest {
-
-    @RegisterExtension
-    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
-
-    private final ExecutorService pool = threads.fixedPool(2);
+class DeadlockGuardTest extends PooledTest {
 
     @Test
     void joinInsideTheContextOnAFutureQueuedOnItThrowsExplainingTheDeadlock() throws Exception {
@@ -69,19 +63,6 @@ class DeadlockGuardTest {
         ctx.post(() -> barrier.complete(null));
         barrier.get(10, TimeUnit.SECONDS);
         assertThat(ran.get()).isNull();
-    }
-
-    private interface Blocking {
-        Object call() throws Exception;
-    }
-
-    private static Throwable catching(Blocking call) {
-        try {
-            call.call();
-            return null;
-        } catch (Throwable t) {
-            return t;
-        }
     }
 
     @Test

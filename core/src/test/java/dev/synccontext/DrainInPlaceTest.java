@@ -84,12 +84,7 @@ class DrainInPlaceTest {
         Thread caller = new Thread(() -> {
             callerStarted.countDown();
             while (!done.isDone()) {
-                ctx.invokeAsync(() -> {
-                    if (inside.incrementAndGet() != 1) {
-                        violation.compareAndSet(null, "an invokeAsync callback ran beside another");
-                    }
-                    inside.decrementAndGet();
-                }).join();
+                Exclusive.invokeAndCheckAlone(ctx, inside, violation);
                 calls.incrementAndGet();
             }
         }, "caller");

@@ -3,60 +3,42 @@ package dev.synccontext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.synccontext.testing.NoThreadLeftStuck;
+import dev.synccontext.testing.PooledTest;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Rule 4: invokeAsync* never throw; cancellation; posts reach the handler; handlers cannot stall. */
-class ExceptionsTest {
-
-    @RegisterExtension
-    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
-
-    private final ExecutorService pool = threads.fixedPool(2);
+class ExceptionsTest extends PooledTest {
 
     @Test
     void invokeAsyncNeverThrowsAtTheCallerInlineQueuedOrNested() throws Exception {
         RendererSyncContext ctx = RendererSyncContext.create(pool);
-        Runnable boom = () -> {
-            throw new IllegalStateException("boom");
-        };
-        CompletableFuture<Void> inline = ctx.invokeAsync(boom);
-        CompletableFuture<Void> queued;
-        try (Occupier occupier = Occupier.occupy(ctx)) {
-            queued = ctx.invokeAsync(boom);
-        }
+        Runnable boom = throwing(() -> new IllegalStateException("boom"));
+        Runs runs = inlineThenQueued(ctx, boom);
         CompletableFuture<CompletableFuture<Void>> nested = ctx.invokeAsync(() -> ctx.invokeAsync(boom));
 
-        assertThat(inline).isCompletedExceptionally();
-        assertThatThrownBy(() -> queued.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class);
+        assertThat(runs.inline()).isCompletedExceptionally();
+        assertThatThrownBy(() -> runs.queued().get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(IllegalStateException.class);
         assertThat(nested.get(10, TimeUnit.SECONDS)).isCompletedExceptionally();
     }
 
     @Test
     void aCancellationExceptionFromTheCallbackMakesTheFutureCancelled() throws Exception {
         RendererSyncContext ctx = RendererSyncContext.create(pool);
-        Runnable cancel = () -> {
-            throw new CancellationException("gave up");
-        };
-        CompletableFuture<Void> inline = ctx.invokeAsync(cancel);
-        CompletableFuture<Void> queued;
-        try (Occupier occupier = Occupier.occupy(ctx)) {
-            queued = ctx.invokeAsync(cancel);
-        }
-        queued.handle((v, e) -> null).get(10, TimeUnit.SECONDS);
-        assertThat(inline.isCancelled()).as("inline").isTrue();
-        assertThat(queued.isCancelled()).as("queued").isTrue();
+        Runs runs = inlineThenQueued(ctx, throwing(() -> new CancellationException("gave up")));
+        runs.queued().handle((v, e) -> null).get(10, TimeUnit.SECONDS);
+        assertThat(runs.inline().isCancelled()).as("inline").isTrue();
+        assertThat(runs.queued().isCancelled()).as("queued").isTrue();
     }
 
     @Test
@@ -165,5 +147,23 @@ class ExceptionsTest {
 
     private static void recurseForever() {
         recurseForever();
+    }
+
+    /** The futures of {@code callback} run inline on the idle context, then queued behind an occupier. */
+    private record Runs(CompletableFuture<Void> inline, CompletableFuture<Void> queued) {
+    }
+
+    /** A callback that throws a new exception from {@code exception} each time it runs. */
+    private static Runnable throwing(Supplier<RuntimeException> exception) {
+        return () -> {
+            throw exception.get();
+        };
+    }
+
+    private static Runs inlineThenQueued(RendererSyncContext ctx, Runnable callback) {
+        CompletableFuture<Void> inline = ctx.invokeAsync(callback);
+        try (Occupier occupier = Occupier.occupy(ctx)) {
+            return new Runs(inline, ctx.invokeAsync(callback));
+        }
     }
 }

@@ -35,15 +35,9 @@ class ExecutorStatisticsTest {
         // A 10 s tick: the monitor takes a task as stuck only after 1.25 s (tick / 8), so a task that
         // the test releases at once is seen running, never blocked.
         ElasticExecutor pool = new ElasticExecutor("stats-running-", 2, 4, 5_000 * MS, 10_000 * MS, 20_000);
-        MeterRegistry meters = new SimpleMeterRegistry();
-        new ExecutorMetrics(pool).bindTo(meters);
-        CountDownLatch started = new CountDownLatch(1);
+        MeterRegistry meters = metersOf(pool);
         CountDownLatch release = new CountDownLatch(1);
-        pool.execute(() -> {
-            started.countDown();
-            Occupier.awaitUninterruptibly(release);
-        });
-        Occupier.awaitUninterruptibly(started);
+        startWaitingTasks(pool, 1, release);
         assertThat(pool.runningThreads()).as("the thread running the task: %s", pool).isEqualTo(1);
         assertThat(gauge(meters, "running")).as("synccontext.executor.threads{state=running}").isEqualTo(1);
         assertThat(pool.blockedThreads()).as("blocked threads: %s", pool).isZero();
@@ -58,19 +52,11 @@ class ExecutorStatisticsTest {
     @Test
     void blockedTasksAreCountedAsBlockedAndWorkBeyondTheCapCountsAsCapReached() {
         ElasticExecutor pool = new ElasticExecutor("stats-cap-", 1, 2, 5_000 * MS, 2 * MS, 20_000);
-        MeterRegistry meters = new SimpleMeterRegistry();
-        new ExecutorMetrics(pool).bindTo(meters);
+        MeterRegistry meters = metersOf(pool);
         CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch bothStarted = new CountDownLatch(2);
         CountDownLatch thirdRan = new CountDownLatch(1);
         try {
-            for (int i = 0; i < 2; i++) {
-                pool.execute(() -> {
-                    bothStarted.countDown();
-                    Occupier.awaitUninterruptibly(release);
-                });
-            }
-            Occupier.awaitUninterruptibly(bothStarted); // the second needed a compensation: the first was stuck
+            startWaitingTasks(pool, 2, release); // the second needed a compensation: the first was stuck
             awaitCondition(() -> pool.blockedThreads() == 2, () -> "both tasks counted blocked: " + pool);
             assertThat(pool.compensations()).as("compensations").isGreaterThanOrEqualTo(1);
             assertThat(pool.runningThreads()).as("running threads").isZero();
@@ -109,5 +95,24 @@ class ExecutorStatisticsTest {
             }
             LockSupport.parkNanos(MS / 10); // poll interval, bounded by the deadline
         }
+    }
+
+    /** Runs {@code tasks} tasks on {@code pool} that wait for {@code release}; returns once all have started. */
+    private static void startWaitingTasks(ElasticExecutor pool, int tasks, CountDownLatch release) {
+        CountDownLatch started = new CountDownLatch(tasks);
+        for (int i = 0; i < tasks; i++) {
+            pool.execute(() -> {
+                started.countDown();
+                Occupier.awaitUninterruptibly(release);
+            });
+        }
+        Occupier.awaitUninterruptibly(started);
+    }
+
+    /** A registry with {@code pool}'s executor metrics bound to it. */
+    private static MeterRegistry metersOf(ElasticExecutor pool) {
+        MeterRegistry meters = new SimpleMeterRegistry();
+        new ExecutorMetrics(pool).bindTo(meters);
+        return meters;
     }
 }

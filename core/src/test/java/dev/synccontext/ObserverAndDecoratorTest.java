@@ -2,24 +2,17 @@ package dev.synccontext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.synccontext.testing.NoThreadLeftStuck;
+import dev.synccontext.testing.PooledTest;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The observer sees every callback with its path and outcome; the decorator wraps queued ones only. */
-class ObserverAndDecoratorTest {
-
-    @RegisterExtension
-    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
-
-    private final ExecutorService pool = threads.fixedPool(2);
+class ObserverAndDecoratorTest extends PooledTest {
 
     record Event(CallbackPath path, CallbackOutcome outcome) {
     }

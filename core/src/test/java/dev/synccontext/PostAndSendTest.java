@@ -3,51 +3,43 @@ package dev.synccontext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.synccontext.testing.NoThreadLeftStuck;
+import dev.synccontext.testing.PooledTest;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Rule 2: post/execute never inline; send blocks for its FIFO turn on the caller; nested calls run now. */
-class PostAndSendTest {
+class PostAndSendTest extends PooledTest {
 
-    @RegisterExtension
-    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
-
-    private final ExecutorService pool = threads.fixedPool(2);
-
-    @Test
-    void postNeverRunsInsideTheCallEvenWhenIdle() {
-        ManualExecutor executor = new ManualExecutor();
-        RendererSyncContext ctx = RendererSyncContext.create(executor);
-        AtomicBoolean ran = new AtomicBoolean();
-
-        ctx.post(() -> ran.set(true));
-
-        assertThat(ran).as("post ran inline").isFalse();
-        assertThat(ctx.queueDepth()).isEqualTo(1);
-        assertThat(executor.pending()).as("one drain scheduled").isEqualTo(1);
-        executor.runUntilIdle();
-        assertThat(ran).isTrue();
+    /** The two names of the one call that queues: {@code execute} is {@code post}. */
+    enum Queueing {
+        POST, EXECUTE
     }
 
-    @Test
-    void executeIsTheSameAsPost() {
+    @ParameterizedTest
+    @EnumSource(Queueing.class)
+    void postAndExecuteNeverRunInsideTheCallEvenWhenIdle(Queueing call) {
         ManualExecutor executor = new ManualExecutor();
         RendererSyncContext ctx = RendererSyncContext.create(executor);
         AtomicBoolean ran = new AtomicBoolean();
+        Runnable callback = () -> ran.set(true);
 
-        ctx.execute(() -> ran.set(true));
+        switch (call) {
+            case POST -> ctx.post(callback);
+            case EXECUTE -> ctx.execute(callback);
+        }
 
-        assertThat(ran).as("execute ran inline").isFalse();
+        assertThat(ran).as("%s ran inline", call).isFalse();
+        assertThat(ctx.queueDepth()).isEqualTo(1);
+        assertThat(executor.pending()).as("one drain scheduled").isEqualTo(1);
         executor.runUntilIdle();
         assertThat(ran).isTrue();
     }

@@ -109,12 +109,7 @@ class StepBackTest {
         Thread caller = new Thread(() -> {
             Occupier.awaitUninterruptibly(go);
             while (poster.isAlive()) {
-                ctx.invokeAsync(() -> {
-                    if (inside.incrementAndGet() != 1) {
-                        violation.compareAndSet(null, "an invokeAsync callback ran beside another");
-                    }
-                    inside.decrementAndGet();
-                }).join();
+                Exclusive.invokeAndCheckAlone(ctx, inside, violation);
                 calls.incrementAndGet();
             }
         }, "caller");

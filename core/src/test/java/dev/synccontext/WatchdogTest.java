@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -15,29 +14,22 @@ class WatchdogTest {
 
     @Test
     void aCallbackOverTheThresholdIsReportedOnceWithItsThreadAndStack() throws Exception {
-        List<BlockedCallback> reports = new CopyOnWriteArrayList<>();
-        CountDownLatch reported = new CountDownLatch(1);
+        BlockedReports observer = new BlockedReports();
         RendererSyncContext ctx = RendererSyncContext.builder().name("slow-view")
                 .blockedThreshold(Duration.ofMillis(50))
-                .observer(new SyncContextObserver() {
-                    @Override
-                    public void callbackBlocked(BlockedCallback blocked) {
-                        reports.add(blocked);
-                        reported.countDown();
-                    }
-                }).build();
+                .observer(observer).build();
         CountDownLatch release = new CountDownLatch(1);
         CompletableFuture<List<BlockedCallback>> listedWhileBlocked = new CompletableFuture<>();
 
         Thread owner = new Thread(() -> ctx.invokeAsync(() -> {
-            Occupier.awaitUninterruptibly(reported);
+            Occupier.awaitUninterruptibly(observer.reported);
             listedWhileBlocked.complete(RendererSyncContext.blockedCallbacks());
             Occupier.awaitUninterruptibly(release);
         }), "blocking-owner");
         owner.start();
 
-        assertThat(reported.await(10, TimeUnit.SECONDS)).as("watchdog reported").isTrue();
-        BlockedCallback report = reports.get(0);
+        assertThat(observer.reported.await(10, TimeUnit.SECONDS)).as("watchdog reported").isTrue();
+        BlockedCallback report = observer.reports.get(0);
         assertThat(report.contextName()).isEqualTo("slow-view");
         assertThat(report.context()).isSameAs(ctx);
         assertThat(report.threadName()).isEqualTo("blocking-owner");
@@ -53,28 +45,19 @@ class WatchdogTest {
         }
         release.countDown();
         owner.join(10_000);
-        assertThat(reports).hasSize(1);
+        assertThat(observer.reports).hasSize(1);
         assertThat(ctx.blockedCallbackCount()).isEqualTo(1);
         assertThat(RendererSyncContext.blockedCallbacks()).noneSatisfy(b -> assertThat(b.context()).isSameAs(ctx));
     }
 
     @Test
     void aZeroThresholdTurnsTheReportOff() throws Exception {
-        List<BlockedCallback> reports = new CopyOnWriteArrayList<>();
+        BlockedReports observer = new BlockedReports();
+        List<BlockedCallback> reports = observer.reports;
         RendererSyncContext watched = RendererSyncContext.builder().blockedThreshold(Duration.ofMillis(20))
-                .observer(new SyncContextObserver() {
-                    @Override
-                    public void callbackBlocked(BlockedCallback blocked) {
-                        reports.add(blocked);
-                    }
-                }).build();
+                .observer(observer).build();
         RendererSyncContext unwatched = RendererSyncContext.builder().blockedThreshold(Duration.ZERO)
-                .observer(new SyncContextObserver() {
-                    @Override
-                    public void callbackBlocked(BlockedCallback blocked) {
-                        reports.add(blocked);
-                    }
-                }).build();
+                .observer(observer).build();
         // The unwatched context blocks for ten of the watched threshold; it must not be reported.
         unwatched.invokeAsync(() -> spinFor(TimeUnit.MILLISECONDS.toNanos(200), reports));
         assertThat(reports).as("reports for a context whose threshold is zero").isEmpty();

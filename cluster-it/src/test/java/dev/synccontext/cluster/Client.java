@@ -1,5 +1,7 @@
 package dev.synccontext.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.synccontext.testing.Browser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,6 +27,12 @@ final class Client {
 
         boolean ok() {
             return status == 200;
+        }
+
+        /** This reply, once asserted to be a 200 (the body describes a failure). */
+        Reply asserted200() {
+            assertThat(status).as(body).isEqualTo(200);
+            return this;
         }
     }
 

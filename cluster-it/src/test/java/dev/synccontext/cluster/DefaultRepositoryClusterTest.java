@@ -21,19 +21,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 @ExtendWith(OutputCaptureExtension.class)
 class DefaultRepositoryClusterTest extends TwoNodeClusterTest {
 
-    @Override
-    String repositoryType() {
-        return "default";
-    }
-
-    @Override
-    Map<String, String> nodeProperties() {
-        return Map.of("synccontext.session.idle-timeout", ClusterApp.SHORT_IDLE.toString());
-    }
-
-    @Override
-    boolean sessionsEndByEvents() {
-        return false;
+    DefaultRepositoryClusterTest() {
+        super("default", Map.of("synccontext.session.idle-timeout", ClusterApp.SHORT_IDLE.toString()), false);
     }
 
     @Test
@@ -67,8 +56,7 @@ class DefaultRepositoryClusterTest extends TwoNodeClusterTest {
             for (int s = 0; s < 10; s++) {
                 Client client = new Client();
                 for (int r = 1; r <= 6; r++) {
-                    Client.Reply reply = client.post(nginx.port, "/increment");
-                    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+                    Client.Reply reply = client.post(nginx.port, "/increment").asserted200();
                     seen.add(reply.node());
                 }
             }

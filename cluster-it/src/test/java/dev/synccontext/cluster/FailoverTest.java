@@ -119,8 +119,7 @@ class FailoverTest {
         List<Client> routed = new ArrayList<>();
         for (int attempt = 0; routed.size() < SESSIONS && attempt < 200; attempt++) {
             Client client = new Client().withRoute();
-            Client.Reply first = client.get(port, "/context");
-            assertThat(first.status()).as(first.body()).isEqualTo(200);
+            Client.Reply first = client.get(port, "/context").asserted200();
             if (first.node().equals(node)) {
                 routed.add(client);
             }

@@ -10,21 +10,10 @@ import java.util.Map;
  */
 class IndexedRepositoryClusterTest extends TwoNodeClusterTest {
 
-    @Override
-    String repositoryType() {
-        return "indexed";
-    }
-
-    @Override
-    Map<String, String> nodeProperties() {
-        return Map.of("synccontext.session.idle-timeout", "1h",
+    IndexedRepositoryClusterTest() {
+        super("indexed", Map.of("synccontext.session.idle-timeout", "1h",
                 // Spring Session also sweeps expired sessions itself once a minute by default; every second
                 // here, so expiries that Redis reports late still end within the test.
-                "spring.session.data.redis.cleanup-cron", "* * * * * *");
-    }
-
-    @Override
-    boolean sessionsEndByEvents() {
-        return true;
+                "spring.session.data.redis.cleanup-cron", "* * * * * *"), true);
     }
 }

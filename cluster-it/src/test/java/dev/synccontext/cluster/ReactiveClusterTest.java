@@ -3,7 +3,6 @@ package dev.synccontext.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.registry.SyncContextRegistry;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -43,30 +42,14 @@ class ReactiveClusterTest {
 
     @AfterAll
     void stopCluster() {
-        try {
-            for (Node node : new Node[] { nodeA, nodeB }) {
-                if (node != null) {
-                    SyncContextRegistry registry = node.registry();
-                    node.close();
-                    assertThat(registry.contexts()).as("%s's contexts after shutdown", node.id).isEmpty();
-                }
-            }
-        } finally {
-            if (redisClient != null) {
-                redisClient.close();
-            }
-            if (redis != null) {
-                redis.close();
-            }
-        }
+        ClusterTeardown.stop(redis, redisClient, nodeA, nodeB);
     }
 
     @Test
     void aWebSessionHoldsOnlyTheHandleAndContinuesOnTheOtherNode() {
         Client alice = new Client();
         for (int i = 1; i <= 3; i++) {
-            Client.Reply reply = alice.post(nodeA.port, "/increment");
-            assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+            Client.Reply reply = alice.post(nodeA.port, "/increment").asserted200();
             assertThat(reply.body()).isEqualTo(String.valueOf(i));
         }
         Client.Reply onB = alice.post(nodeB.port, "/increment");
@@ -85,8 +68,7 @@ class ReactiveClusterTest {
         Client bob = new Client();
         String before = bob.get(nodeA.port, "/context").body();
         String idBefore = bob.sessionCookie();
-        Client.Reply afterLogin = bob.post(nodeA.port, "/login");
-        assertThat(afterLogin.status()).as(afterLogin.body()).isEqualTo(200);
+        Client.Reply afterLogin = bob.post(nodeA.port, "/login").asserted200();
         assertThat(bob.sessionCookie()).isNotEqualTo(idBefore);
         assertThat(afterLogin.body()).isEqualTo(before);
         assertThat(bob.get(nodeA.port, "/context").body()).isEqualTo(before);

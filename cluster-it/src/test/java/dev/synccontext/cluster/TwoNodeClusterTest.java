@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.registry.SyncContextRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,40 +40,31 @@ abstract class TwoNodeClusterTest {
     final String namespace = "it:" + getClass().getSimpleName();
 
     /** {@code default} or {@code indexed}. */
-    abstract String repositoryType();
+    final String repositoryType;
 
     /** Node properties of this repository type's cluster. */
-    abstract Map<String, String> nodeProperties();
+    final Map<String, String> nodeProperties;
 
     /** Whether ended sessions are announced to every node (indexed) or found by idle eviction (default). */
-    abstract boolean sessionsEndByEvents();
+    final boolean sessionsEndByEvents;
+
+    TwoNodeClusterTest(String repositoryType, Map<String, String> nodeProperties, boolean sessionsEndByEvents) {
+        this.repositoryType = repositoryType;
+        this.nodeProperties = nodeProperties;
+        this.sessionsEndByEvents = sessionsEndByEvents;
+    }
 
     @BeforeAll
     void startCluster() {
         redis = RedisServer.start();
         redisClient = redis.client();
-        nodeA = Node.start("node-a", redis.port, repositoryType(), namespace, nodeProperties());
-        nodeB = Node.start("node-b", redis.port, repositoryType(), namespace, nodeProperties());
+        nodeA = Node.start("node-a", redis.port, repositoryType, namespace, nodeProperties);
+        nodeB = Node.start("node-b", redis.port, repositoryType, namespace, nodeProperties);
     }
 
     @AfterAll
     void stopCluster() {
-        try {
-            for (Node node : new Node[] { nodeA, nodeB }) {
-                if (node != null) {
-                    SyncContextRegistry registry = node.registry();
-                    node.close();
-                    assertThat(registry.contexts()).as("%s's contexts after shutdown", node.id).isEmpty();
-                }
-            }
-        } finally {
-            if (redisClient != null) {
-                redisClient.close();
-            }
-            if (redis != null) {
-                redis.close(); // asserts that redis-server is no longer running
-            }
-        }
+        ClusterTeardown.stop(redis, redisClient, nodeA, nodeB);
     }
 
     // ---------------------------------------------------------------- T1
@@ -87,8 +77,7 @@ abstract class TwoNodeClusterTest {
             assertThat(reply.status()).as("request %d on node-a: %s", i, reply.body()).isEqualTo(200);
             assertThat(reply.body()).isEqualTo(String.valueOf(i));
         }
-        Client.Reply onB = alice.post(nodeB.port, "/increment");
-        assertThat(onB.status()).as(onB.body()).isEqualTo(200);
+        Client.Reply onB = alice.post(nodeB.port, "/increment").asserted200();
         assertThat(onB.body()).as("node-b continues the session's Serializable state").isEqualTo("4");
 
         Map<String, byte[]> hash = redisClient.hash(sessionKey(alice));
@@ -98,7 +87,7 @@ abstract class TwoNodeClusterTest {
         assertThat(handle).matches("[A-Za-z0-9_-]{16}@node-b");
         int bytes = HANDLE_FIELD.getBytes(StandardCharsets.UTF_8).length + hash.get(HANDLE_FIELD).length;
         System.out.printf("[figure] %s repository: bytes added per session in Redis (field name + serialized value): %d"
-                + " (value %s)%n", repositoryType(), bytes, handle);
+                + " (value %s)%n", repositoryType, bytes, handle);
         assertThat(bytes).as("bytes the handle adds to the session's hash").isLessThan(100);
         alice.post(nodeB.port, "/logout");
     }
@@ -120,7 +109,7 @@ abstract class TwoNodeClusterTest {
             monitor.sync(redisClient);
             long writesAfterFirst = monitor.count(HANDLE_FIELD) - afterFirst;
             System.out.printf("[figure] %s repository: Redis commands touching the handle in %d requests after the"
-                    + " first: %d%n", repositoryType(), later, writesAfterFirst);
+                    + " first: %d%n", repositoryType, later, writesAfterFirst);
             assertThat(writesAfterFirst).as("no Redis write for the handle after the first request").isZero();
 
             assertThat(bob.post(nodeB.port, "/increment").ok()).isTrue();
@@ -138,8 +127,7 @@ abstract class TwoNodeClusterTest {
         Set<String> fieldsBefore = new TreeSet<>(redisClient.hash(sessionKey(carol)).keySet());
         try (RedisMonitor monitor = new RedisMonitor(redis.port)) {
             for (int i = 1; i <= 3; i++) {
-                Client.Reply reply = carol.post(nodeA.port, "/scoped");
-                assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+                Client.Reply reply = carol.post(nodeA.port, "/scoped").asserted200();
                 assertThat(reply.body()).as("node-a's instance for this session").isEqualTo(String.valueOf(i));
             }
             Client.Reply onB = carol.post(nodeB.port, "/scoped");
@@ -162,11 +150,9 @@ abstract class TwoNodeClusterTest {
     @Test
     void changingTheSessionIdKeepsTheSameContext() {
         Client carol = new Client();
-        Client.Reply before = carol.get(nodeA.port, "/context");
-        assertThat(before.status()).as(before.body()).isEqualTo(200);
+        Client.Reply before = carol.get(nodeA.port, "/context").asserted200();
         String idBefore = carol.sessionId();
-        Client.Reply afterLogin = carol.post(nodeA.port, "/login");
-        assertThat(afterLogin.status()).as(afterLogin.body()).isEqualTo(200);
+        Client.Reply afterLogin = carol.post(nodeA.port, "/login").asserted200();
         assertThat(carol.sessionId()).as("the session id changed").isNotEqualTo(idBefore);
         assertThat(afterLogin.body()).as("same context after changeSessionId, in the same request").isEqualTo(before.body());
         assertThat(carol.get(nodeA.port, "/context").body()).as("and on the next request").isEqualTo(before.body());
@@ -205,15 +191,15 @@ abstract class TwoNodeClusterTest {
             for (int i = 0; i < sessions; i++) {
                 long closedAt = watcher.closedAt(onB.get(i), Duration.ofSeconds(60));
                 // Events: from the session's end on A. Idle eviction: from the session's last request on B.
-                latencies.add(closedAt - (sessionsEndByEvents() ? endedAt[i] : lastUseOnB[i]));
+                latencies.add(closedAt - (sessionsEndByEvents ? endedAt[i] : lastUseOnB[i]));
             }
         }
-        System.out.printf("[figure] %s repository: close latency on node-b, %s: %s%n", repositoryType(),
-                sessionsEndByEvents() ? "after the session ended on node-a (SessionDeletedEvent)"
+        System.out.printf("[figure] %s repository: close latency on node-b, %s: %s%n", repositoryType,
+                sessionsEndByEvents ? "after the session ended on node-a (SessionDeletedEvent)"
                         : "after the session's last request on node-b was sent (idle eviction, idle timeout "
                                 + nodeB.sessions().idleTimeout().toMillis() + " ms)", latencies.summary());
         long idleMillis = nodeB.sessions().idleTimeout().toMillis();
-        if (sessionsEndByEvents()) {
+        if (sessionsEndByEvents) {
             assertThat(latencies.percentileMillis(99)).as("the event path does not wait for idle eviction")
                     .isLessThan(idleMillis);
         } else {
@@ -240,11 +226,9 @@ abstract class TwoNodeClusterTest {
                     // expire before a loaded machine ran its request on node-b, which then served a new session
                     // (default timeout, 30 min) whose context rightly stayed open past this test.
                     Client client = new Client();
-                    Client.Reply onA = client.post(nodeA.port, "/increment");
-                    assertThat(onA.status()).as(onA.body()).isEqualTo(200);
+                    client.post(nodeA.port, "/increment").asserted200();
                     String session = client.sessionId();
-                    Client.Reply onB = client.post(nodeB.port, "/timeout?seconds=2");
-                    assertThat(onB.status()).as(onB.body()).isEqualTo(200);
+                    client.post(nodeB.port, "/timeout?seconds=2").asserted200();
                     assertThat(client.sessionId()).as("node-b served the session node-a started").isEqualTo(session);
                 }));
             }
@@ -257,16 +241,16 @@ abstract class TwoNodeClusterTest {
         int openA = nodeA.openSessionContexts();
         int openB = nodeB.openSessionContexts();
         System.out.printf("[figure] %s repository: open session contexts with %d live sessions: node-a %d, node-b %d%n",
-                repositoryType(), sessions, openA, openB);
+                repositoryType, sessions, openA, openB);
         long start = System.nanoTime();
         awaitNoSessionContexts(Duration.ofSeconds(120));
         long forcedAfter = nodeA.registry().forcedCloses() + nodeB.registry().forcedCloses();
         System.out.printf("[figure] %s repository: after %d expiries (timeout 2 s): contexts node-a %d / node-b %d,"
-                + " closing %d / %d, forced closes %d, %.1f s after the last request%n", repositoryType(), sessions,
+                + " closing %d / %d, forced closes %d, %.1f s after the last request%n", repositoryType, sessions,
                 nodeA.openSessionContexts(), nodeB.openSessionContexts(), nodeA.registry().closingContexts(),
                 nodeB.registry().closingContexts(), forcedAfter - forcedBefore, (System.nanoTime() - start) / 1e9);
         assertThat(forcedAfter - forcedBefore).as("no context needed a forced close").isZero();
-        if (sessionsEndByEvents()) {
+        if (sessionsEndByEvents) {
             assertThat(nodeA.sessions().idleEvictions() + nodeB.sessions().idleEvictions())
                     .as("with events, idle eviction (an hour here) had nothing to do").isZero();
         }

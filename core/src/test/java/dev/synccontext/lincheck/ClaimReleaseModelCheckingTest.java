@@ -1,10 +1,8 @@
 package dev.synccontext.lincheck;
 
 import dev.synccontext.RendererSyncContext;
-import java.time.Duration;
 import org.jetbrains.kotlinx.lincheck.annotations.Operation;
 import org.jetbrains.kotlinx.lincheck.annotations.Param;
-import org.jetbrains.kotlinx.lincheck.annotations.Validate;
 import org.jetbrains.kotlinx.lincheck.paramgen.ThreadIdGen;
 import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions;
 
@@ -17,15 +15,9 @@ import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelChecki
  */
 public class ClaimReleaseModelCheckingTest extends ModelCheckingTest {
 
-    private final Ledger ledger = new Ledger(RendererSyncContext.builder()
-            .name("lincheck-claim")
-            .executor(Runnable::run)
-            .blockedThreshold(Duration.ZERO)
-            .build());
-
-    @Operation
-    public void invokeAsync(@Param(gen = ThreadIdGen.class) int producer) {
-        ledger.invokeAsync(producer);
+    @Override
+    RendererSyncContext.Builder context() {
+        return RendererSyncContext.builder().name("lincheck-claim").executor(Runnable::run);
     }
 
     @Operation
@@ -37,27 +29,12 @@ public class ClaimReleaseModelCheckingTest extends ModelCheckingTest {
 
     @Operation
     public void nestedSend(@Param(gen = ThreadIdGen.class) int producer) {
-        Ledger.Task outer = ledger.task(producer);
-        ledger.future(outer, ledger.ctx.invokeAsync(() -> {
-            outer.run();
-            Ledger.Task inner = ledger.task(-1);
-            ledger.ctx.send(inner);
-        }));
-        ledger.outside("nestedSend");
-    }
-
-    @Validate
-    public void validate() throws InterruptedException {
-        ledger.validate();
+        ledger.invokeAsyncNesting(producer, "nestedSend", () -> ledger.ctx.send(ledger.task(-1)));
     }
 
     @Override
     ModelCheckingOptions scenario() {
-        return new ModelCheckingOptions()
-                .threads(2)
-                .actorsPerThread(2)
-                .actorsBefore(0)
-                .actorsAfter(0);
+        return scenario(2, 2, 0);
     }
 
     /** The idle path's windows are a few instructions wide: twice the interleavings per scenario. */

@@ -1,14 +1,12 @@
 package dev.synccontext.lincheck;
 
 import dev.synccontext.RendererSyncContext;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions;
 import org.jetbrains.kotlinx.lincheck.annotations.Operation;
 import org.jetbrains.kotlinx.lincheck.annotations.Param;
 import org.jetbrains.kotlinx.lincheck.paramgen.ThreadIdGen;
-import org.jetbrains.kotlinx.lincheck.annotations.Validate;
 
 /**
  * Lincheck model checking of the state machine with drains that run on the thread that schedules
@@ -17,18 +15,11 @@ import org.jetbrains.kotlinx.lincheck.annotations.Validate;
  * thread interleavings of random scenarios; after each, {@link Ledger#validate()} checks that every
  * task ran exactly once or was reported, every future completed, FIFO per producer, no overlap.
  */
-public class ContextModelCheckingTest extends ModelCheckingTest {
+public class ContextModelCheckingTest extends ClosingModelCheckingTest {
 
-    private final Ledger ledger = new Ledger(RendererSyncContext.builder()
-            .name("lincheck")
-            .executor(Runnable::run)
-            .maxBatch(2)
-            .blockedThreshold(Duration.ZERO)
-            .build());
-
-    @Operation
-    public void invokeAsync(@Param(gen = ThreadIdGen.class) int producer) {
-        ledger.invokeAsync(producer);
+    @Override
+    RendererSyncContext.Builder context() {
+        return RendererSyncContext.builder().name("lincheck").executor(Runnable::run).maxBatch(2);
     }
 
     @Operation
@@ -39,11 +30,6 @@ public class ContextModelCheckingTest extends ModelCheckingTest {
             return CompletableFuture.completedFuture(task.id);
         }));
         ledger.outside("invokeAsyncStage");
-    }
-
-    @Operation
-    public void post(@Param(gen = ThreadIdGen.class) int producer) {
-        ledger.post(producer);
     }
 
     @Operation
@@ -60,9 +46,7 @@ public class ContextModelCheckingTest extends ModelCheckingTest {
     /** A callback that calls the context again: invokeAsync and send run nested, post queues. */
     @Operation
     public void nested(@Param(gen = ThreadIdGen.class) int producer) {
-        Ledger.Task outer = ledger.task(producer);
-        ledger.future(outer, ledger.ctx.invokeAsync(() -> {
-            outer.run();
+        ledger.invokeAsyncNesting(producer, "nested", () -> {
             Ledger.Task inner = ledger.task(-1);
             Ledger.Task innerSend = ledger.task(-1);
             CompletableFuture<Void> f = ledger.ctx.invokeAsync(inner);
@@ -71,31 +55,11 @@ public class ContextModelCheckingTest extends ModelCheckingTest {
             }
             ledger.future(inner, f);
             ledger.ctx.send(innerSend);
-        }));
-        ledger.outside("nested");
-    }
-
-    @Operation
-    public void close() {
-        ledger.close();
-    }
-
-    @Operation
-    public void closeNow() {
-        ledger.closeNow();
-    }
-
-    @Validate
-    public void validate() throws InterruptedException {
-        ledger.validate();
+        });
     }
 
     @Override
     ModelCheckingOptions scenario() {
-        return new ModelCheckingOptions()
-                .threads(3)
-                .actorsPerThread(3)
-                .actorsBefore(1)
-                .actorsAfter(1);
+        return scenario(3, 3, 1);
     }
 }

@@ -1,11 +1,9 @@
 package dev.synccontext.lincheck;
 
 import dev.synccontext.RendererSyncContext;
-import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jetbrains.kotlinx.lincheck.annotations.Operation;
 import org.jetbrains.kotlinx.lincheck.annotations.Param;
-import org.jetbrains.kotlinx.lincheck.annotations.Validate;
 import org.jetbrains.kotlinx.lincheck.paramgen.ThreadIdGen;
 import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions;
 
@@ -17,35 +15,26 @@ import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelChecki
  * blocks until a drain that this model may never run. Whatever drains are left run in
  * {@link #validate()}, which then checks the ledger.
  */
-public class DeferredDrainModelCheckingTest extends ModelCheckingTest {
+public class DeferredDrainModelCheckingTest extends ClosingModelCheckingTest {
 
     private final ConcurrentLinkedQueue<Runnable> drains = new ConcurrentLinkedQueue<>();
-    private final Ledger ledger = new Ledger(RendererSyncContext.builder()
-            .name("lincheck-deferred")
-            .executor(drains::add)
-            .maxBatch(1)
-            .blockedThreshold(Duration.ZERO)
-            .build());
 
-    @Operation
-    public void invokeAsync(@Param(gen = ThreadIdGen.class) int producer) {
-        ledger.invokeAsync(producer);
+    // this::schedule, not drains::add: drains is not set yet when context() runs.
+    @Override
+    RendererSyncContext.Builder context() {
+        return RendererSyncContext.builder().name("lincheck-deferred").executor(this::schedule).maxBatch(1);
     }
 
-    @Operation
-    public void post(@Param(gen = ThreadIdGen.class) int producer) {
-        ledger.post(producer);
+    private void schedule(Runnable drain) {
+        drains.add(drain);
     }
 
     @Operation
     public void nested(@Param(gen = ThreadIdGen.class) int producer) {
-        Ledger.Task outer = ledger.task(producer);
-        ledger.future(outer, ledger.ctx.invokeAsync(() -> {
-            outer.run();
+        ledger.invokeAsyncNesting(producer, "nested", () -> {
             Ledger.Task inner = ledger.task(-1);
             ledger.future(inner, ledger.ctx.invokeAsync(inner));
-        }));
-        ledger.outside("nested");
+        });
     }
 
     @Operation
@@ -57,30 +46,16 @@ public class DeferredDrainModelCheckingTest extends ModelCheckingTest {
         ledger.outside("runDrain");
     }
 
-    @Operation
-    public void close() {
-        ledger.close();
-    }
-
-    @Operation
-    public void closeNow() {
-        ledger.closeNow();
-    }
-
-    @Validate
-    public void validate() throws InterruptedException {
+    /** The drains no thread ran. */
+    @Override
+    void settle() {
         for (Runnable drain; (drain = drains.poll()) != null;) {
             drain.run();
         }
-        ledger.validate();
     }
 
     @Override
     ModelCheckingOptions scenario() {
-        return new ModelCheckingOptions()
-                .threads(3)
-                .actorsPerThread(3)
-                .actorsBefore(1)
-                .actorsAfter(1);
+        return scenario(3, 3, 1);
     }
 }

@@ -49,6 +49,16 @@ final class Ledger {
         outside("invokeAsync");
     }
 
+    /** A callback for {@code producer} that, while it runs, calls the context again through {@code nestedCalls}. */
+    void invokeAsyncNesting(int producer, String operation, Runnable nestedCalls) {
+        Task outer = task(producer);
+        future(outer, ctx.invokeAsync(() -> {
+            outer.run();
+            nestedCalls.run();
+        }));
+        outside(operation);
+    }
+
     void post(int producer) {
         Task task = task(producer);
         try {

@@ -3,6 +3,7 @@ package dev.synccontext.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.StressSeed;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -38,8 +39,7 @@ class BroadcastStressTest {
     }
 
     private static void stress(boolean paced) throws Exception {
-        long seed = Long.getLong("stress.seed", System.nanoTime());
-        System.out.println("BroadcastStressTest seed " + seed + " (rerun with -Dstress.seed=" + seed + ")");
+        long seed = StressSeed.announce(BroadcastStressTest.class);
         SplittableRandom random = new SplittableRandom(seed);
         for (int round = 0; round < ROUNDS; round++) {
             runRound(random.split(), seed, round, paced);

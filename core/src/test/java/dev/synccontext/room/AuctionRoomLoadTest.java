@@ -8,6 +8,7 @@ import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.testing.StressSeed;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,8 +106,7 @@ class AuctionRoomLoadTest {
     }
 
     private static void runs(int count) throws Exception {
-        long seed = Long.getLong("stress.seed", System.nanoTime());
-        System.out.println("AuctionRoomLoadTest seed " + seed + " (rerun with -Dstress.seed=" + seed + ")");
+        long seed = StressSeed.announce(AuctionRoomLoadTest.class);
         SplittableRandom random = new SplittableRandom(seed);
         for (int run = 0; run < count; run++) {
             Outcome outcome = runAuction(ASK, random.split());

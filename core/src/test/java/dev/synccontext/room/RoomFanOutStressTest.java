@@ -6,6 +6,7 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.registry.Broadcast;
 import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.testing.StressSeed;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -33,8 +34,7 @@ class RoomFanOutStressTest {
 
     @Test
     void aFanOutWhileSessionsEndReachesEveryLiveOneOnceAndCountsEachRefusal() throws Exception {
-        long seed = Long.getLong("stress.seed", System.nanoTime());
-        System.out.println("RoomFanOutStressTest seed " + seed + " (rerun with -Dstress.seed=" + seed + ")");
+        long seed = StressSeed.announce(RoomFanOutStressTest.class);
         Random random = new Random(seed);
         for (int round = 0; round < ROUNDS; round++) {
             runRound(random.nextLong(), "seed " + seed + ", round " + round + ": ");

@@ -1,7 +1,5 @@
 package dev.synccontext.stress;
 
-import static dev.synccontext.stress.ExecutorFaultTest.await;
-import static dev.synccontext.stress.ExecutorFaultTest.awaitQueueDepth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,7 +7,6 @@ import dev.synccontext.BlockedCallback;
 import dev.synccontext.CallbackOutcome;
 import dev.synccontext.CallbackPath;
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.testing.NoThreadLeftStuck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,15 +14,12 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault injection in what the context runs: callbacks that throw ({@code RuntimeException},
@@ -34,16 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * After each fault the context keeps serving (or fails every pending caller with a clear
  * exception), the counters report it, and no thread is left stuck.
  */
-// Hang guard only (a deadlocked proof fails instead of stalling the build), never a speed bound.
-@Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class CallbackFaultTest {
-
-    private static final Duration HANG_GUARD = Duration.ofSeconds(30);
-
-    @RegisterExtension
-    final NoThreadLeftStuck threads = new NoThreadLeftStuck(HANG_GUARD);
-
-    private final ExecutorService pool = threads.fixedPool(2);
+class CallbackFaultTest extends FaultInjectionTest {
 
     @Test
     void runtimeExceptionOnEveryPathIsReportedAndTheContextKeepsServing() throws Exception {
@@ -90,16 +75,11 @@ class CallbackFaultTest {
         ctx.invokeAsync(() -> nested.set(ctx.invokeAsync(thrower))).join();
         assertFailedWith(nested.get(), failures);
 
-        CountDownLatch inside = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread owner = threads.start("owner", () -> ctx.invokeAsync(() -> {
-            inside.countDown();
-            await(release);
-        }).join());
-        await(inside);
+        Hold hold = new Hold();
+        Thread owner = startOwnerHolding(ctx, hold);
         CompletableFuture<Void> queued = ctx.invokeAsync(thrower);
         ctx.post(thrower);
-        release.countDown();
+        hold.release();
         owner.join(HANG_GUARD.toMillis());
         queued.handle((v, f) -> null).get(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS);
         assertFailedWith(queued, failures);
@@ -175,13 +155,8 @@ class CallbackFaultTest {
         CountingObserver observer = new CountingObserver();
         RendererSyncContext ctx = RendererSyncContext.builder().name("interrupted").executor(pool)
                 .observer(observer).build();
-        CountDownLatch inside = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread owner = threads.start("owner", () -> ctx.invokeAsync(() -> {
-            inside.countDown();
-            await(release);
-        }).join());
-        await(inside);
+        Hold hold = new Hold();
+        Thread owner = startOwnerHolding(ctx, hold);
         AtomicInteger sentRuns = new AtomicInteger();
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         AtomicReference<Boolean> interruptKept = new AtomicReference<>();
@@ -199,7 +174,7 @@ class CallbackFaultTest {
         sender.join(HANG_GUARD.toMillis());
         assertThat(thrown.get()).isInstanceOf(CancellationException.class).hasMessageContaining("'interrupted'");
         assertThat(interruptKept.get()).as("interrupt status kept").isTrue();
-        release.countDown();
+        hold.release();
         behind.get(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS);
         owner.join(HANG_GUARD.toMillis());
         assertThat(sentRuns).as("a withdrawn send never runs").hasValue(0);
@@ -253,14 +228,10 @@ class CallbackFaultTest {
         CountingObserver observer = new CountingObserver();
         RendererSyncContext ctx = RendererSyncContext.builder().name("close-now").executor(pool)
                 .observer(observer).build();
-        CountDownLatch inside = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
+        Hold hold = new Hold();
         AtomicInteger ranAfter = new AtomicInteger();
-        ctx.post(() -> {
-            inside.countDown();
-            await(release);
-        });
-        await(inside); // a drain on the pool runs the first post now
+        ctx.post(hold);
+        hold.awaitInside(); // a drain on the pool runs the first post now
         List<Runnable> posts = new ArrayList<>();
         List<CompletableFuture<?>> futures = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
@@ -285,7 +256,7 @@ class CallbackFaultTest {
         assertThat(futures).as("cancelled when closeNow returns").allSatisfy(f -> assertThat(f).isCancelled());
         sender.join(HANG_GUARD.toMillis());
         assertThat(ctx.awaitTermination(Duration.ofMillis(10))).as("terminated while a callback runs").isFalse();
-        release.countDown(); // the running callback returns; its drain leaves without starting the rest
+        hold.release(); // the running callback returns; its drain leaves without starting the rest
 
         assertThat(ctx.awaitTermination(HANG_GUARD)).isTrue();
         assertThat(returned).containsExactlyElementsOf(posts);

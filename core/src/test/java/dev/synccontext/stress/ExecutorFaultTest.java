@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.synccontext.CallbackOutcome;
 import dev.synccontext.CallbackPath;
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.testing.NoThreadLeftStuck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,31 +15,19 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault injection at the executor: it rejects, throws, or stalls. In every case each pending caller
  * learns what happened (a failed future, an exception from {@code send}, the handler for a post),
  * the counters say so, and the context goes on serving once the executor works again.
  */
-// Hang guard only (a deadlocked proof fails instead of stalling the build), never a speed bound.
-@Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class ExecutorFaultTest {
-
-    private static final Duration HANG_GUARD = Duration.ofSeconds(30);
-
-    @RegisterExtension
-    final NoThreadLeftStuck threads = new NoThreadLeftStuck(HANG_GUARD);
-
-    private final ExecutorService pool = threads.fixedPool(2);
+class ExecutorFaultTest extends FaultInjectionTest {
 
     /** An executor that forwards to the pool while {@code working}, and otherwise throws {@code fault}. */
     private Executor faulty(AtomicBoolean working, AtomicReference<Throwable> fault) {
@@ -91,13 +78,8 @@ class ExecutorFaultTest {
         });
 
         // Work that queues behind an inline callback is refused when that callback releases.
-        CountDownLatch inside = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread owner = threads.start("owner", () -> ctx.invokeAsync(() -> {
-            inside.countDown();
-            await(release);
-        }).join());
-        await(inside);
+        Hold hold = new Hold();
+        Thread owner = startOwnerHolding(ctx, hold);
         CompletableFuture<Void> queued = ctx.invokeAsync(() -> { });
         ctx.post(postsRun::incrementAndGet);
         AtomicReference<Throwable> sendFailure = new AtomicReference<>();
@@ -112,7 +94,7 @@ class ExecutorFaultTest {
         });
         await(senderQueued);
         awaitQueueDepth(ctx, 3); // the sender has reserved its place once the depth says so
-        release.countDown();
+        hold.release();
         owner.join(HANG_GUARD.toMillis());
         sender.join(HANG_GUARD.toMillis());
 
@@ -162,19 +144,14 @@ class ExecutorFaultTest {
                     }
                 }).build();
         self[0] = ctx;
-        CountDownLatch inside = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread owner = threads.start("owner", () -> ctx.invokeAsync(() -> {
-            inside.countDown();
-            await(release);
-        }).join());
-        await(inside);
+        Hold hold = new Hold();
+        Thread owner = startOwnerHolding(ctx, hold);
         Runnable first = () -> { };
         Runnable second = () -> { };
         ctx.post(first);
         CompletableFuture<Void> queued = ctx.invokeAsync(() -> { });
         ctx.post(second);
-        release.countDown(); // the owner releases, the executor refuses, the owner fails the queue
+        hold.release(); // the owner releases, the executor refuses, the owner fails the queue
         owner.join(HANG_GUARD.toMillis());
         assertThat(owner.isAlive()).as("the releasing caller deadlocked in the handler's closeNow(): %s",
                 stackOf(owner)).isFalse();
@@ -256,27 +233,5 @@ class ExecutorFaultTest {
         // The stalled drain finally runs: it finds the queue taken over and does nothing.
         stalled.poll().run();
         assertThat(ctx.queueDepth()).isZero();
-    }
-
-    static void await(CountDownLatch latch) {
-        try {
-            if (!latch.await(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new AssertionError("hang guard: latch not released within " + HANG_GUARD);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
-    }
-
-    /** Waits until {@code depth} callbacks are queued (a producer reserves before it returns or parks). */
-    static void awaitQueueDepth(RendererSyncContext ctx, int depth) {
-        long deadline = System.nanoTime() + HANG_GUARD.toNanos();
-        while (ctx.queueDepth() < depth) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("hang guard: queueDepth of " + ctx + " never reached " + depth);
-            }
-            Thread.onSpinWait();
-        }
     }
 }

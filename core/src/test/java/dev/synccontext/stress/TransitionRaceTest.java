@@ -134,9 +134,8 @@ class TransitionRaceTest {
     /** closeNow() races a post that scheduled a drain: the post runs or is handed back, exactly once. */
     @Test
     void closeNowRacingAScheduledDrainRunsOrReturnsEveryPost() throws Exception {
-        race(() -> new Round(RendererSyncContext.builder().executor(pool).build()) {
+        race(() -> new CloseNowRound(RendererSyncContext.builder().executor(pool).build()) {
             final List<Runnable> posted = new ArrayList<>();
-            List<Runnable> returned = List.of();
             final ConcurrentLinkedQueue<Runnable> ran = new ConcurrentLinkedQueue<>();
 
             @Override
@@ -159,15 +158,7 @@ class TransitionRaceTest {
             }
 
             @Override
-            void b() {
-                returned = ctx.closeNow();
-            }
-
-            @Override
-            String check() throws Exception {
-                if (!terminated()) {
-                    return "not terminated: " + ctx;
-                }
+            String checkTerminated() {
                 for (Runnable p : posted) {
                     int times = (ran.contains(p) ? 1 : 0) + (returned.contains(p) ? 1 : 0);
                     if (times != 1) {
@@ -291,10 +282,9 @@ class TransitionRaceTest {
      */
     @Test
     void closeNowRacingAWaitersTurnRunsTheCallOnceOrFailsIt() throws Exception {
-        race(() -> new Round(RendererSyncContext.builder().executor(pool).build()) {
+        race(() -> new CloseNowRound(RendererSyncContext.builder().executor(pool).build()) {
             final ConcurrentLinkedQueue<String> ran = new ConcurrentLinkedQueue<>();
             CompletableFuture<Void> call;
-            List<Runnable> returned = List.of();
 
             {
                 ctx.post(() -> {
@@ -313,15 +303,7 @@ class TransitionRaceTest {
             }
 
             @Override
-            void b() {
-                returned = ctx.closeNow();
-            }
-
-            @Override
-            String check() throws Exception {
-                if (!terminated()) {
-                    return "not terminated: " + ctx;
-                }
+            String checkTerminated() {
                 if (!call.isDone()) {
                     return "the call's future never completed";
                 }
@@ -386,6 +368,29 @@ class TransitionRaceTest {
             ctx.close();
             return terminated() ? probe.verdict(expectedRuns) : "not terminated: " + ctx;
         }
+    }
+
+    /** A round whose side b is closeNow(): the check waits for termination, then asks the subclass. */
+    private abstract static class CloseNowRound extends Round {
+        /** What closeNow() handed back. */
+        List<Runnable> returned = List.of();
+
+        CloseNowRound(RendererSyncContext ctx) {
+            super(ctx);
+        }
+
+        @Override
+        final void b() {
+            returned = ctx.closeNow();
+        }
+
+        @Override
+        final String check() throws Exception {
+            return terminated() ? checkTerminated() : "not terminated: " + ctx;
+        }
+
+        /** Null when the terminated round is right, else what went wrong. */
+        abstract String checkTerminated();
     }
 
     /** A round whose check closes the context and expects {@code expectedRuns} callbacks once it terminated. */

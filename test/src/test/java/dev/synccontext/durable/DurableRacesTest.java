@@ -3,30 +3,15 @@ package dev.synccontext.durable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.SyncContextDefaults;
-import dev.synccontext.registry.ContextTemplate;
-import dev.synccontext.registry.SyncContextRegistry;
-import dev.synccontext.spring.durable.DurableType;
-import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.InMemoryStateStore;
-import dev.synccontext.spring.durable.NodeLease;
-import dev.synccontext.spring.durable.SnapshotCodec;
 import dev.synccontext.spring.durable.StateStore;
-import dev.synccontext.spring.durable.StoredSnapshot;
 import dev.synccontext.spring.durable.WriteOutcome;
-import dev.synccontext.spring.durable.session.DurableContexts;
 import dev.synccontext.spring.durable.session.DurableSettings;
 import dev.synccontext.spring.durable.session.HandOffCause;
 import dev.synccontext.test.SyncContextTestKit;
-import dev.synccontext.test.cluster.Counter;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -41,134 +26,27 @@ class DurableRacesTest {
     private static final Duration DEBOUNCE = Duration.ofMillis(200);
     private static final Duration HAND_OFF_TIMEOUT = Duration.ofSeconds(2);
     private static final String SESSION = "session-key-1";
-    private static final DurableType<Counter> COUNTER = DurableType.of("counter", Counter.class, 1);
 
     private final SyncContextTestKit kit = SyncContextTestKit.create();
     private final InMemoryStateStore store = new InMemoryStateStore(kit.clock());
     private final JsonMapper mapper = JsonMapper.builder().build();
 
-    /** One node: a registry and a durable layer on the shared store (through {@code nodeStore}). */
-    private final class Node {
-        final SyncContextRegistry registry;
-        final DurableContexts durable;
-        final Holdable writer = new Holdable();
-        final Map<String, RendererSyncContext> contexts = new HashMap<>();
-        final Map<RendererSyncContext, Counter> counters = new HashMap<>();
-
-        Node(String id, StateStore nodeStore) {
-            ContextTemplate template = new ContextTemplate(kit.executor(), "deterministic",
-                    SyncContextDefaults.MAX_BATCH, SyncContextDefaults.MAX_QUEUE_DEPTH, Duration.ZERO,
-                    Duration.ofSeconds(10), null);
-            registry = new SyncContextRegistry(template, null, List.of(), kit.clock());
-            SnapshotCodec codec = SnapshotCodec.builder(mapper).register(COUNTER).build();
-            durable = new DurableContexts(registry, nodeStore, codec, mapper, Map.of("counter", COUNTER),
-                    new DurableSettings(TTL, HAND_OFF_TIMEOUT, DEBOUNCE, Duration.ofMinutes(30)), id, writer);
-            durable.start();
-        }
-
-        RendererSyncContext contextOf(String session) {
-            return contexts.compute(session, (key, existing) -> {
-                if (existing != null && !existing.isClosed()) {
-                    return existing;
-                }
-                RendererSyncContext context = registry.create("session");
-                durable.opened(key, context);
-                return context;
-            });
-        }
-
-        /** What a call through the bean's proxy does: resolve (creating and restoring once), tell, then call. */
-        CompletableFuture<Integer> increment(String session) {
-            RendererSyncContext context = contextOf(session);
-            return context.invokeAsync(() -> {
-                Counter counter = counters.computeIfAbsent(context,
-                        c -> (Counter) durable.created(c, "counter", new Counter()));
-                durable.touched(context, "counter");
-                return counter.increment();
-            });
-        }
-
-        int incrementNow(String session) {
-            CompletableFuture<Integer> done = increment(session);
-            kit.runUntilIdle();
-            return done.join();
-        }
-    }
-
-    /** The shared store, with steps of one node's calls changed on purpose. */
-    private static final class Rigged extends ForwardingStateStore {
-        /** While set, releases fail as a lost connection does. */
-        volatile boolean releaseDown;
-        /** The next renewal finds the lease ended (a store restart): the node takes a new one. */
-        volatile boolean lapseNextRenewal;
-        /** Run once, just before the next write reaches the store, and just after it was answered. */
-        volatile @Nullable Runnable beforeNextWrite;
-        volatile @Nullable Runnable afterNextWrite;
-        /** The next write, once armed, waits (sent, not answered) until let go. */
-        volatile boolean slowNextWrite;
-        final CountDownLatch inWrite = new CountDownLatch(1);
-        final CountDownLatch letWriteGo = new CountDownLatch(1);
-
-        Rigged(StateStore delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public boolean release(String handle, long token) {
-            if (releaseDown) {
-                throw new IllegalStateException("the state store is down (test)");
-            }
-            return super.release(handle, token);
-        }
-
-        @Override
-        public boolean renewNodeLease(NodeLease lease) {
-            if (lapseNextRenewal) {
-                lapseNextRenewal = false;
-                delegate().releaseNodeLease(lease);
-                return false;
-            }
-            return super.renewNodeLease(lease);
-        }
-
-        @Override
-        public WriteOutcome write(String handle, long token, byte[] snapshot, Duration idleTimeout) {
-            Runnable before = beforeNextWrite;
-            beforeNextWrite = null;
-            if (before != null) {
-                before.run();
-            }
-            if (slowNextWrite) {
-                slowNextWrite = false;
-                inWrite.countDown();
-                try {
-                    letWriteGo.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            WriteOutcome outcome = super.write(handle, token, snapshot, idleTimeout);
-            Runnable after = afterNextWrite;
-            afterNextWrite = null;
-            if (after != null) {
-                after.run();
-            }
-            return outcome;
-        }
+    /** One node on the shared store (through {@code nodeStore}). */
+    private DurableNode node(String id, StateStore nodeStore) {
+        return new DurableNode(kit, mapper, id, nodeStore,
+                new DurableSettings(TTL, HAND_OFF_TIMEOUT, DEBOUNCE, Duration.ofMinutes(30)));
     }
 
     private int stored(String session) {
-        StoredSnapshot snapshot = store.read(session).orElseThrow(() -> new AssertionError("nothing stored"));
-        SnapshotCodec codec = SnapshotCodec.builder(mapper).register(COUNTER).build();
-        return ((Counter) codec.decode(snapshot.bytes()).get("counter")).getCount();
+        return DurableNode.storedCount(store, mapper, session);
     }
 
     // A hand-off request that arrives after the last callback ran.
 
     @Test
     void aRequestAfterTheLastCallbackRanIsAnsweredWhenTheRetriedReleaseSettlesTheSessionNotAtTheAskersNextPoll() {
-        Rigged rigged = new Rigged(store);
-        Node a = new Node("node-a", rigged);
+        RiggedStore rigged = new RiggedStore(store);
+        DurableNode a = node("node-a", rigged);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
         RendererSyncContext first = a.contextOf(SESSION);
@@ -179,7 +57,7 @@ class DurableRacesTest {
         rigged.releaseDown = false; // back: the release is retried after its backoff (the debounce)
         Duration asked = kit.currentTime();
 
-        Node b = new Node("node-b", store);
+        DurableNode b = node("node-b", store);
         CompletableFuture<Integer> taken = b.increment(SESSION); // asks node a, whose last callback ran already
         kit.runUntilIdle();
 
@@ -195,7 +73,7 @@ class DurableRacesTest {
 
     @Test
     void aSessionThatEndsWithADebouncedWriteQueuedIsDeletedAndTheWriteIsNeitherSentNorRefused() {
-        Node a = new Node("node-a", store);
+        DurableNode a = node("node-a", store);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
         a.incrementNow(SESSION);
@@ -215,8 +93,8 @@ class DurableRacesTest {
 
     @Test
     void aSessionThatEndsWithADebouncedWriteInFlightIsDeletedAfterItAndTheWriteIsNotRefused() throws Exception {
-        Rigged rigged = new Rigged(store);
-        Node a = new Node("node-a", rigged);
+        RiggedStore rigged = new RiggedStore(store);
+        DurableNode a = node("node-a", rigged);
         a.incrementNow(SESSION);
         a.writer.hold();
         kit.advanceBy(DEBOUNCE); // the debounced write of 1 is handed to the writer
@@ -246,20 +124,26 @@ class DurableRacesTest {
     // A debounced write sent under the token the session's reacquire replaced.
 
     /** Node {@code a}'s lease ends and it takes a new one at its next renewal (a store restart, say). */
-    private void lapseAndRenew(Rigged rigged) {
+    private void lapseAndRenew(RiggedStore rigged) {
         rigged.lapseNextRenewal = true;
         kit.advanceBy(TTL.dividedBy(3)); // the renewal's timer fires
     }
 
-    @Test
-    void aWriteAnsweredStaleBecauseTheSessionWasReacquiredMeanwhileIsWrittenAgainUnderTheNewToken() {
-        Rigged rigged = new Rigged(store);
-        Node a = new Node("node-a", rigged);
+    /** Node {@code a} on {@code rigged}, with 1 stored and the snapshot of 2 held in its writer, not yet sent. */
+    private DurableNode writingTwo(RiggedStore rigged) {
+        DurableNode a = node("node-a", rigged);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
         assertThat(a.incrementNow(SESSION)).isEqualTo(2);
         a.writer.hold();
         kit.advanceBy(DEBOUNCE); // the snapshot of 2 is handed to the writer
+        return a;
+    }
+
+    @Test
+    void aWriteAnsweredStaleBecauseTheSessionWasReacquiredMeanwhileIsWrittenAgainUnderTheNewToken() {
+        RiggedStore rigged = new RiggedStore(store);
+        DurableNode a = writingTwo(rigged);
         long epoch = a.durable.leaseEpoch();
         // While the write of 2 is on its way under the old token: the lease lapses and is taken again, and the
         // next call reacquires the session (nobody owned it meanwhile: the copy serves on, under a new token).
@@ -281,13 +165,8 @@ class DurableRacesTest {
 
     @Test
     void aWriteAnsweredLeaseExpiredWhileTheSessionWasReacquiredIsWrittenAgainUnderTheNewToken() {
-        Rigged rigged = new Rigged(store);
-        Node a = new Node("node-a", rigged);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE); // 1 is stored
-        assertThat(a.incrementNow(SESSION)).isEqualTo(2);
-        a.writer.hold();
-        kit.advanceBy(DEBOUNCE); // the snapshot of 2 is handed to the writer
+        RiggedStore rigged = new RiggedStore(store);
+        DurableNode a = writingTwo(rigged);
         // The write reaches the store after the lease lapsed (LEASE_EXPIRED), and the reacquire comes before its
         // answer is read.
         rigged.beforeNextWrite = () -> lapseAndRenew(rigged);
@@ -304,14 +183,9 @@ class DurableRacesTest {
 
     @Test
     void premiseAWriteUnderALapsedLeaseWithoutAReacquireIsStillRefusedAndTheCopyDropped() {
-        Rigged rigged = new Rigged(store);
-        Node a = new Node("node-a", rigged);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE);
-        a.incrementNow(SESSION);
+        RiggedStore rigged = new RiggedStore(store);
+        DurableNode a = writingTwo(rigged);
         RendererSyncContext context = a.contextOf(SESSION);
-        a.writer.hold();
-        kit.advanceBy(DEBOUNCE);
         rigged.beforeNextWrite = () -> lapseAndRenew(rigged);
 
         a.writer.letGo();

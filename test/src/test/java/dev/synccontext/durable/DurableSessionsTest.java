@@ -4,24 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.SyncContextDefaults;
-import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.live.CloseReason;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.LiveChannelGroup;
 import dev.synccontext.live.LiveMessage;
 import dev.synccontext.live.LiveTransport;
 import dev.synccontext.registry.ShutdownDrain;
-import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.spring.durable.HandOffMessage;
-import dev.synccontext.spring.durable.DurableType;
-import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.InMemoryStateStore;
 import dev.synccontext.spring.durable.NodeLease;
 import dev.synccontext.spring.durable.Ownership;
-import dev.synccontext.spring.durable.SnapshotCodec;
 import dev.synccontext.spring.durable.StateStore;
-import dev.synccontext.spring.durable.StoredSnapshot;
 import dev.synccontext.spring.durable.session.Durable;
 import dev.synccontext.spring.durable.session.DurableBeans;
 import dev.synccontext.spring.durable.session.DurableContexts;
@@ -33,11 +26,8 @@ import dev.synccontext.test.SyncContextTestKit;
 import dev.synccontext.test.cluster.Counter;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -81,74 +71,23 @@ class DurableSessionsTest {
         }
     }
 
-    /** One node: its registry, its durable layer, its sessions' contexts and counters. */
-    private final class Node {
-        final SyncContextRegistry registry;
-        final DurableContexts durable;
-        final Holdable writer = new Holdable();
-        final Map<String, RendererSyncContext> contexts = new HashMap<>();
-        final Map<RendererSyncContext, Counter> counters = new HashMap<>();
+    /** One node on the shared store. */
+    private DurableNode node(String id, Duration debounce) {
+        return node(id, debounce, store);
+    }
 
-        Node(String id, Duration debounce) {
-            this(id, debounce, store);
-        }
-
-        Node(String id, Duration debounce, StateStore nodeStore) {
-            ContextTemplate template = new ContextTemplate(kit.executor(), "deterministic", SyncContextDefaults.MAX_BATCH,
-                    SyncContextDefaults.MAX_QUEUE_DEPTH, Duration.ZERO, Duration.ofSeconds(10), null);
-            registry = new SyncContextRegistry(template, null, List.of(), kit.clock());
-            SnapshotCodec codec = SnapshotCodec.builder(mapper).register(DurableType.of("counter", Counter.class, 1))
-                    .build();
-            durable = new DurableContexts(registry, nodeStore, codec, mapper,
-                    Map.of("counter", DurableType.of("counter", Counter.class, 1)),
-                    new DurableSettings(TTL, Duration.ofSeconds(2), debounce, Duration.ofMinutes(30)), id, writer);
-            durable.start();
-        }
-
-        RendererSyncContext contextOf(String session) {
-            return contexts.compute(session, (key, existing) -> {
-                if (existing != null && !existing.isClosed()) {
-                    return existing;
-                }
-                RendererSyncContext context = registry.create("session");
-                durable.opened(key, context);
-                return context;
-            });
-        }
-
-        /** What a call through the bean's proxy does: resolve (creating and restoring once), tell, then call. */
-        Counter counter(RendererSyncContext context) {
-            Counter counter = counters.computeIfAbsent(context,
-                    c -> (Counter) durable.created(c, "counter", new Counter()));
-            durable.touched(context, "counter");
-            return counter;
-        }
-
-        CompletableFuture<Integer> increment(String session) {
-            RendererSyncContext context = contextOf(session);
-            return context.invokeAsync(() -> {
-                Counter counter = counter(context);
-                counter.setCount(counter.getCount() + 1);
-                return counter.getCount();
-            });
-        }
-
-        int incrementNow(String session) {
-            CompletableFuture<Integer> done = increment(session);
-            kit.runUntilIdle();
-            return done.join();
-        }
+    private DurableNode node(String id, Duration debounce, StateStore nodeStore) {
+        return new DurableNode(kit, mapper, id, nodeStore,
+                new DurableSettings(TTL, Duration.ofSeconds(2), debounce, Duration.ofMinutes(30)));
     }
 
     private int stored(String session) {
-        StoredSnapshot snapshot = store.read(session).orElseThrow(() -> new AssertionError("nothing stored"));
-        SnapshotCodec codec = SnapshotCodec.builder(mapper).register(DurableType.of("counter", Counter.class, 1)).build();
-        return ((Counter) codec.decode(snapshot.bytes()).get("counter")).getCount();
+        return DurableNode.storedCount(store, mapper, session);
     }
 
     @Test
     void aBurstOfChangesIsOneSnapshotTakenWhenTheQueueRunsDry() {
-        Node a = new Node("node-a", Duration.ZERO); // no debounce: each snapshot taken is written
+        DurableNode a = node("node-a", Duration.ZERO); // no debounce: each snapshot taken is written
         CompletableFuture<Integer> first = a.increment(SESSION); // inline; no debounce: its checkpoint is queued now
         List<CompletableFuture<Integer>> burst = List.of(a.increment(SESSION), a.increment(SESSION));
         kit.runUntilIdle(); // the checkpoint steps back behind the two increments queued after it
@@ -161,7 +100,7 @@ class DurableSessionsTest {
 
     @Test
     void aCallThroughADurableBeanLeavesItsContextIdleSoThatAPlainKitTestNeedsNothingMore() {
-        Node a = new Node("node-a", DEBOUNCE);
+        DurableNode a = node("node-a", DEBOUNCE);
         CompletableFuture<Integer> first = a.increment(SESSION);
         assertThat(first).as("an idle context runs the call inline").isCompletedWithValue(1);
         assertThat(kit.executor().pending()).as("nothing queued behind it: no checkpoint yet").isZero();
@@ -178,7 +117,7 @@ class DurableSessionsTest {
 
     @Test
     void noSnapshotWithoutACallThroughADurableBean() {
-        Node a = new Node("node-a", DEBOUNCE);
+        DurableNode a = node("node-a", DEBOUNCE);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE);
         long written = a.durable.counters().snapshotsWritten();
@@ -192,11 +131,8 @@ class DurableSessionsTest {
 
     @Test
     void aCheckpointWhoseBytesDidNotChangeIsSkipped() {
-        Node a = new Node("node-a", DEBOUNCE);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE);
-
-        RendererSyncContext context = a.contextOf(SESSION);
+        DurableNode a = node("node-a", DEBOUNCE);
+        RendererSyncContext context = oneStored(a);
         context.invokeAsync(() -> a.counter(context).getCount()); // a read: touched, unchanged
         kit.advanceBy(DEBOUNCE);
 
@@ -206,7 +142,7 @@ class DurableSessionsTest {
 
     @Test
     void writesAreDebouncedToTheNewestSnapshot() {
-        Node a = new Node("node-a", DEBOUNCE);
+        DurableNode a = node("node-a", DEBOUNCE);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE.dividedBy(2));
         a.incrementNow(SESSION);
@@ -220,12 +156,12 @@ class DurableSessionsTest {
 
     @Test
     void anotherNodeRestoresBeforeItsFirstCallbackAfterAGracefulStop() {
-        Node a = new Node("node-a", Duration.ofMinutes(1)); // nothing written before the stop
+        DurableNode a = node("node-a", Duration.ofMinutes(1)); // nothing written before the stop
         for (int i = 1; i <= 5; i++) {
             assertThat(a.incrementNow(SESSION)).isEqualTo(i);
         }
         a.durable.close();
-        Node b = new Node("node-b", DEBOUNCE);
+        DurableNode b = node("node-b", DEBOUNCE);
 
         assertThat(b.incrementNow(SESSION)).as("node b continues where node a stopped").isEqualTo(6);
         assertThat(b.durable.counters().restoreHits()).isEqualTo(1);
@@ -235,7 +171,7 @@ class DurableSessionsTest {
 
     @Test
     void aGracefulStopWritesTheFinalSnapshotAndReleasesTheSession() {
-        Node a = new Node("node-a", Duration.ofMinutes(1));
+        DurableNode a = node("node-a", Duration.ofMinutes(1));
         a.incrementNow(SESSION);
         a.incrementNow(SESSION);
 
@@ -249,7 +185,7 @@ class DurableSessionsTest {
 
     @Test
     void theShutdownDrainWritesTheFinalSnapshotAndReleasesBeforeTheLiveChannelsGoAway() throws Exception {
-        Node a = new Node("node-a", Duration.ofMinutes(1)); // nothing written before the drain
+        DurableNode a = node("node-a", Duration.ofMinutes(1)); // nothing written before the drain
         a.incrementNow(SESSION);
         a.incrementNow(SESSION);
         a.contextOf(SESSION).post(() -> { }); // its drain waits on the kit: the context is busy, not idle
@@ -276,7 +212,7 @@ class DurableSessionsTest {
 
     @Test
     void aHandOffRequestDuringTheDrainIsAnsweredAfterTheCallbacksQueuedBeforeIt() throws Exception {
-        Node a = new Node("node-a", Duration.ofMinutes(1));
+        DurableNode a = node("node-a", Duration.ofMinutes(1));
         a.incrementNow(SESSION);
         List<HandOffMessage> toB = new ArrayList<>();
         store.subscribe("node-b", toB::add);
@@ -323,39 +259,14 @@ class DurableSessionsTest {
         }
     }
 
-    /** A store whose next write, once armed, waits before it reaches the store (sent, not answered) until let go. */
-    private static final class SlowNextWrite extends ForwardingStateStore {
-        final CountDownLatch inWrite = new CountDownLatch(1);
-        final CountDownLatch letGo = new CountDownLatch(1);
-        volatile boolean armed;
-
-        SlowNextWrite(StateStore delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public WriteOutcome write(String handle, long token, byte[] snapshot, Duration idleTimeout) {
-            if (armed) {
-                armed = false;
-                inWrite.countDown();
-                try {
-                    letGo.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return super.write(handle, token, snapshot, idleTimeout);
-        }
-    }
-
     @Test
     void aReleaseWhileADebouncedWriteIsInFlightWritesTheFinalSnapshotBeforeReleasing() throws Exception {
-        SlowNextWrite slow = new SlowNextWrite(store);
-        Node a = new Node("node-a", DEBOUNCE, slow);
+        RiggedStore slow = new RiggedStore(store);
+        DurableNode a = node("node-a", DEBOUNCE, slow);
         a.incrementNow(SESSION);
         a.writer.hold();
         kit.advanceBy(DEBOUNCE); // the debounced write of count 1 is handed to the writer
-        slow.armed = true;
+        slow.slowNextWrite = true;
         Thread writer = new Thread(a.writer::letGo, "writer");
         writer.start(); // a real writer thread: its write of count 1 is in flight
         assertThat(slow.inWrite.await(10, TimeUnit.SECONDS)).isTrue();
@@ -370,19 +281,19 @@ class DurableSessionsTest {
             assertThat(System.nanoTime()).as("the final flush waits for the write in flight").isLessThan(deadline);
             Thread.onSpinWait();
         }
-        slow.letGo.countDown();
+        slow.letWriteGo.countDown();
         writer.join(10_000);
         context.join(10_000);
 
         assertThat(a.durable.counters().rejected()).as("no write after the release").isZero();
         assertThat(stored(SESSION)).as("what the next owner restores: every acknowledged change").isEqualTo(2);
-        Node b = new Node("node-b", DEBOUNCE);
+        DurableNode b = node("node-b", DEBOUNCE);
         assertThat(b.incrementNow(SESSION)).as("released after the final write: b takes it at once").isEqualTo(3);
     }
 
     @Test
     void aStaleOwnersWriteIsRefusedAndTheNewOwnersStateStands() {
-        Node a = new Node("node-a", DEBOUNCE);
+        DurableNode a = node("node-a", DEBOUNCE);
         a.incrementNow(SESSION);
         RendererSyncContext before = a.contextOf(SESSION);
         kit.advanceBy(DEBOUNCE);
@@ -390,7 +301,7 @@ class DurableSessionsTest {
         a.incrementNow(SESSION);
         kit.advanceBy(TTL.plus(DEBOUNCE)); // a's lease expires in the store
 
-        Node b = new Node("node-b", DEBOUNCE);
+        DurableNode b = node("node-b", DEBOUNCE);
         b.incrementNow(SESSION);
         assertThat(b.incrementNow(SESSION)).as("b restored a's last accepted snapshot").isEqualTo(3);
         kit.advanceBy(DEBOUNCE);
@@ -405,7 +316,7 @@ class DurableSessionsTest {
 
     @Test
     void aNodePastItsLocalLeaseDeadlineRefusesDurableCallbacks() {
-        Node a = new Node("node-a", DEBOUNCE);
+        DurableNode a = node("node-a", DEBOUNCE);
         a.incrementNow(SESSION);
         a.writer.hold(); // renewals never reach the store
         kit.advanceBy(TTL);
@@ -420,10 +331,10 @@ class DurableSessionsTest {
 
     @Test
     void theOwnerHandsASessionOverOnRequest() {
-        Node a = new Node("node-a", DEBOUNCE);
+        DurableNode a = node("node-a", DEBOUNCE);
         a.incrementNow(SESSION);
         a.incrementNow(SESSION);
-        Node b = new Node("node-b", DEBOUNCE);
+        DurableNode b = node("node-b", DEBOUNCE);
 
         assertThat(b.incrementNow(SESSION)).as("b asked a, a wrote and released, b restored").isEqualTo(3);
         assertThat(b.durable.counters().handOffsRequested()).isEqualTo(1);
@@ -432,47 +343,34 @@ class DurableSessionsTest {
         assertThat(b.durable.counters().leaseWaits()).as("one wait for a's lease").isEqualTo(1);
     }
 
-    /** The shared store behind a switch: while down, writes, releases and publishes fail as a lost connection does. */
-    private static final class Flaky extends ForwardingStateStore {
-        volatile boolean down;
+    /** On {@code a}: 1 stored; the session's context. */
+    private RendererSyncContext oneStored(DurableNode a) {
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE); // 1 is stored
+        return a.contextOf(SESSION);
+    }
 
-        Flaky(StateStore delegate) {
-            super(delegate);
-        }
+    /** On {@code a}: 1 stored, then 2 in memory only; the session's context, about to be released. */
+    private RendererSyncContext oneStoredTwoInMemory(DurableNode a) {
+        RendererSyncContext first = oneStored(a);
+        a.incrementNow(SESSION); // 2: in memory only
+        return first;
+    }
 
-        @Override
-        public WriteOutcome write(String handle, long token, byte[] bytes, Duration idleTimeout) {
-            if (down) {
-                throw new IllegalStateException("the state store is down (test)");
-            }
-            return super.write(handle, token, bytes, idleTimeout);
-        }
-
-        @Override
-        public boolean release(String handle, long token) {
-            if (down) {
-                throw new IllegalStateException("the state store is down (test)");
-            }
-            return super.release(handle, token);
-        }
-
-        @Override
-        public boolean publish(String toNode, HandOffMessage message) {
-            if (down) {
-                throw new IllegalStateException("the state store is down (test)");
-            }
-            return super.publish(toNode, message);
-        }
+    /** A new context of the session on {@code a} continues from 2 ({@code restored}: from where); 3 is stored. */
+    private void assertSuccessorContinuesFromTwo(DurableNode a, String restored) {
+        CompletableFuture<Integer> next = a.increment(SESSION); // a new context of the session on the same node
+        kit.runUntilIdle();
+        assertThat(next.join()).as(restored).isEqualTo(3);
+        kit.advanceBy(DEBOUNCE);
+        assertThat(stored(SESSION)).isEqualTo(3);
     }
 
     @Test
     void aSuccessorContextOnTheSameNodeWaitsForItsPredecessorsFinalWriteRetriedAfterAStoreFailure() {
-        Flaky flaky = new Flaky(store);
-        Node a = new Node("node-a", DEBOUNCE, flaky);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE); // 1 is stored
-        RendererSyncContext first = a.contextOf(SESSION);
-        a.incrementNow(SESSION); // 2: in memory only
+        RiggedStore flaky = new RiggedStore(store);
+        DurableNode a = node("node-a", DEBOUNCE, flaky);
+        RendererSyncContext first = oneStoredTwoInMemory(a);
 
         flaky.down = true; // the final write of the released context fails and is retried after a backoff
         a.registry.release(first);
@@ -480,22 +378,15 @@ class DurableSessionsTest {
         assertThat(first.isClosed()).isTrue();
         flaky.down = false; // back before the retry: the successor's acquire and restore succeed at once
 
-        CompletableFuture<Integer> next = a.increment(SESSION); // a new context of the session on the same node
-        kit.runUntilIdle();
-        assertThat(next.join()).as("restored from the predecessor's final write (2), not the older snapshot (1)")
-                .isEqualTo(3);
-        kit.advanceBy(DEBOUNCE);
-        assertThat(stored(SESSION)).isEqualTo(3);
+        assertSuccessorContinuesFromTwo(a,
+                "restored from the predecessor's final write (2), not the older snapshot (1)");
     }
 
     @Test
     void aHandOffAnswerTheStoreDidNotTakeLeavesASuccessorWaitingForThePredecessorsRetriedFinalWrite() {
-        Flaky flaky = new Flaky(store);
-        Node a = new Node("node-a", DEBOUNCE, flaky);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE); // 1 is stored
-        RendererSyncContext first = a.contextOf(SESSION);
-        a.incrementNow(SESSION); // 2: in memory only
+        RiggedStore flaky = new RiggedStore(store);
+        DurableNode a = node("node-a", DEBOUNCE, flaky);
+        RendererSyncContext first = oneStoredTwoInMemory(a);
 
         flaky.down = true; // the final write is retried after a backoff; the RELEASED answer to node b fails
         store.publish("node-a", new HandOffMessage(HandOffMessage.Kind.REQUEST, SESSION, "node-b"));
@@ -503,26 +394,22 @@ class DurableSessionsTest {
         assertThat(first.isClosed()).as("node b's request released the context").isTrue();
         flaky.down = false; // back before the retry
 
-        CompletableFuture<Integer> next = a.increment(SESSION); // a new context of the session on the same node
-        kit.runUntilIdle();
-        assertThat(next.join()).as("the successor waited for the predecessor's final write (2), then restored it")
-                .isEqualTo(3);
-        kit.advanceBy(DEBOUNCE);
-        assertThat(stored(SESSION)).isEqualTo(3);
+        assertSuccessorContinuesFromTwo(a,
+                "the successor waited for the predecessor's final write (2), then restored it");
         assertThat(a.durable.counters().rejected()).as("the successor kept the session").isZero();
     }
 
     @Test
     void aCheckpointDuringAFailingWriteLeavesOneRetryArmedNotTwo() throws Exception {
-        Flaky flaky = new Flaky(store);
-        SlowNextWrite slow = new SlowNextWrite(flaky);
-        Node a = new Node("node-a", DEBOUNCE, slow);
+        RiggedStore flaky = new RiggedStore(store);
+        RiggedStore slow = new RiggedStore(flaky);
+        DurableNode a = node("node-a", DEBOUNCE, slow);
         a.incrementNow(SESSION);
         a.writer.hold();
         kit.advanceBy(DEBOUNCE); // the write of count 1 is handed to the writer
         int timers = kit.clock().pendingTimers(); // the node lease's renewal only
         flaky.down = true;
-        slow.armed = true;
+        slow.slowNextWrite = true;
         Thread writer = new Thread(a.writer::letGo, "writer");
         writer.start(); // a real writer thread: its write of count 1 is in flight, and fails once let go
         assertThat(slow.inWrite.await(10, TimeUnit.SECONDS)).isTrue();
@@ -530,7 +417,7 @@ class DurableSessionsTest {
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // the write of count 2 is queued behind the failing one
 
-        slow.letGo.countDown();
+        slow.letWriteGo.countDown();
         writer.join(10_000);
 
         assertThat(a.durable.counters().writeRetries()).as("both writes failed").isEqualTo(2);
@@ -544,10 +431,8 @@ class DurableSessionsTest {
 
     @Test
     void aSessionThatEndedIsDeletedNotWritten() {
-        Node a = new Node("node-a", DEBOUNCE);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE);
-        RendererSyncContext context = a.contextOf(SESSION);
+        DurableNode a = node("node-a", DEBOUNCE);
+        RendererSyncContext context = oneStored(a);
 
         a.durable.ended(SESSION, context);
         a.registry.release(context);

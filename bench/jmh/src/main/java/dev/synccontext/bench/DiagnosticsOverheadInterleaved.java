@@ -4,7 +4,6 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.scenario.Scenario;
 import dev.synccontext.scenario.Scenarios;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -33,35 +32,13 @@ public final class DiagnosticsOverheadInterleaved {
         Scenario scenario = Scenarios.byName(scenarioName);
         List<RendererSyncContext> base = contexts(scenario, baseline);
         List<RendererSyncContext> tried = contexts(scenario, variant);
-        for (int w = 0; w < 100; w++) {
-            loop(scenario, base);
-            loop(scenario, tried);
-        }
         double ops = INVOCATIONS * 1000.0;
-        double[] b = new double[rounds];
-        double[] v = new double[rounds];
-        double[] ratio = new double[rounds];
-        for (int r = 0; r < rounds; r++) {
-            long tb;
-            long tv;
-            if ((r & 1) == 0) {
-                tb = loop(scenario, base);
-                tv = loop(scenario, tried);
-            } else {
-                tv = loop(scenario, tried);
-                tb = loop(scenario, base);
-            }
-            b[r] = tb / ops;
-            v[r] = tv / ops;
-            ratio[r] = v[r] / b[r];
-        }
-        Arrays.sort(b);
-        Arrays.sort(v);
-        Arrays.sort(ratio);
+        Interleaved.Result result = Interleaved.compare(() -> loop(scenario, base), () -> loop(scenario, tried), 100,
+                rounds, ops);
         System.out.printf("%s per operation: %s median %.2f ns, %s median %.2f ns; ratio %s/%s p25 %.3f,"
                         + " median %.3f, p75 %.3f (%d rounds of %d operations)%n",
-                scenarioName, baseline, b[rounds / 2], variant, v[rounds / 2], variant, baseline, ratio[rounds / 4],
-                ratio[rounds / 2], ratio[3 * rounds / 4], rounds, (int) ops);
+                scenarioName, baseline, result.baseMedian(), variant, result.triedMedian(), variant, baseline,
+                result.ratioP25(), result.ratioMedian(), result.ratioP75(), rounds, (int) ops);
     }
 
     private static List<RendererSyncContext> contexts(Scenario scenario, String diagnostics) {

@@ -1,7 +1,6 @@
 package dev.synccontext.bench;
 
 import dev.synccontext.RendererSyncContext;
-import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -23,39 +22,16 @@ public final class InstrumentationOverheadInterleaved {
     private InstrumentationOverheadInterleaved() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         String variant = args.length > 0 ? args[0] : "micrometer";
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 300;
         RendererSyncContext none = InstrumentationOverheadBenchmark.build("none");
         RendererSyncContext instrumented = InstrumentationOverheadBenchmark.build(variant);
-        for (int w = 0; w < 300; w++) {
-            loop(none);
-            loop(instrumented);
-        }
-        double[] plain = new double[rounds];
-        double[] observed = new double[rounds];
-        double[] ratio = new double[rounds];
-        for (int r = 0; r < rounds; r++) {
-            long tn;
-            long tx;
-            if ((r & 1) == 0) {
-                tn = loop(none);
-                tx = loop(instrumented);
-            } else {
-                tx = loop(instrumented);
-                tn = loop(none);
-            }
-            plain[r] = tn / (double) CALLS;
-            observed[r] = tx / (double) CALLS;
-            ratio[r] = observed[r] / plain[r];
-        }
-        Arrays.sort(plain);
-        Arrays.sort(observed);
-        Arrays.sort(ratio);
+        Interleaved.Result result = Interleaved.compare(() -> loop(none), () -> loop(instrumented), 300, rounds, CALLS);
         System.out.printf("InvokeAsyncReady per call: none median %.2f ns, %s median %.2f ns;"
                         + " ratio p25 %.3f, median %.3f, p75 %.3f (%d rounds of %d calls; %d callbacks ran)%n",
-                plain[rounds / 2], variant, observed[rounds / 2], ratio[rounds / 4], ratio[rounds / 2],
-                ratio[3 * rounds / 4], rounds, CALLS, ran);
+                result.baseMedian(), variant, result.triedMedian(), result.ratioP25(), result.ratioMedian(),
+                result.ratioP75(), rounds, CALLS, ran);
     }
 
     private static long loop(RendererSyncContext context) {

@@ -3,7 +3,6 @@ package dev.synccontext.bench;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.scenario.Scenario;
 import dev.synccontext.scenario.Scenarios;
-import java.util.Arrays;
 
 /**
  * Two modes of {@link SeedBenchmarks} on one scenario, compared robustly on a noisy machine: one JVM runs
@@ -32,34 +31,13 @@ public final class ModesInterleaved {
         Scenario onA = Scenarios.byName(scenarioName);
         Scenario onB = Scenarios.byName(scenarioName);
         int ops = onA.operationsPerInvocation();
-        for (int w = 0; w < rounds / 2; w++) {
-            onA.runOnce(a);
-            onB.runOnce(b);
-        }
-        double[] perOpA = new double[rounds];
-        double[] perOpB = new double[rounds];
-        double[] ratio = new double[rounds];
-        for (int r = 0; r < rounds; r++) {
-            long ta;
-            long tb;
-            if ((r & 1) == 0) {
-                ta = time(onA, a);
-                tb = time(onB, b);
-            } else {
-                tb = time(onB, b);
-                ta = time(onA, a);
-            }
-            perOpA[r] = ta / (double) ops;
-            perOpB[r] = tb / (double) ops;
-            ratio[r] = perOpA[r] / perOpB[r];
-        }
-        Arrays.sort(perOpA);
-        Arrays.sort(perOpB);
-        Arrays.sort(ratio);
+        // The ratio is first / second: the second mode is the base.
+        Interleaved.Result result = Interleaved.compare(() -> time(onB, b), () -> time(onA, a), rounds / 2, rounds,
+                ops);
         System.out.printf("%s per op: %s median %.1f ns, %s median %.1f ns; ratio %s/%s p25 %.2f, median %.2f,"
                         + " p75 %.2f (%d rounds of %d ops, maxBatch %s, %s)%n",
-                scenarioName, first, perOpA[rounds / 2], second, perOpB[rounds / 2], first, second,
-                ratio[rounds / 4], ratio[rounds / 2], ratio[3 * rounds / 4], rounds, ops,
+                scenarioName, first, result.triedMedian(), second, result.baseMedian(), first, second,
+                result.ratioP25(), result.ratioMedian(), result.ratioP75(), rounds, ops,
                 Integer.getInteger("bench.maxBatch", 0) > 0 ? Integer.getInteger("bench.maxBatch") : "default",
                 Runtime.version());
         a.close();

@@ -4,7 +4,6 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.scenario.Scenario;
 import dev.synccontext.scenario.Scenarios;
 import io.micrometer.observation.Observation;
-import java.util.Arrays;
 import org.slf4j.MDC;
 
 /**
@@ -40,34 +39,12 @@ public final class StarterContextInterleaved {
             Scenario onBare = Scenarios.byName(scenarioName);
             Scenario onStarter = Scenarios.byName(scenarioName);
             int ops = onBare.operationsPerInvocation();
-            for (int w = 0; w < rounds / 2; w++) {
-                onBare.runOnce(bare);
-                onStarter.runOnce(starter);
-            }
-            double[] plain = new double[rounds];
-            double[] decorated = new double[rounds];
-            double[] ratio = new double[rounds];
-            for (int r = 0; r < rounds; r++) {
-                long tb;
-                long ts;
-                if ((r & 1) == 0) {
-                    tb = time(onBare, bare);
-                    ts = time(onStarter, starter);
-                } else {
-                    ts = time(onStarter, starter);
-                    tb = time(onBare, bare);
-                }
-                plain[r] = tb / (double) ops;
-                decorated[r] = ts / (double) ops;
-                ratio[r] = decorated[r] / plain[r];
-            }
-            Arrays.sort(plain);
-            Arrays.sort(decorated);
-            Arrays.sort(ratio);
+            Interleaved.Result result = Interleaved.compare(() -> time(onBare, bare), () -> time(onStarter, starter),
+                    rounds / 2, rounds, ops);
             System.out.printf("%s, thread-locals %s, per post: bare median %.1f ns, starter median %.1f ns;"
                             + " ratio starter/bare p25 %.2f, median %.2f, p75 %.2f (%d rounds of %d posts, %s)%n",
-                    scenarioName, threadLocals, plain[rounds / 2], decorated[rounds / 2], ratio[rounds / 4],
-                    ratio[rounds / 2], ratio[3 * rounds / 4], rounds, ops, Runtime.version());
+                    scenarioName, threadLocals, result.baseMedian(), result.triedMedian(), result.ratioP25(),
+                    result.ratioMedian(), result.ratioP75(), rounds, ops, Runtime.version());
             bare.close();
             starter.close();
         }

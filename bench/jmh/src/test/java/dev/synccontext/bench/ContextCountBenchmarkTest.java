@@ -45,35 +45,28 @@ class ContextCountBenchmarkTest {
     @Test
     void aContextThatRunsTwoPostsOutOfOrderFailsTheInvocation() {
         ContextCountBenchmark bench = bench("swapping", 100, 1);
-        bench.setUp(SwapsPairs::new);
-        try {
-            assertThatThrownBy(bench::post).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("posts ran out of their producer's order");
-        } finally {
-            bench.tearDown();
-        }
+        assertFirstPostFails(bench, SwapsPairs::new, "posts ran out of their producer's order");
     }
 
     @Test
     void aContextThatLosesAPostFailsTheInvocationAfterItsPatience() {
         ContextCountBenchmark bench = bench("losing", 100, 2);
         bench.patienceSeconds = 1;
-        bench.setUp(losesTheThirdPostOfOne());
-        try {
-            assertThatThrownBy(bench::post).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("1 of 100 contexts did not run all their 200 posts");
-        } finally {
-            bench.tearDown();
-        }
+        assertFirstPostFails(bench, losesTheThirdPostOfOne(), "1 of 100 contexts did not run all their 200 posts");
     }
 
     @Test
     void aContextThatRunsAPostTwiceFailsTheInvocation() {
         ContextCountBenchmark bench = bench("doubling", 100, 1);
-        bench.setUp(RunsTheFirstPostTwice::new);
+        assertFirstPostFails(bench, RunsTheFirstPostTwice::new, "posts ran out of their producer's order");
+    }
+
+    /** Sets {@code bench} up over contexts from {@code factory}; its first invocation must fail with {@code message}. */
+    private static void assertFirstPostFails(ContextCountBenchmark bench, Supplier<RendererSyncContext> factory,
+            String message) {
+        bench.setUp(factory);
         try {
-            assertThatThrownBy(bench::post).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("posts ran out of their producer's order");
+            assertThatThrownBy(bench::post).isInstanceOf(IllegalStateException.class).hasMessageContaining(message);
         } finally {
             bench.tearDown();
         }

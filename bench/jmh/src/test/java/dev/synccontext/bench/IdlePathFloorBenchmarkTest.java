@@ -3,6 +3,7 @@ package dev.synccontext.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.synccontext.Occupier;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -58,11 +59,7 @@ class IdlePathFloorBenchmarkTest {
             CountDownLatch release = new CountDownLatch(1);
             Thread holder = new Thread(() -> pair.invoke(() -> {
                 inside.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                Occupier.awaitUninterruptibly(release);
             }));
             holder.start();
             inside.await();

@@ -7,11 +7,11 @@ import org.junit.jupiter.api.Test;
 /** The check behind the harness's figures fails on an update that is repeated, reordered or unknown. */
 class NonceOrderTest {
 
+    private final NonceOrder order = new NonceOrder();
+
     @Test
     void updatesInSendingOrderPassWithTheirLatency() {
-        NonceOrder order = new NonceOrder();
-        order.sent(7, 100);
-        order.sent(9, 200);
+        sentSevenThenNine();
         assertThat(order.received(7, 150)).isEqualTo(NonceOrder.Verdict.IN_ORDER);
         assertThat(order.lastLatencyNanos()).isEqualTo(50);
         assertThat(order.received(9, 260)).isEqualTo(NonceOrder.Verdict.IN_ORDER);
@@ -21,7 +21,6 @@ class NonceOrderTest {
 
     @Test
     void aRepeatedUpdateIsUnknown() {
-        NonceOrder order = new NonceOrder();
         order.sent(7, 100);
         order.received(7, 150);
         assertThat(order.received(7, 160)).isEqualTo(NonceOrder.Verdict.UNKNOWN);
@@ -29,9 +28,7 @@ class NonceOrderTest {
 
     @Test
     void anUpdateThatOvertakesAnEarlierClickIsOutOfOrder() {
-        NonceOrder order = new NonceOrder();
-        order.sent(7, 100);
-        order.sent(9, 200);
+        sentSevenThenNine();
         assertThat(order.received(9, 250)).isEqualTo(NonceOrder.Verdict.OUT_OF_ORDER);
         assertThat(order.waiting()).as("the overtaken click is dropped, reported once").isZero();
         assertThat(order.received(7, 260)).isEqualTo(NonceOrder.Verdict.UNKNOWN);
@@ -39,9 +36,14 @@ class NonceOrderTest {
 
     @Test
     void aLostUpdateLeavesItsClickWaiting() {
-        NonceOrder order = new NonceOrder();
         order.sent(7, 100);
         assertThat(order.waiting()).isEqualTo(1);
         assertThat(order.clear()).isEqualTo(1);
+    }
+
+    /** Click 7 sent at 100 ns, then click 9 at 200 ns. */
+    private void sentSevenThenNine() {
+        order.sent(7, 100);
+        order.sent(9, 200);
     }
 }
