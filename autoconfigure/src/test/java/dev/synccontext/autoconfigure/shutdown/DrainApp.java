@@ -101,17 +101,7 @@ public class DrainApp {
     }
 
     @RestController
-    static class Events {
-
-        private final RendererSyncContext context;
-        private final Board board;
-        private final LiveSse sse;
-
-        Events(RendererSyncContext context, Board board, LiveSse sse) {
-            this.context = context;
-            this.board = board;
-            this.sse = sse;
-        }
+    record Events(RendererSyncContext context, Board board, LiveSse sse) {
 
         @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
         void events(HttpServletRequest request, HttpServletResponse response) {

@@ -132,17 +132,7 @@ class LiveBoardApp {
     }
 
     @RestController
-    static class BoardController {
-
-        private final RendererSyncContext context;
-        private final Board board;
-        private final LiveSse sse;
-
-        BoardController(RendererSyncContext context, Board board, LiveSse sse) {
-            this.context = context;
-            this.board = board;
-            this.sse = sse;
-        }
+    record BoardController(RendererSyncContext context, Board board, LiveSse sse) {
 
         @GetMapping("/touch")
         CompletableFuture<Long> touch() {

@@ -91,15 +91,7 @@ class LiveFluxBoardApp {
     }
 
     @RestController
-    static class BoardController {
-
-        private final Board board;
-        private final LiveFlux live;
-
-        BoardController(Board board, LiveFlux live) {
-            this.board = board;
-            this.live = live;
-        }
+    record BoardController(Board board, LiveFlux live) {
 
         @PostMapping("/change")
         Mono<Long> change(RendererSyncContext context, @RequestParam(defaultValue = "1") int times,

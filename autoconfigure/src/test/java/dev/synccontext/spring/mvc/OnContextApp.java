@@ -150,15 +150,7 @@ class OnContextApp {
     /** Every method of this controller runs on its session's context. */
     @RestController
     @OnContext
-    static class OnController {
-
-        private final Tally tally;
-        private final RendererSyncContext context;
-
-        OnController(Tally tally, RendererSyncContext context) {
-            this.tally = tally;
-            this.context = context;
-        }
+    record OnController(Tally tally, RendererSyncContext context) {
 
         @PostMapping("/on/increment")
         int increment() {
@@ -238,27 +230,17 @@ class OnContextApp {
 
     /** The same methods without the annotation, for the premise and for comparing answers. */
     @RestController
-    static class PlainController {
-
-        private final Tally tally;
-        private final RendererSyncContext context;
-        private final Gate gate;
-
-        PlainController(Tally tally, RendererSyncContext context, Gate gate) {
-            this.tally = tally;
-            this.context = context;
-            this.gate = gate;
-        }
+    record PlainController(Tally tally, RendererSyncContext sessionContext, Gate gate) {
 
         /** The session's context, as the session part resolves it on the request thread. */
         @GetMapping("/plain/context")
         String context() {
-            return context.name();
+            return sessionContext.name();
         }
 
         @PostMapping("/plain/hold")
         String hold() {
-            gate.hold(context);
+            gate.hold(sessionContext);
             return "holding";
         }
 
