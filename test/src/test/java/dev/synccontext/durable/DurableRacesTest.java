@@ -3,10 +3,6 @@ package dev.synccontext.durable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.SyncContextDefaults;
-import dev.synccontext.registry.ContextTemplate;
-import dev.synccontext.registry.SyncContextRegistry;
-import dev.synccontext.spring.durable.DurableType;
 import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.InMemoryStateStore;
 import dev.synccontext.spring.durable.NodeLease;
@@ -14,15 +10,11 @@ import dev.synccontext.spring.durable.SnapshotCodec;
 import dev.synccontext.spring.durable.StateStore;
 import dev.synccontext.spring.durable.StoredSnapshot;
 import dev.synccontext.spring.durable.WriteOutcome;
-import dev.synccontext.spring.durable.session.DurableContexts;
 import dev.synccontext.spring.durable.session.DurableSettings;
 import dev.synccontext.spring.durable.session.HandOffCause;
 import dev.synccontext.test.SyncContextTestKit;
 import dev.synccontext.test.cluster.Counter;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -41,58 +33,15 @@ class DurableRacesTest {
     private static final Duration DEBOUNCE = Duration.ofMillis(200);
     private static final Duration HAND_OFF_TIMEOUT = Duration.ofSeconds(2);
     private static final String SESSION = "session-key-1";
-    private static final DurableType<Counter> COUNTER = DurableType.of("counter", Counter.class, 1);
 
     private final SyncContextTestKit kit = SyncContextTestKit.create();
     private final InMemoryStateStore store = new InMemoryStateStore(kit.clock());
     private final JsonMapper mapper = JsonMapper.builder().build();
 
-    /** One node: a registry and a durable layer on the shared store (through {@code nodeStore}). */
-    private final class Node {
-        final SyncContextRegistry registry;
-        final DurableContexts durable;
-        final Holdable writer = new Holdable();
-        final Map<String, RendererSyncContext> contexts = new HashMap<>();
-        final Map<RendererSyncContext, Counter> counters = new HashMap<>();
-
-        Node(String id, StateStore nodeStore) {
-            ContextTemplate template = new ContextTemplate(kit.executor(), "deterministic",
-                    SyncContextDefaults.MAX_BATCH, SyncContextDefaults.MAX_QUEUE_DEPTH, Duration.ZERO,
-                    Duration.ofSeconds(10), null);
-            registry = new SyncContextRegistry(template, null, List.of(), kit.clock());
-            SnapshotCodec codec = SnapshotCodec.builder(mapper).register(COUNTER).build();
-            durable = new DurableContexts(registry, nodeStore, codec, mapper, Map.of("counter", COUNTER),
-                    new DurableSettings(TTL, HAND_OFF_TIMEOUT, DEBOUNCE, Duration.ofMinutes(30)), id, writer);
-            durable.start();
-        }
-
-        RendererSyncContext contextOf(String session) {
-            return contexts.compute(session, (key, existing) -> {
-                if (existing != null && !existing.isClosed()) {
-                    return existing;
-                }
-                RendererSyncContext context = registry.create("session");
-                durable.opened(key, context);
-                return context;
-            });
-        }
-
-        /** What a call through the bean's proxy does: resolve (creating and restoring once), tell, then call. */
-        CompletableFuture<Integer> increment(String session) {
-            RendererSyncContext context = contextOf(session);
-            return context.invokeAsync(() -> {
-                Counter counter = counters.computeIfAbsent(context,
-                        c -> (Counter) durable.created(c, "counter", new Counter()));
-                durable.touched(context, "counter");
-                return counter.increment();
-            });
-        }
-
-        int incrementNow(String session) {
-            CompletableFuture<Integer> done = increment(session);
-            kit.runUntilIdle();
-            return done.join();
-        }
+    /** One node on the shared store (through {@code nodeStore}). */
+    private DurableNode node(String id, StateStore nodeStore) {
+        return new DurableNode(kit, mapper, id, nodeStore,
+                new DurableSettings(TTL, HAND_OFF_TIMEOUT, DEBOUNCE, Duration.ofMinutes(30)));
     }
 
     /** The shared store, with steps of one node's calls changed on purpose. */
@@ -159,7 +108,7 @@ class DurableRacesTest {
 
     private int stored(String session) {
         StoredSnapshot snapshot = store.read(session).orElseThrow(() -> new AssertionError("nothing stored"));
-        SnapshotCodec codec = SnapshotCodec.builder(mapper).register(COUNTER).build();
+        SnapshotCodec codec = SnapshotCodec.builder(mapper).register(DurableNode.COUNTER).build();
         return ((Counter) codec.decode(snapshot.bytes()).get("counter")).getCount();
     }
 
@@ -168,7 +117,7 @@ class DurableRacesTest {
     @Test
     void aRequestAfterTheLastCallbackRanIsAnsweredWhenTheRetriedReleaseSettlesTheSessionNotAtTheAskersNextPoll() {
         Rigged rigged = new Rigged(store);
-        Node a = new Node("node-a", rigged);
+        DurableNode a = node("node-a", rigged);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
         RendererSyncContext first = a.contextOf(SESSION);
@@ -179,7 +128,7 @@ class DurableRacesTest {
         rigged.releaseDown = false; // back: the release is retried after its backoff (the debounce)
         Duration asked = kit.currentTime();
 
-        Node b = new Node("node-b", store);
+        DurableNode b = node("node-b", store);
         CompletableFuture<Integer> taken = b.increment(SESSION); // asks node a, whose last callback ran already
         kit.runUntilIdle();
 
@@ -195,7 +144,7 @@ class DurableRacesTest {
 
     @Test
     void aSessionThatEndsWithADebouncedWriteQueuedIsDeletedAndTheWriteIsNeitherSentNorRefused() {
-        Node a = new Node("node-a", store);
+        DurableNode a = node("node-a", store);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
         a.incrementNow(SESSION);
@@ -216,7 +165,7 @@ class DurableRacesTest {
     @Test
     void aSessionThatEndsWithADebouncedWriteInFlightIsDeletedAfterItAndTheWriteIsNotRefused() throws Exception {
         Rigged rigged = new Rigged(store);
-        Node a = new Node("node-a", rigged);
+        DurableNode a = node("node-a", rigged);
         a.incrementNow(SESSION);
         a.writer.hold();
         kit.advanceBy(DEBOUNCE); // the debounced write of 1 is handed to the writer
@@ -254,7 +203,7 @@ class DurableRacesTest {
     @Test
     void aWriteAnsweredStaleBecauseTheSessionWasReacquiredMeanwhileIsWrittenAgainUnderTheNewToken() {
         Rigged rigged = new Rigged(store);
-        Node a = new Node("node-a", rigged);
+        DurableNode a = node("node-a", rigged);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
         assertThat(a.incrementNow(SESSION)).isEqualTo(2);
@@ -282,7 +231,7 @@ class DurableRacesTest {
     @Test
     void aWriteAnsweredLeaseExpiredWhileTheSessionWasReacquiredIsWrittenAgainUnderTheNewToken() {
         Rigged rigged = new Rigged(store);
-        Node a = new Node("node-a", rigged);
+        DurableNode a = node("node-a", rigged);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
         assertThat(a.incrementNow(SESSION)).isEqualTo(2);
@@ -305,7 +254,7 @@ class DurableRacesTest {
     @Test
     void premiseAWriteUnderALapsedLeaseWithoutAReacquireIsStillRefusedAndTheCopyDropped() {
         Rigged rigged = new Rigged(store);
-        Node a = new Node("node-a", rigged);
+        DurableNode a = node("node-a", rigged);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE);
         a.incrementNow(SESSION);

@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.SyncContextDefaults;
-import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.live.CloseReason;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.LiveChannelGroup;
 import dev.synccontext.live.LiveMessage;
 import dev.synccontext.live.LiveTransport;
 import dev.synccontext.registry.ShutdownDrain;
-import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.spring.durable.HandOffMessage;
-import dev.synccontext.spring.durable.DurableType;
 import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.InMemoryStateStore;
 import dev.synccontext.spring.durable.NodeLease;
@@ -33,9 +29,7 @@ import dev.synccontext.test.SyncContextTestKit;
 import dev.synccontext.test.cluster.Counter;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -81,74 +75,26 @@ class DurableSessionsTest {
         }
     }
 
-    /** One node: its registry, its durable layer, its sessions' contexts and counters. */
-    private final class Node {
-        final SyncContextRegistry registry;
-        final DurableContexts durable;
-        final Holdable writer = new Holdable();
-        final Map<String, RendererSyncContext> contexts = new HashMap<>();
-        final Map<RendererSyncContext, Counter> counters = new HashMap<>();
+    /** One node on the shared store. */
+    private DurableNode node(String id, Duration debounce) {
+        return node(id, debounce, store);
+    }
 
-        Node(String id, Duration debounce) {
-            this(id, debounce, store);
-        }
-
-        Node(String id, Duration debounce, StateStore nodeStore) {
-            ContextTemplate template = new ContextTemplate(kit.executor(), "deterministic", SyncContextDefaults.MAX_BATCH,
-                    SyncContextDefaults.MAX_QUEUE_DEPTH, Duration.ZERO, Duration.ofSeconds(10), null);
-            registry = new SyncContextRegistry(template, null, List.of(), kit.clock());
-            SnapshotCodec codec = SnapshotCodec.builder(mapper).register(DurableType.of("counter", Counter.class, 1))
-                    .build();
-            durable = new DurableContexts(registry, nodeStore, codec, mapper,
-                    Map.of("counter", DurableType.of("counter", Counter.class, 1)),
-                    new DurableSettings(TTL, Duration.ofSeconds(2), debounce, Duration.ofMinutes(30)), id, writer);
-            durable.start();
-        }
-
-        RendererSyncContext contextOf(String session) {
-            return contexts.compute(session, (key, existing) -> {
-                if (existing != null && !existing.isClosed()) {
-                    return existing;
-                }
-                RendererSyncContext context = registry.create("session");
-                durable.opened(key, context);
-                return context;
-            });
-        }
-
-        /** What a call through the bean's proxy does: resolve (creating and restoring once), tell, then call. */
-        Counter counter(RendererSyncContext context) {
-            Counter counter = counters.computeIfAbsent(context,
-                    c -> (Counter) durable.created(c, "counter", new Counter()));
-            durable.touched(context, "counter");
-            return counter;
-        }
-
-        CompletableFuture<Integer> increment(String session) {
-            RendererSyncContext context = contextOf(session);
-            return context.invokeAsync(() -> {
-                Counter counter = counter(context);
-                counter.setCount(counter.getCount() + 1);
-                return counter.getCount();
-            });
-        }
-
-        int incrementNow(String session) {
-            CompletableFuture<Integer> done = increment(session);
-            kit.runUntilIdle();
-            return done.join();
-        }
+    /** One node on the shared store through {@code nodeStore}. */
+    private DurableNode node(String id, Duration debounce, StateStore nodeStore) {
+        return new DurableNode(kit, mapper, id, nodeStore,
+                new DurableSettings(TTL, Duration.ofSeconds(2), debounce, Duration.ofMinutes(30)));
     }
 
     private int stored(String session) {
         StoredSnapshot snapshot = store.read(session).orElseThrow(() -> new AssertionError("nothing stored"));
-        SnapshotCodec codec = SnapshotCodec.builder(mapper).register(DurableType.of("counter", Counter.class, 1)).build();
+        SnapshotCodec codec = SnapshotCodec.builder(mapper).register(DurableNode.COUNTER).build();
         return ((Counter) codec.decode(snapshot.bytes()).get("counter")).getCount();
     }
 
     @Test
     void aBurstOfChangesIsOneSnapshotTakenWhenTheQueueRunsDry() {
-        Node a = new Node("node-a", Duration.ZERO); // no debounce: each snapshot taken is written
+        DurableNode a = node("node-a", Duration.ZERO); // no debounce: each snapshot taken is written
         CompletableFuture<Integer> first = a.increment(SESSION); // inline; no debounce: its checkpoint is queued now
         List<CompletableFuture<Integer>> burst = List.of(a.increment(SESSION), a.increment(SESSION));
         kit.runUntilIdle(); // the checkpoint steps back behind the two increments queued after it
@@ -161,7 +107,7 @@ class DurableSessionsTest {
 
     @Test
     void aCallThroughADurableBeanLeavesItsContextIdleSoThatAPlainKitTestNeedsNothingMore() {
-        Node a = new Node("node-a", DEBOUNCE);
+        DurableNode a = node("node-a", DEBOUNCE);
         CompletableFuture<Integer> first = a.increment(SESSION);
         assertThat(first).as("an idle context runs the call inline").isCompletedWithValue(1);
         assertThat(kit.executor().pending()).as("nothing queued behind it: no checkpoint yet").isZero();
@@ -178,7 +124,7 @@ class DurableSessionsTest {
 
     @Test
     void noSnapshotWithoutACallThroughADurableBean() {
-        Node a = new Node("node-a", DEBOUNCE);
+        DurableNode a = node("node-a", DEBOUNCE);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE);
         long written = a.durable.counters().snapshotsWritten();
@@ -192,7 +138,7 @@ class DurableSessionsTest {
 
     @Test
     void aCheckpointWhoseBytesDidNotChangeIsSkipped() {
-        Node a = new Node("node-a", DEBOUNCE);
+        DurableNode a = node("node-a", DEBOUNCE);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE);
 
@@ -206,7 +152,7 @@ class DurableSessionsTest {
 
     @Test
     void writesAreDebouncedToTheNewestSnapshot() {
-        Node a = new Node("node-a", DEBOUNCE);
+        DurableNode a = node("node-a", DEBOUNCE);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE.dividedBy(2));
         a.incrementNow(SESSION);
@@ -220,12 +166,12 @@ class DurableSessionsTest {
 
     @Test
     void anotherNodeRestoresBeforeItsFirstCallbackAfterAGracefulStop() {
-        Node a = new Node("node-a", Duration.ofMinutes(1)); // nothing written before the stop
+        DurableNode a = node("node-a", Duration.ofMinutes(1)); // nothing written before the stop
         for (int i = 1; i <= 5; i++) {
             assertThat(a.incrementNow(SESSION)).isEqualTo(i);
         }
         a.durable.close();
-        Node b = new Node("node-b", DEBOUNCE);
+        DurableNode b = node("node-b", DEBOUNCE);
 
         assertThat(b.incrementNow(SESSION)).as("node b continues where node a stopped").isEqualTo(6);
         assertThat(b.durable.counters().restoreHits()).isEqualTo(1);
@@ -235,7 +181,7 @@ class DurableSessionsTest {
 
     @Test
     void aGracefulStopWritesTheFinalSnapshotAndReleasesTheSession() {
-        Node a = new Node("node-a", Duration.ofMinutes(1));
+        DurableNode a = node("node-a", Duration.ofMinutes(1));
         a.incrementNow(SESSION);
         a.incrementNow(SESSION);
 
@@ -249,7 +195,7 @@ class DurableSessionsTest {
 
     @Test
     void theShutdownDrainWritesTheFinalSnapshotAndReleasesBeforeTheLiveChannelsGoAway() throws Exception {
-        Node a = new Node("node-a", Duration.ofMinutes(1)); // nothing written before the drain
+        DurableNode a = node("node-a", Duration.ofMinutes(1)); // nothing written before the drain
         a.incrementNow(SESSION);
         a.incrementNow(SESSION);
         a.contextOf(SESSION).post(() -> { }); // its drain waits on the kit: the context is busy, not idle
@@ -276,7 +222,7 @@ class DurableSessionsTest {
 
     @Test
     void aHandOffRequestDuringTheDrainIsAnsweredAfterTheCallbacksQueuedBeforeIt() throws Exception {
-        Node a = new Node("node-a", Duration.ofMinutes(1));
+        DurableNode a = node("node-a", Duration.ofMinutes(1));
         a.incrementNow(SESSION);
         List<HandOffMessage> toB = new ArrayList<>();
         store.subscribe("node-b", toB::add);
@@ -351,7 +297,7 @@ class DurableSessionsTest {
     @Test
     void aReleaseWhileADebouncedWriteIsInFlightWritesTheFinalSnapshotBeforeReleasing() throws Exception {
         SlowNextWrite slow = new SlowNextWrite(store);
-        Node a = new Node("node-a", DEBOUNCE, slow);
+        DurableNode a = node("node-a", DEBOUNCE, slow);
         a.incrementNow(SESSION);
         a.writer.hold();
         kit.advanceBy(DEBOUNCE); // the debounced write of count 1 is handed to the writer
@@ -376,13 +322,13 @@ class DurableSessionsTest {
 
         assertThat(a.durable.counters().rejected()).as("no write after the release").isZero();
         assertThat(stored(SESSION)).as("what the next owner restores: every acknowledged change").isEqualTo(2);
-        Node b = new Node("node-b", DEBOUNCE);
+        DurableNode b = node("node-b", DEBOUNCE);
         assertThat(b.incrementNow(SESSION)).as("released after the final write: b takes it at once").isEqualTo(3);
     }
 
     @Test
     void aStaleOwnersWriteIsRefusedAndTheNewOwnersStateStands() {
-        Node a = new Node("node-a", DEBOUNCE);
+        DurableNode a = node("node-a", DEBOUNCE);
         a.incrementNow(SESSION);
         RendererSyncContext before = a.contextOf(SESSION);
         kit.advanceBy(DEBOUNCE);
@@ -390,7 +336,7 @@ class DurableSessionsTest {
         a.incrementNow(SESSION);
         kit.advanceBy(TTL.plus(DEBOUNCE)); // a's lease expires in the store
 
-        Node b = new Node("node-b", DEBOUNCE);
+        DurableNode b = node("node-b", DEBOUNCE);
         b.incrementNow(SESSION);
         assertThat(b.incrementNow(SESSION)).as("b restored a's last accepted snapshot").isEqualTo(3);
         kit.advanceBy(DEBOUNCE);
@@ -405,7 +351,7 @@ class DurableSessionsTest {
 
     @Test
     void aNodePastItsLocalLeaseDeadlineRefusesDurableCallbacks() {
-        Node a = new Node("node-a", DEBOUNCE);
+        DurableNode a = node("node-a", DEBOUNCE);
         a.incrementNow(SESSION);
         a.writer.hold(); // renewals never reach the store
         kit.advanceBy(TTL);
@@ -420,10 +366,10 @@ class DurableSessionsTest {
 
     @Test
     void theOwnerHandsASessionOverOnRequest() {
-        Node a = new Node("node-a", DEBOUNCE);
+        DurableNode a = node("node-a", DEBOUNCE);
         a.incrementNow(SESSION);
         a.incrementNow(SESSION);
-        Node b = new Node("node-b", DEBOUNCE);
+        DurableNode b = node("node-b", DEBOUNCE);
 
         assertThat(b.incrementNow(SESSION)).as("b asked a, a wrote and released, b restored").isEqualTo(3);
         assertThat(b.durable.counters().handOffsRequested()).isEqualTo(1);
@@ -468,7 +414,7 @@ class DurableSessionsTest {
     @Test
     void aSuccessorContextOnTheSameNodeWaitsForItsPredecessorsFinalWriteRetriedAfterAStoreFailure() {
         Flaky flaky = new Flaky(store);
-        Node a = new Node("node-a", DEBOUNCE, flaky);
+        DurableNode a = node("node-a", DEBOUNCE, flaky);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
         RendererSyncContext first = a.contextOf(SESSION);
@@ -491,7 +437,7 @@ class DurableSessionsTest {
     @Test
     void aHandOffAnswerTheStoreDidNotTakeLeavesASuccessorWaitingForThePredecessorsRetriedFinalWrite() {
         Flaky flaky = new Flaky(store);
-        Node a = new Node("node-a", DEBOUNCE, flaky);
+        DurableNode a = node("node-a", DEBOUNCE, flaky);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
         RendererSyncContext first = a.contextOf(SESSION);
@@ -516,7 +462,7 @@ class DurableSessionsTest {
     void aCheckpointDuringAFailingWriteLeavesOneRetryArmedNotTwo() throws Exception {
         Flaky flaky = new Flaky(store);
         SlowNextWrite slow = new SlowNextWrite(flaky);
-        Node a = new Node("node-a", DEBOUNCE, slow);
+        DurableNode a = node("node-a", DEBOUNCE, slow);
         a.incrementNow(SESSION);
         a.writer.hold();
         kit.advanceBy(DEBOUNCE); // the write of count 1 is handed to the writer
@@ -544,7 +490,7 @@ class DurableSessionsTest {
 
     @Test
     void aSessionThatEndedIsDeletedNotWritten() {
-        Node a = new Node("node-a", DEBOUNCE);
+        DurableNode a = node("node-a", DEBOUNCE);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE);
         RendererSyncContext context = a.contextOf(SESSION);
