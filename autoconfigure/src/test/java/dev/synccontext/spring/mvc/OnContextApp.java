@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -98,19 +97,15 @@ class OnContextApp {
 
     /** Holds a session's context busy from a pool thread until released. */
     @Component
-    static class Gate {
+    static class Gate extends ContextHold {
 
-        final AtomicReference<RendererSyncContext> held = new AtomicReference<>();
-        volatile CountDownLatch holding = new CountDownLatch(1);
-        volatile CountDownLatch release = new CountDownLatch(1);
         /** Two unannotated bodies meet here before writing: the premise test's certain overlap. */
         volatile CountDownLatch rendezvous = new CountDownLatch(2);
 
-        void reset() {
-            holding = new CountDownLatch(1);
-            release = new CountDownLatch(1);
+        @Override
+        public void reset() {
+            super.reset();
             rendezvous = new CountDownLatch(2);
-            held.set(null);
         }
 
         /**
@@ -123,20 +118,6 @@ class OnContextApp {
             browser.post("/plain/hold");
             await().atMost(Duration.ofSeconds(30)).until(() -> held.get() != null);
             return held.get();
-        }
-
-        void hold(RendererSyncContext context) {
-            CountDownLatch holdingNow = holding;
-            CountDownLatch releaseNow = release;
-            context.post(() -> {
-                held.set(RendererSyncContext.current().orElseThrow());
-                holdingNow.countDown();
-                try {
-                    releaseNow.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
         }
     }
 
