@@ -46,7 +46,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import(TracedApp.Probes.class)
+@Import({ TracedApp.Probes.class, ContextHold.class })
 class TracedApp {
 
     /** Spans Brave finished, newest last. */
@@ -128,22 +128,13 @@ class TracedApp {
     }
 
     @RestController
-    static class Probes extends ContextHold {
-
-        private final RendererSyncContext context;
-        private final Tracer tracer;
-        private final ObservationRegistry observations;
-
-        Probes(RendererSyncContext context, Tracer tracer, ObservationRegistry observations) {
-            this.context = context;
-            this.tracer = tracer;
-            this.observations = observations;
-        }
+    record Probes(RendererSyncContext context, Tracer tracer, ObservationRegistry observations,
+            ContextHold contextHold) {
 
         /** Holds the session's context busy on the drain thread until released. */
         @PostMapping("/traced/hold")
         void hold() {
-            hold(context);
+            contextHold.hold(context);
         }
 
         @OnContext
