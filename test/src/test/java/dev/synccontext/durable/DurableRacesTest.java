@@ -194,6 +194,17 @@ class DurableRacesTest {
 
     // A debounced write sent under the token the session's reacquire replaced.
 
+    /** Node {@code a} on {@code rigged}: 1 is stored, then the snapshot of 2 is handed to its held writer. */
+    private DurableNode withTheWriteOfTwoHeld(Rigged rigged) {
+        DurableNode a = node("node-a", rigged);
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE); // 1 is stored
+        assertThat(a.incrementNow(SESSION)).isEqualTo(2);
+        a.writer.hold();
+        kit.advanceBy(DEBOUNCE); // the snapshot of 2 is handed to the writer
+        return a;
+    }
+
     /** Node {@code a}'s lease ends and it takes a new one at its next renewal (a store restart, say). */
     private void lapseAndRenew(Rigged rigged) {
         rigged.lapseNextRenewal = true;
@@ -203,12 +214,7 @@ class DurableRacesTest {
     @Test
     void aWriteAnsweredStaleBecauseTheSessionWasReacquiredMeanwhileIsWrittenAgainUnderTheNewToken() {
         Rigged rigged = new Rigged(store);
-        DurableNode a = node("node-a", rigged);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE); // 1 is stored
-        assertThat(a.incrementNow(SESSION)).isEqualTo(2);
-        a.writer.hold();
-        kit.advanceBy(DEBOUNCE); // the snapshot of 2 is handed to the writer
+        DurableNode a = withTheWriteOfTwoHeld(rigged);
         long epoch = a.durable.leaseEpoch();
         // While the write of 2 is on its way under the old token: the lease lapses and is taken again, and the
         // next call reacquires the session (nobody owned it meanwhile: the copy serves on, under a new token).
@@ -231,12 +237,7 @@ class DurableRacesTest {
     @Test
     void aWriteAnsweredLeaseExpiredWhileTheSessionWasReacquiredIsWrittenAgainUnderTheNewToken() {
         Rigged rigged = new Rigged(store);
-        DurableNode a = node("node-a", rigged);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE); // 1 is stored
-        assertThat(a.incrementNow(SESSION)).isEqualTo(2);
-        a.writer.hold();
-        kit.advanceBy(DEBOUNCE); // the snapshot of 2 is handed to the writer
+        DurableNode a = withTheWriteOfTwoHeld(rigged);
         // The write reaches the store after the lease lapsed (LEASE_EXPIRED), and the reacquire comes before its
         // answer is read.
         rigged.beforeNextWrite = () -> lapseAndRenew(rigged);
@@ -254,13 +255,8 @@ class DurableRacesTest {
     @Test
     void premiseAWriteUnderALapsedLeaseWithoutAReacquireIsStillRefusedAndTheCopyDropped() {
         Rigged rigged = new Rigged(store);
-        DurableNode a = node("node-a", rigged);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE);
-        a.incrementNow(SESSION);
+        DurableNode a = withTheWriteOfTwoHeld(rigged);
         RendererSyncContext context = a.contextOf(SESSION);
-        a.writer.hold();
-        kit.advanceBy(DEBOUNCE);
         rigged.beforeNextWrite = () -> lapseAndRenew(rigged);
 
         a.writer.letGo();
