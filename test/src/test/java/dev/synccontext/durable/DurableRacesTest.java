@@ -3,9 +3,7 @@ package dev.synccontext.durable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.InMemoryStateStore;
-import dev.synccontext.spring.durable.NodeLease;
 import dev.synccontext.spring.durable.SnapshotCodec;
 import dev.synccontext.spring.durable.StateStore;
 import dev.synccontext.spring.durable.StoredSnapshot;
@@ -16,9 +14,7 @@ import dev.synccontext.test.SyncContextTestKit;
 import dev.synccontext.test.cluster.Counter;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -44,68 +40,6 @@ class DurableRacesTest {
                 new DurableSettings(TTL, HAND_OFF_TIMEOUT, DEBOUNCE, Duration.ofMinutes(30)));
     }
 
-    /** The shared store, with steps of one node's calls changed on purpose. */
-    private static final class Rigged extends ForwardingStateStore {
-        /** While set, releases fail as a lost connection does. */
-        volatile boolean releaseDown;
-        /** The next renewal finds the lease ended (a store restart): the node takes a new one. */
-        volatile boolean lapseNextRenewal;
-        /** Run once, just before the next write reaches the store, and just after it was answered. */
-        volatile @Nullable Runnable beforeNextWrite;
-        volatile @Nullable Runnable afterNextWrite;
-        /** The next write, once armed, waits (sent, not answered) until let go. */
-        volatile boolean slowNextWrite;
-        final CountDownLatch inWrite = new CountDownLatch(1);
-        final CountDownLatch letWriteGo = new CountDownLatch(1);
-
-        Rigged(StateStore delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public boolean release(String handle, long token) {
-            if (releaseDown) {
-                throw new IllegalStateException("the state store is down (test)");
-            }
-            return super.release(handle, token);
-        }
-
-        @Override
-        public boolean renewNodeLease(NodeLease lease) {
-            if (lapseNextRenewal) {
-                lapseNextRenewal = false;
-                delegate().releaseNodeLease(lease);
-                return false;
-            }
-            return super.renewNodeLease(lease);
-        }
-
-        @Override
-        public WriteOutcome write(String handle, long token, byte[] snapshot, Duration idleTimeout) {
-            Runnable before = beforeNextWrite;
-            beforeNextWrite = null;
-            if (before != null) {
-                before.run();
-            }
-            if (slowNextWrite) {
-                slowNextWrite = false;
-                inWrite.countDown();
-                try {
-                    letWriteGo.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            WriteOutcome outcome = super.write(handle, token, snapshot, idleTimeout);
-            Runnable after = afterNextWrite;
-            afterNextWrite = null;
-            if (after != null) {
-                after.run();
-            }
-            return outcome;
-        }
-    }
-
     private int stored(String session) {
         StoredSnapshot snapshot = store.read(session).orElseThrow(() -> new AssertionError("nothing stored"));
         SnapshotCodec codec = SnapshotCodec.builder(mapper).register(DurableNode.COUNTER).build();
@@ -116,7 +50,7 @@ class DurableRacesTest {
 
     @Test
     void aRequestAfterTheLastCallbackRanIsAnsweredWhenTheRetriedReleaseSettlesTheSessionNotAtTheAskersNextPoll() {
-        Rigged rigged = new Rigged(store);
+        RiggedStore rigged = new RiggedStore(store);
         DurableNode a = node("node-a", rigged);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
@@ -164,7 +98,7 @@ class DurableRacesTest {
 
     @Test
     void aSessionThatEndsWithADebouncedWriteInFlightIsDeletedAfterItAndTheWriteIsNotRefused() throws Exception {
-        Rigged rigged = new Rigged(store);
+        RiggedStore rigged = new RiggedStore(store);
         DurableNode a = node("node-a", rigged);
         a.incrementNow(SESSION);
         a.writer.hold();
@@ -195,7 +129,7 @@ class DurableRacesTest {
     // A debounced write sent under the token the session's reacquire replaced.
 
     /** Node {@code a} on {@code rigged}: 1 is stored, then the snapshot of 2 is handed to its held writer. */
-    private DurableNode withTheWriteOfTwoHeld(Rigged rigged) {
+    private DurableNode withTheWriteOfTwoHeld(RiggedStore rigged) {
         DurableNode a = node("node-a", rigged);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
@@ -206,14 +140,14 @@ class DurableRacesTest {
     }
 
     /** Node {@code a}'s lease ends and it takes a new one at its next renewal (a store restart, say). */
-    private void lapseAndRenew(Rigged rigged) {
+    private void lapseAndRenew(RiggedStore rigged) {
         rigged.lapseNextRenewal = true;
         kit.advanceBy(TTL.dividedBy(3)); // the renewal's timer fires
     }
 
     @Test
     void aWriteAnsweredStaleBecauseTheSessionWasReacquiredMeanwhileIsWrittenAgainUnderTheNewToken() {
-        Rigged rigged = new Rigged(store);
+        RiggedStore rigged = new RiggedStore(store);
         DurableNode a = withTheWriteOfTwoHeld(rigged);
         long epoch = a.durable.leaseEpoch();
         // While the write of 2 is on its way under the old token: the lease lapses and is taken again, and the
@@ -236,7 +170,7 @@ class DurableRacesTest {
 
     @Test
     void aWriteAnsweredLeaseExpiredWhileTheSessionWasReacquiredIsWrittenAgainUnderTheNewToken() {
-        Rigged rigged = new Rigged(store);
+        RiggedStore rigged = new RiggedStore(store);
         DurableNode a = withTheWriteOfTwoHeld(rigged);
         // The write reaches the store after the lease lapsed (LEASE_EXPIRED), and the reacquire comes before its
         // answer is read.
@@ -254,7 +188,7 @@ class DurableRacesTest {
 
     @Test
     void premiseAWriteUnderALapsedLeaseWithoutAReacquireIsStillRefusedAndTheCopyDropped() {
-        Rigged rigged = new Rigged(store);
+        RiggedStore rigged = new RiggedStore(store);
         DurableNode a = withTheWriteOfTwoHeld(rigged);
         RendererSyncContext context = a.contextOf(SESSION);
         rigged.beforeNextWrite = () -> lapseAndRenew(rigged);

@@ -11,7 +11,6 @@ import dev.synccontext.live.LiveMessage;
 import dev.synccontext.live.LiveTransport;
 import dev.synccontext.registry.ShutdownDrain;
 import dev.synccontext.spring.durable.HandOffMessage;
-import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.InMemoryStateStore;
 import dev.synccontext.spring.durable.NodeLease;
 import dev.synccontext.spring.durable.Ownership;
@@ -31,7 +30,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -269,39 +267,14 @@ class DurableSessionsTest {
         }
     }
 
-    /** A store whose next write, once armed, waits before it reaches the store (sent, not answered) until let go. */
-    private static final class SlowNextWrite extends ForwardingStateStore {
-        final CountDownLatch inWrite = new CountDownLatch(1);
-        final CountDownLatch letGo = new CountDownLatch(1);
-        volatile boolean armed;
-
-        SlowNextWrite(StateStore delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public WriteOutcome write(String handle, long token, byte[] snapshot, Duration idleTimeout) {
-            if (armed) {
-                armed = false;
-                inWrite.countDown();
-                try {
-                    letGo.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return super.write(handle, token, snapshot, idleTimeout);
-        }
-    }
-
     @Test
     void aReleaseWhileADebouncedWriteIsInFlightWritesTheFinalSnapshotBeforeReleasing() throws Exception {
-        SlowNextWrite slow = new SlowNextWrite(store);
+        RiggedStore slow = new RiggedStore(store);
         DurableNode a = node("node-a", DEBOUNCE, slow);
         a.incrementNow(SESSION);
         a.writer.hold();
         kit.advanceBy(DEBOUNCE); // the debounced write of count 1 is handed to the writer
-        slow.armed = true;
+        slow.slowNextWrite = true;
         Thread writer = new Thread(a.writer::letGo, "writer");
         writer.start(); // a real writer thread: its write of count 1 is in flight
         assertThat(slow.inWrite.await(10, TimeUnit.SECONDS)).isTrue();
@@ -316,7 +289,7 @@ class DurableSessionsTest {
             assertThat(System.nanoTime()).as("the final flush waits for the write in flight").isLessThan(deadline);
             Thread.onSpinWait();
         }
-        slow.letGo.countDown();
+        slow.letWriteGo.countDown();
         writer.join(10_000);
         context.join(10_000);
 
@@ -378,42 +351,9 @@ class DurableSessionsTest {
         assertThat(b.durable.counters().leaseWaits()).as("one wait for a's lease").isEqualTo(1);
     }
 
-    /** The shared store behind a switch: while down, writes, releases and publishes fail as a lost connection does. */
-    private static final class Flaky extends ForwardingStateStore {
-        volatile boolean down;
-
-        Flaky(StateStore delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public WriteOutcome write(String handle, long token, byte[] bytes, Duration idleTimeout) {
-            if (down) {
-                throw new IllegalStateException("the state store is down (test)");
-            }
-            return super.write(handle, token, bytes, idleTimeout);
-        }
-
-        @Override
-        public boolean release(String handle, long token) {
-            if (down) {
-                throw new IllegalStateException("the state store is down (test)");
-            }
-            return super.release(handle, token);
-        }
-
-        @Override
-        public boolean publish(String toNode, HandOffMessage message) {
-            if (down) {
-                throw new IllegalStateException("the state store is down (test)");
-            }
-            return super.publish(toNode, message);
-        }
-    }
-
     @Test
     void aSuccessorContextOnTheSameNodeWaitsForItsPredecessorsFinalWriteRetriedAfterAStoreFailure() {
-        Flaky flaky = new Flaky(store);
+        RiggedStore flaky = new RiggedStore(store);
         DurableNode a = node("node-a", DEBOUNCE, flaky);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
@@ -436,7 +376,7 @@ class DurableSessionsTest {
 
     @Test
     void aHandOffAnswerTheStoreDidNotTakeLeavesASuccessorWaitingForThePredecessorsRetriedFinalWrite() {
-        Flaky flaky = new Flaky(store);
+        RiggedStore flaky = new RiggedStore(store);
         DurableNode a = node("node-a", DEBOUNCE, flaky);
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // 1 is stored
@@ -460,15 +400,15 @@ class DurableSessionsTest {
 
     @Test
     void aCheckpointDuringAFailingWriteLeavesOneRetryArmedNotTwo() throws Exception {
-        Flaky flaky = new Flaky(store);
-        SlowNextWrite slow = new SlowNextWrite(flaky);
+        RiggedStore flaky = new RiggedStore(store);
+        RiggedStore slow = new RiggedStore(flaky);
         DurableNode a = node("node-a", DEBOUNCE, slow);
         a.incrementNow(SESSION);
         a.writer.hold();
         kit.advanceBy(DEBOUNCE); // the write of count 1 is handed to the writer
         int timers = kit.clock().pendingTimers(); // the node lease's renewal only
         flaky.down = true;
-        slow.armed = true;
+        slow.slowNextWrite = true;
         Thread writer = new Thread(a.writer::letGo, "writer");
         writer.start(); // a real writer thread: its write of count 1 is in flight, and fails once let go
         assertThat(slow.inWrite.await(10, TimeUnit.SECONDS)).isTrue();
@@ -476,7 +416,7 @@ class DurableSessionsTest {
         a.incrementNow(SESSION);
         kit.advanceBy(DEBOUNCE); // the write of count 2 is queued behind the failing one
 
-        slow.letGo.countDown();
+        slow.letWriteGo.countDown();
         writer.join(10_000);
 
         assertThat(a.durable.counters().writeRetries()).as("both writes failed").isEqualTo(2);
