@@ -7,6 +7,7 @@ import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.spring.durable.DurableType;
 import dev.synccontext.spring.durable.SnapshotCodec;
 import dev.synccontext.spring.durable.StateStore;
+import dev.synccontext.spring.durable.StoredSnapshot;
 import dev.synccontext.spring.durable.session.DurableContexts;
 import dev.synccontext.spring.durable.session.DurableSettings;
 import dev.synccontext.test.SyncContextTestKit;
@@ -42,6 +43,13 @@ final class DurableNode {
         SnapshotCodec codec = SnapshotCodec.builder(mapper).register(COUNTER).build();
         durable = new DurableContexts(registry, store, codec, mapper, Map.of("counter", COUNTER), settings, id, writer);
         durable.start();
+    }
+
+    /** The count {@code store} holds for {@code session}, decoded as a node restoring it would. */
+    static int stored(StateStore store, JsonMapper mapper, String session) {
+        StoredSnapshot snapshot = store.read(session).orElseThrow(() -> new AssertionError("nothing stored"));
+        SnapshotCodec codec = SnapshotCodec.builder(mapper).register(COUNTER).build();
+        return ((Counter) codec.decode(snapshot.bytes()).get("counter")).getCount();
     }
 
     RendererSyncContext contextOf(String session) {

@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.durable.InMemoryStateStore;
-import dev.synccontext.spring.durable.SnapshotCodec;
 import dev.synccontext.spring.durable.StateStore;
-import dev.synccontext.spring.durable.StoredSnapshot;
 import dev.synccontext.spring.durable.WriteOutcome;
 import dev.synccontext.spring.durable.session.DurableSettings;
 import dev.synccontext.spring.durable.session.HandOffCause;
 import dev.synccontext.test.SyncContextTestKit;
-import dev.synccontext.test.cluster.Counter;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -41,9 +38,7 @@ class DurableRacesTest {
     }
 
     private int stored(String session) {
-        StoredSnapshot snapshot = store.read(session).orElseThrow(() -> new AssertionError("nothing stored"));
-        SnapshotCodec codec = SnapshotCodec.builder(mapper).register(DurableNode.COUNTER).build();
-        return ((Counter) codec.decode(snapshot.bytes()).get("counter")).getCount();
+        return DurableNode.stored(store, mapper, session);
     }
 
     // A hand-off request that arrives after the last callback ran.

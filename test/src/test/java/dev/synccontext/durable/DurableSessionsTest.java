@@ -14,9 +14,7 @@ import dev.synccontext.spring.durable.HandOffMessage;
 import dev.synccontext.spring.durable.InMemoryStateStore;
 import dev.synccontext.spring.durable.NodeLease;
 import dev.synccontext.spring.durable.Ownership;
-import dev.synccontext.spring.durable.SnapshotCodec;
 import dev.synccontext.spring.durable.StateStore;
-import dev.synccontext.spring.durable.StoredSnapshot;
 import dev.synccontext.spring.durable.session.Durable;
 import dev.synccontext.spring.durable.session.DurableBeans;
 import dev.synccontext.spring.durable.session.DurableContexts;
@@ -85,9 +83,25 @@ class DurableSessionsTest {
     }
 
     private int stored(String session) {
-        StoredSnapshot snapshot = store.read(session).orElseThrow(() -> new AssertionError("nothing stored"));
-        SnapshotCodec codec = SnapshotCodec.builder(mapper).register(DurableNode.COUNTER).build();
-        return ((Counter) codec.decode(snapshot.bytes()).get("counter")).getCount();
+        return DurableNode.stored(store, mapper, session);
+    }
+
+    /** Node {@code a}'s session with 1 stored and 2 in memory only; its context. */
+    private RendererSyncContext storedOneKeptTwo(DurableNode a) {
+        a.incrementNow(SESSION);
+        kit.advanceBy(DEBOUNCE); // 1 is stored
+        RendererSyncContext first = a.contextOf(SESSION);
+        a.incrementNow(SESSION); // 2: in memory only
+        return first;
+    }
+
+    /** A new context of the session on node {@code a} restores 2 and counts 3, which is then stored. */
+    private void assertASuccessorRestoresTwoAndStoresThree(DurableNode a, String why) {
+        CompletableFuture<Integer> next = a.increment(SESSION);
+        kit.runUntilIdle();
+        assertThat(next.join()).as(why).isEqualTo(3);
+        kit.advanceBy(DEBOUNCE);
+        assertThat(stored(SESSION)).isEqualTo(3);
     }
 
     @Test
@@ -355,10 +369,7 @@ class DurableSessionsTest {
     void aSuccessorContextOnTheSameNodeWaitsForItsPredecessorsFinalWriteRetriedAfterAStoreFailure() {
         RiggedStore flaky = new RiggedStore(store);
         DurableNode a = node("node-a", DEBOUNCE, flaky);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE); // 1 is stored
-        RendererSyncContext first = a.contextOf(SESSION);
-        a.incrementNow(SESSION); // 2: in memory only
+        RendererSyncContext first = storedOneKeptTwo(a);
 
         flaky.down = true; // the final write of the released context fails and is retried after a backoff
         a.registry.release(first);
@@ -366,22 +377,15 @@ class DurableSessionsTest {
         assertThat(first.isClosed()).isTrue();
         flaky.down = false; // back before the retry: the successor's acquire and restore succeed at once
 
-        CompletableFuture<Integer> next = a.increment(SESSION); // a new context of the session on the same node
-        kit.runUntilIdle();
-        assertThat(next.join()).as("restored from the predecessor's final write (2), not the older snapshot (1)")
-                .isEqualTo(3);
-        kit.advanceBy(DEBOUNCE);
-        assertThat(stored(SESSION)).isEqualTo(3);
+        assertASuccessorRestoresTwoAndStoresThree(a,
+                "restored from the predecessor's final write (2), not the older snapshot (1)");
     }
 
     @Test
     void aHandOffAnswerTheStoreDidNotTakeLeavesASuccessorWaitingForThePredecessorsRetriedFinalWrite() {
         RiggedStore flaky = new RiggedStore(store);
         DurableNode a = node("node-a", DEBOUNCE, flaky);
-        a.incrementNow(SESSION);
-        kit.advanceBy(DEBOUNCE); // 1 is stored
-        RendererSyncContext first = a.contextOf(SESSION);
-        a.incrementNow(SESSION); // 2: in memory only
+        RendererSyncContext first = storedOneKeptTwo(a);
 
         flaky.down = true; // the final write is retried after a backoff; the RELEASED answer to node b fails
         store.publish("node-a", new HandOffMessage(HandOffMessage.Kind.REQUEST, SESSION, "node-b"));
@@ -389,12 +393,8 @@ class DurableSessionsTest {
         assertThat(first.isClosed()).as("node b's request released the context").isTrue();
         flaky.down = false; // back before the retry
 
-        CompletableFuture<Integer> next = a.increment(SESSION); // a new context of the session on the same node
-        kit.runUntilIdle();
-        assertThat(next.join()).as("the successor waited for the predecessor's final write (2), then restored it")
-                .isEqualTo(3);
-        kit.advanceBy(DEBOUNCE);
-        assertThat(stored(SESSION)).isEqualTo(3);
+        assertASuccessorRestoresTwoAndStoresThree(a,
+                "the successor waited for the predecessor's final write (2), then restored it");
         assertThat(a.durable.counters().rejected()).as("the successor kept the session").isZero();
     }
 
