@@ -23,7 +23,6 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -131,7 +130,7 @@ class OnContextApp {
     /** Every method of this controller runs on its session's context. */
     @RestController
     @OnContext
-    record OnController(Tally tally, RendererSyncContext context) {
+    record OnController(Tally tally, RendererSyncContext context) implements IllegalStateAsConflict {
 
         @PostMapping("/on/increment")
         int increment() {
@@ -202,16 +201,12 @@ class OnContextApp {
         String problem() {
             throw new ResponseStatusException(HttpStatus.I_AM_A_TEAPOT, "short and stout");
         }
-
-        @ExceptionHandler(IllegalStateException.class)
-        ResponseEntity<String> conflict(IllegalStateException e) {
-            return ResponseEntity.status(HttpStatus.CONFLICT).body("handled: " + e.getMessage());
-        }
     }
 
     /** The same methods without the annotation, for the premise and for comparing answers. */
     @RestController
-    record PlainController(Tally tally, RendererSyncContext sessionContext, Gate gate) {
+    record PlainController(Tally tally, RendererSyncContext sessionContext, Gate gate)
+            implements IllegalStateAsConflict {
 
         /** The session's context, as the session part resolves it on the request thread. */
         @GetMapping("/plain/context")
@@ -255,11 +250,6 @@ class OnContextApp {
         @GetMapping("/plain/problem")
         String problem() {
             throw new ResponseStatusException(HttpStatus.I_AM_A_TEAPOT, "short and stout");
-        }
-
-        @ExceptionHandler(IllegalStateException.class)
-        ResponseEntity<String> conflict(IllegalStateException e) {
-            return ResponseEntity.status(HttpStatus.CONFLICT).body("handled: " + e.getMessage());
         }
     }
 
