@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 
@@ -75,15 +76,10 @@ class BoardBrowserTest {
         try {
             ChromeDriver bob = chrome(profiles.resolve("bob"));
             try {
-                alice.get(page);
-                String tab1 = alice.getWindowHandle();
-                awaitLive(alice);
-                alice.switchTo().newWindow(WindowType.TAB);
-                alice.get(page);
-                String tab2 = alice.getWindowHandle();
-                awaitLive(alice);
-                bob.get(page);
-                awaitLive(bob);
+                List<String> tabs = openLiveTabs(alice, page, 2);
+                String tab1 = tabs.get(0);
+                String tab2 = tabs.get(1);
+                openLiveTabs(bob, page, 1);
 
                 String aliceSession = text(alice, "session-name");
                 alice.switchTo().window(tab1);
@@ -92,21 +88,8 @@ class BoardBrowserTest {
                         .isNotEqualTo(aliceSession);
                 waitFor(alice).until(ExpectedConditions.textToBe(By.id("stat-tabs"), "2"));
 
-                for (int round = 0; round < CLICKS_PER_TAB / BURST; round++) {
-                    for (String tab : List.of(tab1, tab2)) {
-                        alice.switchTo().window(tab);
-                        var increment = alice.findElement(By.id("increment"));
-                        for (int i = 0; i < BURST; i++) {
-                            increment.click();
-                        }
-                    }
-                }
+                clickInEachTabUntilTheyConverge(alice, tabs);
 
-                String total = Integer.toString(2 * CLICKS_PER_TAB);
-                for (String tab : List.of(tab1, tab2)) {
-                    alice.switchTo().window(tab);
-                    waitFor(alice).until(ExpectedConditions.textToBe(By.id("counter"), total));
-                }
                 String bobClock = text(bob, "clock");
                 waitFor(bob).until(driver -> !text(driver, "clock").equals(bobClock)); // still live, ticking
                 assertThat(text(bob, "counter")).as("the other session's counter").isEqualTo("0");
@@ -121,7 +104,7 @@ class BoardBrowserTest {
                 saveScreenshot(bob, "board-other-session.png");
 
                 alice.findElement(By.id("end-session")).click();
-                for (String tab : List.of(tab1, tab2)) {
+                for (String tab : tabs) {
                     alice.switchTo().window(tab);
                     waitFor(alice).until(ExpectedConditions.attributeToBe(By.id("status"), "data-state", "ended"));
                     assertThat(alice.findElement(By.id("ended")).isDisplayed()).as("the ended banner").isTrue();
@@ -156,15 +139,10 @@ class BoardBrowserTest {
         try {
             ChromeDriver bob = chrome(profiles.resolve("bob-ws"));
             try {
-                alice.get(page);
-                String tab1 = alice.getWindowHandle();
-                awaitLive(alice);
-                alice.switchTo().newWindow(WindowType.TAB);
-                alice.get(page);
-                String tab2 = alice.getWindowHandle();
-                awaitLive(alice);
-                bob.get(page);
-                awaitLive(bob);
+                List<String> tabs = openLiveTabs(alice, page, 2);
+                String tab1 = tabs.get(0);
+                String tab2 = tabs.get(1);
+                openLiveTabs(bob, page, 1);
 
                 assertThat(text(alice, "status")).as("the tab's live channel").contains("WebSocket");
                 String aliceSession = text(alice, "session-name");
@@ -173,20 +151,7 @@ class BoardBrowserTest {
                 assertThat(text(bob, "session-name")).isNotEqualTo(aliceSession);
                 waitFor(alice).until(ExpectedConditions.textToBe(By.id("stat-tabs"), "2"));
 
-                for (int round = 0; round < CLICKS_PER_TAB / BURST; round++) {
-                    for (String tab : List.of(tab1, tab2)) {
-                        alice.switchTo().window(tab);
-                        var increment = alice.findElement(By.id("increment"));
-                        for (int i = 0; i < BURST; i++) {
-                            increment.click();
-                        }
-                    }
-                }
-                String total = Integer.toString(2 * CLICKS_PER_TAB);
-                for (String tab : List.of(tab1, tab2)) {
-                    alice.switchTo().window(tab);
-                    waitFor(alice).until(ExpectedConditions.textToBe(By.id("counter"), total));
-                }
+                clickInEachTabUntilTheyConverge(alice, tabs);
 
                 alice.switchTo().window(tab1);
                 alice.findElement(By.id("item-text")).sendKeys("Posted over HTTP, seen over the socket");
@@ -200,7 +165,7 @@ class BoardBrowserTest {
                 saveScreenshot(alice, "board-websocket.png");
 
                 alice.findElement(By.id("end-session")).click();
-                for (String tab : List.of(tab1, tab2)) {
+                for (String tab : tabs) {
                     alice.switchTo().window(tab);
                     waitFor(alice).until(ExpectedConditions.attributeToBe(By.id("status"), "data-state", "ended"));
                     assertThat(text(alice, "ended-reason")).as("the ended message's reason, from the socket")
@@ -260,6 +225,38 @@ class BoardBrowserTest {
         console.enable(LogType.BROWSER, Level.ALL);
         options.setCapability("goog:loggingPrefs", console);
         return new ChromeDriver(service, options);
+    }
+
+    /** Opens the page in {@code count} tabs of one browser, each live before the next opens; their handles. */
+    private static List<String> openLiveTabs(WebDriver driver, String page, int count) {
+        List<String> tabs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            if (i > 0) {
+                driver.switchTo().newWindow(WindowType.TAB);
+            }
+            driver.get(page);
+            tabs.add(driver.getWindowHandle());
+            awaitLive(driver);
+        }
+        return tabs;
+    }
+
+    /** Clicks increment {@link #CLICKS_PER_TAB} times in each tab, a burst per tab in turn; awaits the sum in each. */
+    private static void clickInEachTabUntilTheyConverge(WebDriver driver, List<String> tabs) {
+        for (int round = 0; round < CLICKS_PER_TAB / BURST; round++) {
+            for (String tab : tabs) {
+                driver.switchTo().window(tab);
+                var increment = driver.findElement(By.id("increment"));
+                for (int i = 0; i < BURST; i++) {
+                    increment.click();
+                }
+            }
+        }
+        String total = Integer.toString(tabs.size() * CLICKS_PER_TAB);
+        for (String tab : tabs) {
+            driver.switchTo().window(tab);
+            waitFor(driver).until(ExpectedConditions.textToBe(By.id("counter"), total));
+        }
     }
 
     private static void awaitLive(WebDriver driver) {

@@ -80,16 +80,7 @@ class DurableApp {
     }
 
     @RestController
-    static class CounterController {
-        private final Counter counter;
-        private final Note note;
-        private final PlainCounter plain;
-
-        CounterController(Counter counter, Note note, PlainCounter plain) {
-            this.counter = counter;
-            this.note = note;
-            this.plain = plain;
-        }
+    record CounterController(Counter counter, Note note, PlainCounter plainCounter) {
 
         @OnContext
         @PostMapping("/counter")
@@ -106,7 +97,7 @@ class DurableApp {
         @OnContext
         @PostMapping("/plain")
         int plain() {
-            return plain.increment();
+            return plainCounter.increment();
         }
 
         @OnContext

@@ -5,12 +5,12 @@ import dev.synccontext.spring.shutdown.ShutdownCompletedEvent;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.live.LiveChannels;
 import dev.synccontext.spring.live.LiveSse;
+import dev.synccontext.spring.live.ScopedBoard;
 import dev.synccontext.spring.live.LiveStomp;
 import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.registry.ShutdownDrain;
 import dev.synccontext.registry.SyncContextRegistry;
-import jakarta.annotation.PreDestroy;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.ArrayList;
@@ -82,36 +82,20 @@ public class DrainApp {
 
     @Component
     @ContextScoped
-    static class Board {
-
-        final LiveChannel live;
+    static class Board extends ScopedBoard {
 
         Board(LiveChannels channels) {
-            this.live = channels.open("board", () -> "snapshot");
+            super(channels, "board");
         }
 
-        LiveChannel live() {
-            return live;
-        }
-
-        @PreDestroy
-        void ended() {
-            live.close();
+        @Override
+        protected String state() {
+            return "snapshot";
         }
     }
 
     @RestController
-    static class Events {
-
-        private final RendererSyncContext context;
-        private final Board board;
-        private final LiveSse sse;
-
-        Events(RendererSyncContext context, Board board, LiveSse sse) {
-            this.context = context;
-            this.board = board;
-            this.sse = sse;
-        }
+    record Events(RendererSyncContext context, Board board, LiveSse sse) {
 
         @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
         void events(HttpServletRequest request, HttpServletResponse response) {

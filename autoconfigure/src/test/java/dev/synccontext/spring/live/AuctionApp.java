@@ -219,19 +219,7 @@ class AuctionApp {
 
     @RestController
     @OnContext
-    static class MvcBidding {
-
-        private final Auctions auctions;
-        private final Bidder bidder;
-        private final RendererSyncContext context;
-        private final LiveSse sse;
-
-        MvcBidding(Auctions auctions, Bidder bidder, RendererSyncContext context, LiveSse sse) {
-            this.auctions = auctions;
-            this.bidder = bidder;
-            this.context = context;
-            this.sse = sse;
-        }
+    record MvcBidding(Auctions auctions, Bidder bidder, RendererSyncContext context, LiveSse sse) {
 
         @PostMapping("/auction/{id}/join")
         CompletableFuture<String> join(@PathVariable String id) {
@@ -270,17 +258,7 @@ class AuctionApp {
 
     @Controller
     @OnContext
-    static class StompBidding {
-
-        private final Auctions auctions;
-        private final Bidder bidder;
-        private final LiveStomp stomp;
-
-        StompBidding(Auctions auctions, Bidder bidder, LiveStomp stomp) {
-            this.auctions = auctions;
-            this.bidder = bidder;
-            this.stomp = stomp;
-        }
+    record StompBidding(Auctions auctions, Bidder bidder, LiveStomp stomp) {
 
         @MessageMapping("/auction/{id}/join")
         @SendToUser(destinations = "/queue/joined", broadcast = false)

@@ -136,19 +136,7 @@ class LanesApp {
 
     @RestController
     @OnContext
-    static class MvcLanes {
-
-        private final Me me;
-        private final Lobbies lobbies;
-        private final RendererSyncContext context;
-        private final LiveSse sse;
-
-        MvcLanes(Me me, Lobbies lobbies, RendererSyncContext context, LiveSse sse) {
-            this.me = me;
-            this.lobbies = lobbies;
-            this.context = context;
-            this.sse = sse;
-        }
+    record MvcLanes(Me me, Lobbies lobbies, RendererSyncContext context, LiveSse sse) {
 
         @PostMapping("/lanes/note")
         void note(@RequestParam String text, @RequestParam(defaultValue = "0") int pad) {

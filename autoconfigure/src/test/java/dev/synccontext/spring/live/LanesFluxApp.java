@@ -23,17 +23,7 @@ import reactor.core.publisher.Mono;
 class LanesFluxApp {
 
     @RestController
-    static class FluxLanes {
-
-        private final LanesApp.Me me;
-        private final LanesApp.Lobbies lobbies;
-        private final LiveFlux live;
-
-        FluxLanes(LanesApp.Me me, LanesApp.Lobbies lobbies, LiveFlux live) {
-            this.me = me;
-            this.lobbies = lobbies;
-            this.live = live;
-        }
+    record FluxLanes(LanesApp.Me me, LanesApp.Lobbies lobbies, LiveFlux live) {
 
         @PostMapping("/lanes/note")
         Mono<Void> note(RendererSyncContext context, @RequestParam String text,

@@ -140,15 +140,7 @@ class LanesStompTest {
         }
 
         @Controller
-        static class Subscriptions {
-
-            private final App app;
-            private final LiveStomp stomp;
-
-            Subscriptions(App app, LiveStomp stomp) {
-                this.app = app;
-                this.stomp = stomp;
-            }
+        record Subscriptions(App app, LiveStomp stomp) {
 
             /** Both subscriptions of the connection, each on its channel's context with its own resume id. */
             @MessageMapping("/lanes-subscribe")

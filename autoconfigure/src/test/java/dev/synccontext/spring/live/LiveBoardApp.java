@@ -3,18 +3,13 @@ package dev.synccontext.spring.live;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.scope.ContextScoped;
-import dev.synccontext.live.LiveChannel;
-import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.registry.SyncContextRegistry;
-import jakarta.annotation.PreDestroy;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -59,44 +54,27 @@ class LiveBoardApp {
 
     @Component
     @ContextScoped
-    static class Board {
+    static class Board extends CountingBoard {
 
-        final LiveChannel live;
         final RendererSyncContext context;
-        /** Each subscriber by the {@code tab} name its request gave, so that a test tells its tabs apart. */
-        final Map<String, LiveSubscriber> tabs = new ConcurrentHashMap<>();
         private final List<SseEmitter> naive = new ArrayList<>();
-        private long counter;
-        private String pad = PAD;
         private volatile int naiveCount;
 
         Board(LiveChannels channels, Boards boards, RendererSyncContext context, SyncContextRegistry registry) {
-            this.live = channels.open("board", this::state);
+            super(channels, PAD);
             this.context = registry.resolve(context);
             boards.all.add(this);
         }
 
-        /** Called through the context-scoped proxy (its fields are the proxy's own, never the board's). */
-        void tab(String name, LiveSubscriber subscriber) {
-            if (!name.isEmpty()) {
-                tabs.put(name, subscriber);
-            }
-        }
-
-        State state() {
+        @Override
+        protected State state() {
             return new State(counter, pad);
         }
 
+        @Override
         long change(int times, int size) {
             context.assertAccess();
-            if (pad.length() != size) {
-                pad = "x".repeat(size);
-            }
-            for (int i = 0; i < times; i++) {
-                counter++;
-                live.publish("board", "board", state());
-            }
-            return counter;
+            return super.change(times, size);
         }
 
         /** The naive push: every change written to each emitter inside the callback. */
@@ -120,29 +98,10 @@ class LiveBoardApp {
         int naiveSubscribers() {
             return naiveCount;
         }
-
-        LiveChannel live() {
-            return live;
-        }
-
-        @PreDestroy
-        void ended() {
-            live.close();
-        }
     }
 
     @RestController
-    static class BoardController {
-
-        private final RendererSyncContext context;
-        private final Board board;
-        private final LiveSse sse;
-
-        BoardController(RendererSyncContext context, Board board, LiveSse sse) {
-            this.context = context;
-            this.board = board;
-            this.sse = sse;
-        }
+    record BoardController(RendererSyncContext context, Board board, LiveSse sse) {
 
         @GetMapping("/touch")
         CompletableFuture<Long> touch() {

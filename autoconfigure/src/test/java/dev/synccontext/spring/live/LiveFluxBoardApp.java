@@ -1,13 +1,8 @@
 package dev.synccontext.spring.live;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.live.LiveChannel;
-import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.spring.scope.ContextScoped;
-import jakarta.annotation.PreDestroy;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -45,61 +40,21 @@ class LiveFluxBoardApp {
 
     @Component
     @ContextScoped
-    static class Board {
-
-        final LiveChannel live;
-        /** Each subscriber by the {@code tab} name its request gave, so that a test tells its tabs apart. */
-        final Map<String, LiveSubscriber> tabs = new ConcurrentHashMap<>();
-        private long counter;
-        private String pad = "";
+    static class Board extends CountingBoard {
 
         Board(LiveChannels channels, Boards boards) {
-            this.live = channels.open("board", this::state);
+            super(channels, "");
             boards.all.add(this);
         }
 
-        State state() {
+        @Override
+        protected State state() {
             return new State(counter, pad);
-        }
-
-        /** Called through the context-scoped proxy, inside the session's context. */
-        void tab(String name, LiveSubscriber subscriber) {
-            if (!name.isEmpty()) {
-                tabs.put(name, subscriber);
-            }
-        }
-
-        long change(int times, int size) {
-            if (pad.length() != size) {
-                pad = "x".repeat(size);
-            }
-            for (int i = 0; i < times; i++) {
-                counter++;
-                live.publish("board", "board", state());
-            }
-            return counter;
-        }
-
-        LiveChannel live() {
-            return live;
-        }
-
-        @PreDestroy
-        void ended() {
-            live.close();
         }
     }
 
     @RestController
-    static class BoardController {
-
-        private final Board board;
-        private final LiveFlux live;
-
-        BoardController(Board board, LiveFlux live) {
-            this.board = board;
-            this.live = live;
-        }
+    record BoardController(Board board, LiveFlux live) {
 
         @PostMapping("/change")
         Mono<Long> change(RendererSyncContext context, @RequestParam(defaultValue = "1") int times,

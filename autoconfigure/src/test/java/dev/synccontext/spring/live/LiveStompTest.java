@@ -110,15 +110,7 @@ class LiveStompTest {
         }
 
         @Controller
-        static class Subscriptions {
-
-            private final App app;
-            private final LiveStomp stomp;
-
-            Subscriptions(App app, LiveStomp stomp) {
-                this.app = app;
-                this.stomp = stomp;
-            }
+        record Subscriptions(App app, LiveStomp stomp) {
 
             @MessageMapping("/live-subscribe")
             void subscribe(SimpMessageHeaderAccessor headers) {

@@ -42,17 +42,7 @@ class OneStreamPerTabFluxTest extends OneStreamPerTabContract {
     static class App {
 
         @RestController
-        static class FluxBidding {
-
-            private final AuctionApp.Auctions auctions;
-            private final AuctionApp.Bidder bidder;
-            private final LiveFlux live;
-
-            FluxBidding(AuctionApp.Auctions auctions, AuctionApp.Bidder bidder, LiveFlux live) {
-                this.auctions = auctions;
-                this.bidder = bidder;
-                this.live = live;
-            }
+        record FluxBidding(AuctionApp.Auctions auctions, AuctionApp.Bidder bidder, LiveFlux live) {
 
             /** Joins on the session's context (the room joins that context's own channel). */
             @PostMapping("/auction/{id}/join")

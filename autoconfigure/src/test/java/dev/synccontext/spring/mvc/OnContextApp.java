@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -24,7 +23,6 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -98,19 +96,15 @@ class OnContextApp {
 
     /** Holds a session's context busy from a pool thread until released. */
     @Component
-    static class Gate {
+    static class Gate extends ContextHold {
 
-        final AtomicReference<RendererSyncContext> held = new AtomicReference<>();
-        volatile CountDownLatch holding = new CountDownLatch(1);
-        volatile CountDownLatch release = new CountDownLatch(1);
         /** Two unannotated bodies meet here before writing: the premise test's certain overlap. */
         volatile CountDownLatch rendezvous = new CountDownLatch(2);
 
-        void reset() {
-            holding = new CountDownLatch(1);
-            release = new CountDownLatch(1);
+        @Override
+        public void reset() {
+            super.reset();
             rendezvous = new CountDownLatch(2);
-            held.set(null);
         }
 
         /**
@@ -124,20 +118,6 @@ class OnContextApp {
             await().atMost(Duration.ofSeconds(30)).until(() -> held.get() != null);
             return held.get();
         }
-
-        void hold(RendererSyncContext context) {
-            CountDownLatch holdingNow = holding;
-            CountDownLatch releaseNow = release;
-            context.post(() -> {
-                held.set(RendererSyncContext.current().orElseThrow());
-                holdingNow.countDown();
-                try {
-                    releaseNow.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-        }
     }
 
     record Item(@NotBlank String name) {
@@ -150,15 +130,7 @@ class OnContextApp {
     /** Every method of this controller runs on its session's context. */
     @RestController
     @OnContext
-    static class OnController {
-
-        private final Tally tally;
-        private final RendererSyncContext context;
-
-        OnController(Tally tally, RendererSyncContext context) {
-            this.tally = tally;
-            this.context = context;
-        }
+    record OnController(Tally tally, RendererSyncContext context) implements IllegalStateAsConflict {
 
         @PostMapping("/on/increment")
         int increment() {
@@ -229,36 +201,22 @@ class OnContextApp {
         String problem() {
             throw new ResponseStatusException(HttpStatus.I_AM_A_TEAPOT, "short and stout");
         }
-
-        @ExceptionHandler(IllegalStateException.class)
-        ResponseEntity<String> conflict(IllegalStateException e) {
-            return ResponseEntity.status(HttpStatus.CONFLICT).body("handled: " + e.getMessage());
-        }
     }
 
     /** The same methods without the annotation, for the premise and for comparing answers. */
     @RestController
-    static class PlainController {
-
-        private final Tally tally;
-        private final RendererSyncContext context;
-        private final Gate gate;
-
-        PlainController(Tally tally, RendererSyncContext context, Gate gate) {
-            this.tally = tally;
-            this.context = context;
-            this.gate = gate;
-        }
+    record PlainController(Tally tally, RendererSyncContext sessionContext, Gate gate)
+            implements IllegalStateAsConflict {
 
         /** The session's context, as the session part resolves it on the request thread. */
         @GetMapping("/plain/context")
         String context() {
-            return context.name();
+            return sessionContext.name();
         }
 
         @PostMapping("/plain/hold")
         String hold() {
-            gate.hold(context);
+            gate.hold(sessionContext);
             return "holding";
         }
 
@@ -292,11 +250,6 @@ class OnContextApp {
         @GetMapping("/plain/problem")
         String problem() {
             throw new ResponseStatusException(HttpStatus.I_AM_A_TEAPOT, "short and stout");
-        }
-
-        @ExceptionHandler(IllegalStateException.class)
-        ResponseEntity<String> conflict(IllegalStateException e) {
-            return ResponseEntity.status(HttpStatus.CONFLICT).body("handled: " + e.getMessage());
         }
     }
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import brave.handler.MutableSpan;
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.mvc.ContextHold;
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.OnRandomPort;
 import io.micrometer.observation.ObservationRegistry;
@@ -35,7 +36,7 @@ class QueuedMvcBodyPropagationHttpTest {
     int port;
 
     @Autowired
-    TracedApp.Probes probes;
+    ContextHold hold;
 
     @Autowired
     Tracer tracer;
@@ -51,17 +52,17 @@ class QueuedMvcBodyPropagationHttpTest {
     }
 
     Queued queuedBody() {
-        probes.reset();
+        hold.reset();
         Browser alice = new Browser(port);
         assertThat(alice.send(alice.request("/traced/seen").header("X-User", "alice")).statusCode()).isEqualTo(200);
         alice.post("/traced/hold");
-        await().atMost(WAIT).until(() -> probes.held.get() != null);
-        RendererSyncContext held = probes.held.get();
+        await().atMost(WAIT).until(() -> hold.held.get() != null);
+        RendererSyncContext held = hold.held.get();
         CompletableFuture<HttpResponse<String>> reply = alice.httpClient().sendAsync(
                 alice.request("/traced/seen").header("X-User", "alice").GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         await().atMost(WAIT).until(() -> held.queueDepth() == 1);
-        probes.release.countDown();
+        hold.release.countDown();
         HttpResponse<String> response = reply.orTimeout(60, TimeUnit.SECONDS).join();
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         String[] request = response.headers().firstValue("X-Trace").orElseThrow().split("/");
@@ -69,6 +70,14 @@ class QueuedMvcBodyPropagationHttpTest {
     }
 
     /** What the next callback on the drain thread sees, queued from this thread (no trace, no user). */
+    /** {@link #queuedBody()}, checked to have run queued on the drain thread with the request's trace id. */
+    Queued queuedBodyOnTheRequestsTrace() {
+        Queued queued = queuedBody();
+        assertThat(queued.seen()[0]).as("the body ran on the drain thread, queued").startsWith("drain-");
+        assertThat(queued.seen()[1]).as("traceId in the body's MDC").isEqualTo(queued.requestTrace());
+        return queued;
+    }
+
     String[] nextOnTheDrainThread(RendererSyncContext context) throws Exception {
         CompletableFuture<String> next = new CompletableFuture<>();
         context.post(() -> next.complete(TracedApp.seen(tracer, observations)));
@@ -79,10 +88,8 @@ class QueuedMvcBodyPropagationHttpTest {
 
     @Test
     void aQueuedBodyRunsWithTheRequestsTraceIdsAndUserAndLeavesNoneOnItsThread() throws Exception {
-        Queued queued = queuedBody();
+        Queued queued = queuedBodyOnTheRequestsTrace();
         String[] seen = queued.seen();
-        assertThat(seen[0]).as("the body ran on the drain thread, queued").startsWith("drain-");
-        assertThat(seen[1]).as("traceId in the body's MDC").isEqualTo(queued.requestTrace());
         assertThat(seen[2]).as("spanId in the body's MDC: the request's span").isEqualTo(queued.requestSpan());
         assertThat(seen[3] + "/" + seen[4]).as("the tracer's current span in the body")
                 .isEqualTo(queued.requestTrace() + "/" + queued.requestSpan());

@@ -178,17 +178,7 @@ class QueuedStompFramePropagationTest {
         }
 
         @Controller
-        static class SeenController {
-
-            private final Stomp stomp;
-            private final Tracer tracer;
-            private final ObservationRegistry observations;
-
-            SeenController(Stomp stomp, Tracer tracer, ObservationRegistry observations) {
-                this.stomp = stomp;
-                this.tracer = tracer;
-                this.observations = observations;
-            }
+        record SeenController(Stomp stomp, Tracer tracer, ObservationRegistry observations) {
 
             @OnContext
             @MessageMapping("/seen")

@@ -7,6 +7,7 @@ import brave.handler.SpanHandler;
 import brave.propagation.ThreadLocalCurrentTraceContext;
 import brave.propagation.TraceContext;
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.mvc.ContextHold;
 import dev.synccontext.spring.handler.OnContext;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
@@ -22,9 +23,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.MDC;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -48,7 +46,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import(TracedApp.Probes.class)
+@Import({ TracedApp.Probes.class, ContextHold.class })
 class TracedApp {
 
     /** Spans Brave finished, newest last. */
@@ -130,41 +128,13 @@ class TracedApp {
     }
 
     @RestController
-    static class Probes {
-
-        private final RendererSyncContext context;
-        private final Tracer tracer;
-        private final ObservationRegistry observations;
-        final AtomicReference<RendererSyncContext> held = new AtomicReference<>();
-        volatile CountDownLatch holding = new CountDownLatch(1);
-        volatile CountDownLatch release = new CountDownLatch(1);
-
-        Probes(RendererSyncContext context, Tracer tracer, ObservationRegistry observations) {
-            this.context = context;
-            this.tracer = tracer;
-            this.observations = observations;
-        }
-
-        void reset() {
-            holding = new CountDownLatch(1);
-            release = new CountDownLatch(1);
-            held.set(null);
-        }
+    record Probes(RendererSyncContext context, Tracer tracer, ObservationRegistry observations,
+            ContextHold contextHold) {
 
         /** Holds the session's context busy on the drain thread until released. */
         @PostMapping("/traced/hold")
         void hold() {
-            CountDownLatch holdingNow = holding;
-            CountDownLatch releaseNow = release;
-            context.post(() -> {
-                held.set(RendererSyncContext.current().orElseThrow());
-                holdingNow.countDown();
-                try {
-                    releaseNow.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            contextHold.hold(context);
         }
 
         @OnContext

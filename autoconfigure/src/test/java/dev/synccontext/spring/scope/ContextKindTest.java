@@ -125,40 +125,26 @@ class ContextKindTest {
     }
 
     @RestController
-    static class Pages {
-        private final KindBeans.Profile profile;
-        private final KindBeans.Room room;
-        private final ContextBeanScope scope;
-        private final RendererSyncContext context;
-
-        private final Notes notes;
-
-        Pages(KindBeans.Profile profile, KindBeans.Room room, Notes notes, ContextBeanScope scope,
-                RendererSyncContext context) {
-            this.notes = notes;
-            this.profile = profile;
-            this.room = room;
-            this.scope = scope;
-            this.context = context;
-        }
+    record Pages(KindBeans.Profile scopedProfile, KindBeans.Room scopedRoom, Notes scopedNotes, ContextBeanScope scope,
+            RendererSyncContext context) {
 
         @OnContext
         @PostMapping("/profile")
         public String profile() {
-            return profile.name();
+            return scopedProfile.name();
         }
 
         @OnContext
         @PostMapping("/notes")
         public int notes() {
-            return notes.add();
+            return scopedNotes.add();
         }
 
         @OnContext
         @GetMapping("/room")
         public String room() {
             try {
-                return room.name();
+                return scopedRoom.name();
             } catch (WrongContextKindException expected) {
                 return expected.getClass().getSimpleName();
             }

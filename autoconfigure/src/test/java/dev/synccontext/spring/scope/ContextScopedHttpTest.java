@@ -174,40 +174,33 @@ class ContextScopedHttpTest {
     }
 
     @RestController
-    static class BoardController {
-        private final RendererSyncContext context;
-        private final Board board;
-
-        BoardController(RendererSyncContext context, Board board) {
-            this.context = context;
-            this.board = board;
-        }
+    record BoardController(RendererSyncContext context, Board scopedBoard) {
 
         @GetMapping("/board")
         CompletableFuture<String> board() {
-            return context.invokeAsync(board::id);
+            return context.invokeAsync(scopedBoard::id);
         }
 
         @GetMapping("/board-here")
         String boardHere() {
-            return board.id();
+            return scopedBoard.id();
         }
 
         @GetMapping("/board-queued")
         CompletableFuture<String> boardQueued() {
             CompletableFuture<String> answer = new CompletableFuture<>();
-            context.post(() -> answer.complete(board.id() + " on " + Thread.currentThread().getName()));
+            context.post(() -> answer.complete(scopedBoard.id() + " on " + Thread.currentThread().getName()));
             return answer;
         }
 
         @PostMapping("/increment")
         CompletableFuture<Integer> increment() {
-            return context.invokeAsync(board::increment);
+            return context.invokeAsync(scopedBoard::increment);
         }
 
         @GetMapping("/count")
         CompletableFuture<Integer> count() {
-            return context.invokeAsync(board::count);
+            return context.invokeAsync(scopedBoard::count);
         }
 
         @PostMapping("/queue-five-then-logout")
@@ -221,7 +214,7 @@ class ContextScopedHttpTest {
                 }
             });
             for (int i = 0; i < 5; i++) {
-                context.post(board::increment);
+                context.post(scopedBoard::increment);
             }
             session.invalidate(); // releases the session's context: its beans go after the five increments
             hold.countDown();

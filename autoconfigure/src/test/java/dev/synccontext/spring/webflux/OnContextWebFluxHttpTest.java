@@ -3,6 +3,7 @@ package dev.synccontext.spring.webflux;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.mvc.IllegalStateAsConflict;
 import dev.synccontext.autoconfigure.AllParts;
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.spring.scope.ContextScoped;
@@ -20,8 +21,6 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -112,7 +111,7 @@ class OnContextWebFluxHttpTest {
 
     @RestController
     @OnContext
-    static class OnFluxController {
+    static class OnFluxController implements IllegalStateAsConflict {
 
         private final Tally tally;
 
@@ -143,11 +142,6 @@ class OnContextWebFluxHttpTest {
         @GetMapping("/flux/fail")
         Mono<String> fail() {
             throw new IllegalStateException("failed on its context " + RendererSyncContext.current().isPresent());
-        }
-
-        @ExceptionHandler(IllegalStateException.class)
-        ResponseEntity<String> conflict(IllegalStateException e) {
-            return ResponseEntity.status(HttpStatus.CONFLICT).body("handled: " + e.getMessage());
         }
     }
 

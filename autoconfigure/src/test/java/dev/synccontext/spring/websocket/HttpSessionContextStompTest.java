@@ -41,7 +41,7 @@ import org.springframework.web.socket.WebSocketHttpHeaders;
 class HttpSessionContextStompTest {
 
     @Autowired
-    Carts carts;
+    Replies replies;
 
     private LocalStomp stomp;
 
@@ -58,7 +58,7 @@ class HttpSessionContextStompTest {
 
         assertThat(askOverStomp(aliceCookie, "alice")).isEqualTo("2");
         assertThat(askOverStomp(bobCookie, "bob")).isEqualTo("1");
-        assertThat(carts.lookedUp.computeIfAbsent("alice-lookup", l -> new CompletableFuture<>()).get(30, SECONDS))
+        assertThat(replies.lookedUp.computeIfAbsent("alice-lookup", l -> new CompletableFuture<>()).get(30, SECONDS))
                 .as("HttpSessionHandshakes.contextOf(attributes) finds the same context").isEqualTo("2");
     }
 
@@ -75,7 +75,7 @@ class HttpSessionContextStompTest {
         StompSession session = stomp.connect("/stomp", headers);
         try {
             session.send("/app/wrong-kind", "carol");
-            assertThat(carts.answers.computeIfAbsent("carol-wrong", l -> new CompletableFuture<>()).get(30, SECONDS))
+            assertThat(replies.answers.computeIfAbsent("carol-wrong", l -> new CompletableFuture<>()).get(30, SECONDS))
                     .isEqualTo("found: false, then WrongContextKindException, found: false");
         } finally {
             session.disconnect();
@@ -91,7 +91,7 @@ class HttpSessionContextStompTest {
         try {
             session.send("/app/cart", label);
             session.send("/app/lookup", label + "-lookup");
-            return carts.answers.computeIfAbsent(label, l -> new CompletableFuture<>()).get(30, SECONDS);
+            return replies.answers.computeIfAbsent(label, l -> new CompletableFuture<>()).get(30, SECONDS);
         } finally {
             session.disconnect();
         }
@@ -103,7 +103,7 @@ class HttpSessionContextStompTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import({ StompBroker.class, Cart.class, Carts.class })
+    @Import({ StompBroker.class, Cart.class, Carts.class, Replies.class })
     static class App {
     }
 
@@ -121,20 +121,14 @@ class HttpSessionContextStompTest {
         }
     }
 
-    @Controller
-    static class Carts {
+    /** What the controller answered, by label, for the test's thread to wait on. */
+    static final class Replies {
         final Map<String, CompletableFuture<String>> answers = new ConcurrentHashMap<>();
         final Map<String, CompletableFuture<String>> lookedUp = new ConcurrentHashMap<>();
-        private final Cart cart;
-        private final HttpSessionHandshakes httpSessions;
+    }
 
-        private final ContextBeanScope scope;
-
-        Carts(Cart cart, HttpSessionHandshakes httpSessions, ContextBeanScope scope) {
-            this.cart = cart;
-            this.httpSessions = httpSessions;
-            this.scope = scope;
-        }
+    @Controller
+    record Carts(Cart cart, HttpSessionHandshakes httpSessions, ContextBeanScope scope, Replies replies) {
 
         /** On the STOMP session's own context (kind WEBSOCKET), the SESSION cart is not made, and find makes none. */
         @MessageMapping("/wrong-kind")
@@ -147,7 +141,7 @@ class HttpSessionContextStompTest {
             } catch (java.util.concurrent.CompletionException failed) {
                 call = failed.getCause().getClass().getSimpleName();
             }
-            answers.computeIfAbsent(label + "-wrong", l -> new CompletableFuture<>())
+            replies.answers.computeIfAbsent(label + "-wrong", l -> new CompletableFuture<>())
                     .complete(before + ", then " + call + ", found: " + scope.find(stomp, Cart.class).isPresent());
         }
 
@@ -161,12 +155,12 @@ class HttpSessionContextStompTest {
         @MessageMapping("/cart")
         public void cart(@Payload String label, @HttpSessionContext RendererSyncContext user) {
             String items = String.valueOf(user.invokeAsync(cart::items).join());
-            answers.computeIfAbsent(label, l -> new CompletableFuture<>()).complete(items);
+            replies.answers.computeIfAbsent(label, l -> new CompletableFuture<>()).complete(items);
         }
 
         @MessageMapping("/lookup")
         public void lookup(@Payload String label, SimpMessageHeaderAccessor headers) {
-            httpSessions.contextOf(headers.getSessionAttributes()).ifPresent(user -> lookedUp
+            httpSessions.contextOf(headers.getSessionAttributes()).ifPresent(user -> replies.lookedUp
                     .computeIfAbsent(label, l -> new CompletableFuture<>())
                     .complete(String.valueOf(user.invokeAsync(cart::items).join())));
         }
@@ -174,7 +168,7 @@ class HttpSessionContextStompTest {
         @MessageExceptionHandler
         public void failed(IllegalStateException failure) {
             // only the test without a cookie makes a frame fail
-            answers.computeIfAbsent("anonymous", l -> new CompletableFuture<>())
+            replies.answers.computeIfAbsent("anonymous", l -> new CompletableFuture<>())
                     .complete("failed: " + failure.getMessage());
         }
     }

@@ -84,10 +84,8 @@ class DurableLeaseOnVirtualTimeTest {
     void aJumpOfThreeTtlsKeepsTheSessionOwnedAndItsState() {
         runner.run(app -> {
             SyncContextTestKit kit = app.getBean(SyncContextTestKit.class);
-            DurableContexts durable = app.getBean(DurableContexts.class);
-            RendererSyncContext context = sessionContext(app, "s1");
-            assertThat(increment(app, context)).isEqualTo(1);
-            long epoch = durable.leaseEpoch();
+            RendererSyncContext context = firstCall(app);
+            long epoch = app.getBean(DurableContexts.class).leaseEpoch();
 
             kit.advanceBy(TTL.multipliedBy(3));
 
@@ -101,10 +99,8 @@ class DurableLeaseOnVirtualTimeTest {
     void stepsOfHalfATtlUpToThreeTtlsKeepTheSessionOwnedAndItsState() {
         runner.run(app -> {
             SyncContextTestKit kit = app.getBean(SyncContextTestKit.class);
-            DurableContexts durable = app.getBean(DurableContexts.class);
-            RendererSyncContext context = sessionContext(app, "s1");
-            assertThat(increment(app, context)).isEqualTo(1);
-            long epoch = durable.leaseEpoch();
+            RendererSyncContext context = firstCall(app);
+            long epoch = app.getBean(DurableContexts.class).leaseEpoch();
 
             for (int step = 0; step < 6; step++) {
                 kit.advanceBy(TTL.dividedBy(2));
@@ -143,6 +139,13 @@ class DurableLeaseOnVirtualTimeTest {
         assertThat(durable.ownedSessions()).as("the session is still owned here").isOne();
         assertThat(context.isClosed()).as("its context was not released").isFalse();
         assertThat(durable.counters().rejected()).as("no snapshot refused").isZero();
+    }
+
+    /** Session {@code s1}'s context, after its first call through the durable bean (the count is 1). */
+    private static RendererSyncContext firstCall(AssertableWebApplicationContext app) {
+        RendererSyncContext context = sessionContext(app, "s1");
+        assertThat(increment(app, context)).isEqualTo(1);
+        return context;
     }
 
     /** The context of session {@code sessionId}, as the starter binds it on the session's first request. */

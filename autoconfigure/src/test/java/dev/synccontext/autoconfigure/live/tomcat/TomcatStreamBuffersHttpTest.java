@@ -126,17 +126,7 @@ class TomcatStreamBuffersHttpTest {
     }
 
     @RestController
-    static class FeedController {
-
-        private final Feed feed;
-        private final RendererSyncContext context;
-        private final LiveSse sse;
-
-        FeedController(Feed feed, RendererSyncContext context, LiveSse sse) {
-            this.feed = feed;
-            this.context = context;
-            this.sse = sse;
-        }
+    record FeedController(Feed feed, RendererSyncContext context, LiveSse sse) {
 
         @OnContext
         @PostMapping("/feed/publish")
