@@ -17,8 +17,9 @@ repo="$(pwd -P)"
 MVN=(mvn -B -ntp -Dkotlin.compiler.incremental=true)
 # Maven's own JVM runs C1 only (.mvn/jvm.config: -XX:TieredStopAtLevel=1). It compiles in-process (javac with
 # Error Prone, kotlinc): a clean compile of core, spring and kotlin took 36 s of CPU instead of 72 s, the whole
-# build without tests 164 s instead of 226 s (docs/2026-12-02-ci-time.md). Test JVMs are forked and keep the
-# default JIT.
+# build without tests 164 s instead of 226 s (docs/2026-12-02-ci-time.md). The fast tier's forked test JVMs run
+# C1 only too, with the serial collector (root POM, surefire.jit.args: about half the CPU, docs/2026-12-03-ci-cpu.md);
+# the heavy tiers' keep the default JIT.
 HEAVY_TIERS=(process scale system cluster)
 # The fast stage leaves out the model checks too: they run once, at the full budget, in their own stage.
 FAST_STAGE_EXCLUDES="$(IFS=,; echo "${HEAVY_TIERS[*]}"),modelcheck"
