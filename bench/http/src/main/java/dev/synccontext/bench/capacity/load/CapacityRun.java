@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * <p>{@code java -cp <bench/http's class path> dev.synccontext.bench.capacity.load.CapacityRun [key=value ...]}
  * (the server gets the same class path), keys: {@code steps}
  * (default {@code 1000,2000,5000,10000,15000}), {@code warmup} (10s), {@code measure} (30s), {@code period}
- * (the click period, 5s), {@code lines} (click connections, 256), {@code server-jvm} (extra JVM flags,
+ * (the click period, 5s), {@code lines} (click connections, 1024), {@code server-jvm} (extra JVM flags,
  * space-separated), {@code server-args} (extra application arguments, space-separated), {@code transport}
  * ({@code sse}, the default: an event stream per tab, clicks on a pool of connections; or {@code websocket}: a
  * WebSocket per tab, its clicks on the same socket),
@@ -42,7 +42,7 @@ public final class CapacityRun {
     public static void main(String[] args) throws Exception {
         Map<String, String> options = new HashMap<>(Map.of(
                 "steps", "1000,2000,5000,10000,15000", "warmup", "10s", "measure", "30s", "period", "5s",
-                "lines", "256", "server-jvm", "", "server-args", "", "out", "bench/http/target/capacity",
+                "lines", "1024", "server-jvm", "", "server-args", "", "out", "bench/http/target/capacity",
                 "transport", "sse"));
         for (String arg : args) {
             int eq = arg.indexOf('=');
