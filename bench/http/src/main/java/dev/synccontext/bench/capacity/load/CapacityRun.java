@@ -36,6 +36,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CapacityRun {
 
+    /** One client for the run's reads of the server's share (each client holds a selector thread of its own). */
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
     private CapacityRun() {
     }
 
@@ -146,8 +149,8 @@ public final class CapacityRun {
     }
 
     private static String serverTimes(int port) throws IOException, InterruptedException {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                + "/pad/server-times")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/pad/server-times")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
     }
 
     private static boolean ramp(LoadClient client, int sessions) throws InterruptedException {
