@@ -37,7 +37,10 @@ import org.springframework.context.event.ContextClosedEvent;
  * A drain cannot be undone (the registry never accepts again), so {@link #stop()} drains only once its
  * context has published {@link ContextClosedEvent} (which Spring does before it stops the lifecycle beans).
  * A plain {@code stop()} and {@code start()} of a running context, such as Spring's test framework pausing
- * a cached context between test classes, leaves everything as it was.
+ * a cached context between test classes, leaves everything as it was. A context that closes while stopped
+ * (a paused test context at the JVM's exit) gets no {@code stop()} from Spring, so the drain runs on its
+ * {@link ContextClosedEvent} instead: otherwise its open live streams would hold the web server's graceful
+ * shutdown for its whole timeout.
  */
 final class ShutdownLifecycle implements SmartLifecycle, BeanNameAware, ApplicationContextAware,
         ApplicationListener<ContextClosedEvent> {
@@ -49,6 +52,7 @@ final class ShutdownLifecycle implements SmartLifecycle, BeanNameAware, Applicat
     private final ConfigurableListableBeanFactory beanFactory;
     private String beanName = ShutdownLifecycle.class.getName();
     private volatile boolean running;
+    private volatile boolean started;
     private volatile boolean closing;
     private @Nullable ApplicationContext context;
 
@@ -71,8 +75,15 @@ final class ShutdownLifecycle implements SmartLifecycle, BeanNameAware, Applicat
 
     @Override
     public void onApplicationEvent(ContextClosedEvent event) {
-        if (event.getApplicationContext() == context) { // not a child context's close, which reaches us too
-            closing = true;
+        if (event.getApplicationContext() != context) { // a child context's close reaches us too
+            return;
+        }
+        closing = true;
+        if (started && !running) {
+            // Stopped before it closed (context.stop(), or Spring's test framework pausing a cached context):
+            // Spring stops no bean that is not running, so the drain runs here. Without it the live streams
+            // stay open and hold the web server's graceful shutdown for its whole timeout.
+            runDrain();
         }
     }
 
@@ -84,6 +95,7 @@ final class ShutdownLifecycle implements SmartLifecycle, BeanNameAware, Applicat
     @Override
     public void start() {
         stopBeforePhaseMates();
+        started = true;
         running = true;
     }
 
@@ -98,9 +110,12 @@ final class ShutdownLifecycle implements SmartLifecycle, BeanNameAware, Applicat
             return;
         }
         running = false;
-        if (!closing) {
-            return; // stopped, not closing: it may start again, with everything still accepting
+        if (closing) { // else stopped, not closing: it may start again, with everything still accepting
+            runDrain();
         }
+    }
+
+    private void runDrain() {
         try {
             ShutdownDrain.Report report = drain.run(
                     () -> AvailabilityChangeEvent.publish(events, this, ReadinessState.REFUSING_TRAFFIC));

@@ -60,6 +60,25 @@ class ShutdownLifecycleTest {
     }
 
     /**
+     * A context that closes while stopped (a paused test context at the JVM's exit): Spring calls no
+     * {@code stop()} on a bean that is not running, yet the drain runs, once, and closes the contexts.
+     */
+    @Test
+    void aContextClosedWhileStoppedStillDrainsOnce() {
+        Order log = new Order();
+        List<RendererSyncContext> created = new CopyOnWriteArrayList<>();
+        runner.withUserConfiguration(PhaseMate.class).withBean(Order.class, () -> log).run(context -> {
+            created.add(context.getBean(SyncContextRegistry.class).create("session"));
+            context.stop();
+            assertThat(log.lines).as("a stop is no shutdown").doesNotContain("drained");
+            context.close();
+        });
+        assertThat(log.lines).containsSubsequence("readiness REFUSING_TRAFFIC", "drained");
+        assertThat(log.lines.stream().filter("drained"::equals)).as("drained once").hasSize(1);
+        assertThat(created.get(0).isClosed()).isTrue();
+    }
+
+    /**
      * A lifecycle bean of the same (highest) phase, registered before the drain, as Spring's WebSocket and broker
      * handlers are: Spring would stop it first (same phase: registration order), closing its sessions before
      * they could be told to go away; the drain's declared dependency makes Spring stop the drain first.
