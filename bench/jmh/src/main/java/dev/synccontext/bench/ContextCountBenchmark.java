@@ -203,19 +203,12 @@ public class ContextCountBenchmark {
         }
     }
 
-    /** One post's callback: the k-th ({@code seq}) post of one producer to one context. */
-    private static final class Step implements Runnable {
-        private final ContextCountBenchmark bench;
-        private final int base;
-        private final int producerSlot;
-        private final int seq;
-
-        Step(ContextCountBenchmark bench, int base, int producerSlot, int seq) {
-            this.bench = bench;
-            this.base = base;
-            this.producerSlot = producerSlot;
-            this.seq = seq;
-        }
+    /**
+     * One post's callback: the k-th ({@code seq}) post of one producer to one context, whose slot of
+     * {@code state} starts at {@code base} ({@code producerSlot} is the producer's int in it). Made once
+     * per trial.
+     */
+    private record Step(ContextCountBenchmark bench, int base, int producerSlot, int seq) implements Runnable {
 
         @Override
         public void run() {
