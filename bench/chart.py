@@ -15,10 +15,10 @@ import math
 import os
 import re
 import sys
-from xml.sax.saxutils import escape
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from format_table import MODES, ORDER, rows  # noqa: E402  (same parsing as the table)
+from svgdoc import finish, start, text, write  # noqa: E402
 
 COLORS = {"baseline": "#8c8c8c", "optimized": "#1f6fb4", "single-thread": "#e08a2c",
           "guava-sequential": "#3a9a3a", "lock-inline": "#8e63b8", "netty-nonsticky": "#c0392b",
@@ -55,11 +55,6 @@ def nice_ceiling(v):
         if v <= m * exp:
             return m * exp
     return 10 * exp
-
-
-def text(x, y, s, size=12, anchor="start", weight="normal", fill="#222", extra=""):
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" '
-            f'font-weight="{weight}" fill="{fill}"{extra}>{escape(s)}</text>')
 
 
 def subtitle(path, results_json, note):
@@ -102,9 +97,7 @@ def chart(path, note):
 
     group_h = GROUP_HEAD + len(modes) * (BAR_H + BAR_GAP) + GROUP_GAP
     height = TOP + len(methods) * group_h + 40
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
-           f'viewBox="0 0 {WIDTH} {height}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">',
-           f'<rect width="{WIDTH}" height="{height}" fill="#ffffff"/>']
+    out = start(WIDTH, height)
     line1, line2 = subtitle(path, raw, note)
     out.append(text(20, 30, "RendererSyncContext (optimized) against the baseline and the alternatives, per scenario",
                     size=17, weight="bold"))
@@ -164,8 +157,7 @@ def chart(path, note):
     out.append(text(20, height - 12, "One operation = one call on a context (the reference table is per invocation: "
                     "×1,000 calls, ×10,000 for PostConcurrent, ×2,000 Contended, ×100,000 ManyContexts). "
                     "Shorter is better.", size=10, fill="#666"))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return finish(out)
 
 
 def main():
@@ -175,8 +167,7 @@ def main():
     parser.add_argument("--note", default="", help="appended to the subtitle, e.g. the machine")
     args = parser.parse_args()
     svg = chart(args.json, args.note)
-    with open(args.svg, "w", encoding="utf-8") as f:
-        f.write(svg)
+    write(args.svg, svg)
     print(f"wrote {args.svg} from {args.json}")
 
 

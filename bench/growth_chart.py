@@ -16,8 +16,11 @@ joined with commas (e.g. one run per mode).
 """
 import argparse
 import json
+import functools
 import math
-from xml.sax.saxutils import escape
+
+import svgdoc
+from svgdoc import finish, start, write
 
 COLORS = {"optimized": "#1f6fb4", "lock-inline": "#8e63b8", "netty-nonsticky": "#d0452f",
           "kotlinx-limited": "#3a9a3a", "grpc-sync": "#e08a2c", "vertx-worker": "#8c8c8c",
@@ -53,9 +56,7 @@ def load(paths):
     return points, jvm, settings
 
 
-def text(x, y, s, size=11, anchor="start", weight="normal", fill="#222", extra=""):
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" '
-            f'font-weight="{weight}" fill="{fill}"{extra}>{escape(s)}</text>')
+text = functools.partial(svgdoc.text, size=11)
 
 
 def fmt_ns(v):
@@ -135,14 +136,12 @@ def chart(rows, note):
     bytes_hi = 10 ** max(1, math.ceil(math.log10(bytes_max)))
 
     height = TOP + len(loaded) * ROW_H + 40
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
-           f'viewBox="0 0 {WIDTH} {height}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">',
-           f'<rect width="{WIDTH}" height="{height}" fill="#ffffff"/>',
-           text(20, 28, "How a post's cost grows: with the number of contexts, and with producer threads on one context",
-                size=16, weight="bold"),
-           text(20, 48, "ContextCountBenchmark (2,000,000 posts per invocation, round-robin in a shuffled order over "
-                "every context) and ProducersBenchmark (10,000 posts on one context); -prof gc; no JVM flags",
-                size=11, fill="#555")]
+    out = start(WIDTH, height) + [
+        text(20, 28, "How a post's cost grows: with the number of contexts, and with producer threads on one context",
+             size=16, weight="bold"),
+        text(20, 48, "ContextCountBenchmark (2,000,000 posts per invocation, round-robin in a shuffled order over "
+             "every context) and ProducersBenchmark (10,000 posts on one context); -prof gc; no JVM flags",
+             size=11, fill="#555")]
     if note:
         out.append(text(20, 64, note, size=11, fill="#555"))
     # legend
@@ -201,8 +200,7 @@ def chart(rows, note):
                 out.append(text(PANEL_X[0] - 60, foot + 15 + 13 * i, l, size=10, fill="#a33"))
     out.append(text(20, height - 14, "Lower is better. One operation = one post; time is wall time per post of the "
                     "whole system (producers and drains) on a 2-core machine.", size=10, fill="#666"))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return finish(out)
 
 
 def main():
@@ -213,8 +211,7 @@ def main():
     parser.add_argument("--note", default="", help="a line under the title, e.g. the date and the machine's load")
     args = parser.parse_args()
     svg = chart(args.row, args.note)
-    with open(args.svg, "w", encoding="utf-8") as f:
-        f.write(svg)
+    write(args.svg, svg)
     print(f"wrote {args.svg}")
 
 

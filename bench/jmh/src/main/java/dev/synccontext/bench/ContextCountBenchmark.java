@@ -1,13 +1,8 @@
 package dev.synccontext.bench;
 
 import dev.synccontext.RendererSyncContext;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -96,7 +91,7 @@ public class ContextCountBenchmark {
     private RendererSyncContext[][] targets;
     /** steps[p][r * contexts + i]: producer p's post to targets[p][i] in its round r. */
     private Runnable[][] steps;
-    private ExecutorService others;
+    private ProducerThreads threads;
     private int[] state;
     private int perContext;
     private int roundsPerProducer;
@@ -143,12 +138,7 @@ public class ContextCountBenchmark {
                 }
             }
         }
-        AtomicInteger ids = new AtomicInteger();
-        others = producers == 1 ? null : Executors.newFixedThreadPool(producers - 1, task -> {
-            Thread t = new Thread(task, "producer-" + ids.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        threads = new ProducerThreads(producers);
         epoch = 0;
     }
 
@@ -174,9 +164,7 @@ public class ContextCountBenchmark {
         for (RendererSyncContext context : all) {
             context.close();
         }
-        if (others != null) {
-            others.shutdownNow();
-        }
+        threads.close();
     }
 
     /** {@code producers} threads × their rounds over every context; join the last context's last post. */
@@ -189,15 +177,7 @@ public class ContextCountBenchmark {
         outOfOrder.set(0);
         contextsLeft.set(contexts);
         drained = done;
-        List<Future<?>> started = new ArrayList<>(producers - 1);
-        for (int p = 1; p < producers; p++) {
-            int producer = p;
-            started.add(others.submit(() -> produce(producer)));
-        }
-        produce(0);
-        for (Future<?> producer : started) {
-            producer.get(patienceSeconds, TimeUnit.SECONDS);
-        }
+        threads.run(this::produce, patienceSeconds);
         try {
             done.get(patienceSeconds, TimeUnit.SECONDS);
         } catch (TimeoutException stalled) {
@@ -223,19 +203,12 @@ public class ContextCountBenchmark {
         }
     }
 
-    /** One post's callback: the k-th ({@code seq}) post of one producer to one context. */
-    private static final class Step implements Runnable {
-        private final ContextCountBenchmark bench;
-        private final int base;
-        private final int producerSlot;
-        private final int seq;
-
-        Step(ContextCountBenchmark bench, int base, int producerSlot, int seq) {
-            this.bench = bench;
-            this.base = base;
-            this.producerSlot = producerSlot;
-            this.seq = seq;
-        }
+    /**
+     * One post's callback: the k-th ({@code seq}) post of one producer to one context, whose slot of
+     * {@code state} starts at {@code base} ({@code producerSlot} is the producer's int in it). Made once
+     * per trial.
+     */
+    private record Step(ContextCountBenchmark bench, int base, int producerSlot, int seq) implements Runnable {
 
         @Override
         public void run() {

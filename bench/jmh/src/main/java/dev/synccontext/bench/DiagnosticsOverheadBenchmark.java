@@ -1,11 +1,7 @@
 package dev.synccontext.bench;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.scenario.Scenario;
-import dev.synccontext.scenario.Scenarios;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -42,16 +38,11 @@ public class DiagnosticsOverheadBenchmark {
     @Param({"InvokeAsyncReady", "PostSerial"})
     public String scenario;
 
-    private Scenario run;
-    private List<RendererSyncContext> contexts;
+    private ScenarioState state;
 
     @Setup(Level.Trial)
     public void setUp() {
-        run = Scenarios.byName(scenario);
-        contexts = new ArrayList<>();
-        for (int i = 0; i < run.contextsPerInvocation(); i++) {
-            contexts.add(build(diagnostics));
-        }
+        state = new ScenarioState(scenario, () -> build(diagnostics));
     }
 
     static RendererSyncContext build(String diagnostics) {
@@ -68,13 +59,13 @@ public class DiagnosticsOverheadBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        contexts.forEach(RendererSyncContext::close);
+        state.close();
     }
 
     /** One invocation of the scenario: 1000 operations. */
     @Benchmark
     @OperationsPerInvocation(1000)
     public void scenario() throws Exception {
-        run.runOnce(contexts);
+        state.run();
     }
 }

@@ -25,21 +25,26 @@ import org.openjdk.jmh.annotations.TearDown;
 @Fork(1) // no JVM flags: see SeedBenchmarks
 public class ExtraBenchmarks {
 
-    /** State for {@code Contended}: all five modes. */
+    /** What both states share: the executor parameter, and one scenario's contexts made once per trial. */
     @State(Scope.Benchmark)
-    public static class ContendedState {
-        @Param({"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline"})
-        public String mode;
-
+    public abstract static class ScenarioTrial {
         /** Where the optimized context drains; see {@link BenchModes#executor}. */
         @Param({BenchModes.ELASTIC})
         public String executor;
 
+        private final String scenario;
         ScenarioState state;
+
+        ScenarioTrial(String scenario) {
+            this.scenario = scenario;
+        }
+
+        /** The subclass's {@code mode} parameter (each has its own list of modes). */
+        abstract String mode();
 
         @Setup(Level.Trial)
         public void setUp() {
-            state = new ScenarioState("Contended", mode, executor);
+            state = new ScenarioState(scenario, mode(), executor);
         }
 
         @TearDown(Level.Trial)
@@ -48,26 +53,35 @@ public class ExtraBenchmarks {
         }
     }
 
+    /** State for {@code Contended}: all five modes. */
+    @State(Scope.Benchmark)
+    public static class ContendedState extends ScenarioTrial {
+        @Param({"baseline", "optimized", "single-thread", "guava-sequential", "lock-inline"})
+        public String mode;
+
+        public ContendedState() {
+            super("Contended");
+        }
+
+        @Override
+        String mode() {
+            return mode;
+        }
+    }
+
     /** State for {@code ManyContexts}: every mode that does not need a thread per context. */
     @State(Scope.Benchmark)
-    public static class ManyContextsState {
+    public static class ManyContextsState extends ScenarioTrial {
         @Param({"baseline", "optimized", "guava-sequential", "lock-inline"})
         public String mode;
 
-        /** Where the optimized context drains; see {@link BenchModes#executor}. */
-        @Param({BenchModes.ELASTIC})
-        public String executor;
-
-        ScenarioState state;
-
-        @Setup(Level.Trial)
-        public void setUp() {
-            state = new ScenarioState("ManyContexts", mode, executor);
+        public ManyContextsState() {
+            super("ManyContexts");
         }
 
-        @TearDown(Level.Trial)
-        public void tearDown() {
-            state.close();
+        @Override
+        String mode() {
+            return mode;
         }
     }
 

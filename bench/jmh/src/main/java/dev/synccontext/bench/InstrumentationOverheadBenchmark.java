@@ -4,8 +4,6 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.SyncContextObserver;
 import dev.synccontext.micrometer.SyncContextMetrics;
 import dev.synccontext.statistics.SyncContextStatistics;
-import dev.synccontext.scenario.Scenario;
-import dev.synccontext.scenario.Scenarios;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -48,13 +46,11 @@ public class InstrumentationOverheadBenchmark {
     @Param({"none", "statistics", "micrometer"})
     public String instrumentation;
 
-    private Scenario scenario;
-    private List<RendererSyncContext> contexts;
+    private ScenarioState scenario;
 
     @Setup(Level.Trial)
     public void setUp() {
-        scenario = Scenarios.byName("InvokeAsyncReady");
-        contexts = List.of(build(instrumentation));
+        scenario = new ScenarioState("InvokeAsyncReady", () -> build(instrumentation));
     }
 
     /** A context instrumented as {@code instrumentation} says (see {@link #instrumentation}). */
@@ -85,13 +81,13 @@ public class InstrumentationOverheadBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        contexts.forEach(RendererSyncContext::close);
+        scenario.close();
     }
 
     /** 1000 × {@code ctx.invokeAsync(callback).join()} on an idle context; per call. */
     @Benchmark
     @OperationsPerInvocation(1000)
     public void InvokeAsyncReady() throws Exception {
-        scenario.runOnce(contexts);
+        scenario.run();
     }
 }

@@ -1,15 +1,9 @@
 package dev.synccontext.bench;
 
 import dev.synccontext.RendererSyncContext;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -49,7 +43,7 @@ public class ProducersBenchmark {
     public int producers;
 
     private RendererSyncContext context;
-    private ExecutorService others;
+    private ProducerThreads threads;
     /** steps[p][k]: producer p's k-th post. */
     private Runnable[][] steps;
     /** Next expected k per producer; touched only inside the context. */
@@ -64,12 +58,7 @@ public class ProducersBenchmark {
             throw new IllegalArgumentException("producers must divide " + POSTS + ", was " + producers);
         }
         context = BenchModes.create(mode);
-        AtomicInteger ids = new AtomicInteger();
-        others = producers == 1 ? null : Executors.newFixedThreadPool(producers - 1, task -> {
-            Thread t = new Thread(task, "producer-" + ids.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        threads = new ProducerThreads(producers);
         int share = POSTS / producers;
         steps = new Runnable[producers][share];
         for (int p = 0; p < producers; p++) {
@@ -85,9 +74,7 @@ public class ProducersBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() {
         context.close();
-        if (others != null) {
-            others.shutdownNow();
-        }
+        threads.close();
     }
 
     /** {@code producers} threads × {@code 10,000 / producers} posts to one context; join the last. */
@@ -100,15 +87,7 @@ public class ProducersBenchmark {
         remaining = POSTS;
         outOfOrder = 0;
         drained = done;
-        List<Future<?>> started = new ArrayList<>(producers - 1);
-        for (int p = 1; p < producers; p++) {
-            Runnable[] mine = steps[p];
-            started.add(others.submit(() -> produce(mine)));
-        }
-        produce(steps[0]);
-        for (Future<?> producer : started) {
-            producer.get(30, TimeUnit.SECONDS);
-        }
+        threads.run(producer -> produce(steps[producer]), 30);
         done.get(30, TimeUnit.SECONDS);
         if (remaining != 0 || outOfOrder != 0) {
             throw new IllegalStateException(context.name() + ": counter " + remaining + ", " + outOfOrder

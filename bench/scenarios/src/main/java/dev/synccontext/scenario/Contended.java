@@ -23,10 +23,6 @@ final class Contended extends LoopScenario {
     private int count;
     private final Runnable increment = () -> count++;
 
-    Contended() {
-        this(DEFAULT_PATIENCE);
-    }
-
     Contended(Duration patience) {
         super(NAME, 2 * CALLS_PER_THREAD, patience);
         this.patience = patience;

@@ -26,10 +26,6 @@ final class InvokeAsyncBusy extends LoopScenario {
         return gate;
     };
 
-    InvokeAsyncBusy() {
-        this(DEFAULT_PATIENCE);
-    }
-
     InvokeAsyncBusy(Duration patience) {
         super(NAME, CALLS, patience);
     }

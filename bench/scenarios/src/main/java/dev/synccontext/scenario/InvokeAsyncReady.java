@@ -18,10 +18,6 @@ final class InvokeAsyncReady extends LoopScenario {
     private int ran;
     private final Runnable callback = () -> ran++;
 
-    InvokeAsyncReady() {
-        this(DEFAULT_PATIENCE);
-    }
-
     InvokeAsyncReady(Duration patience) {
         super(NAME, CALLS, patience);
     }

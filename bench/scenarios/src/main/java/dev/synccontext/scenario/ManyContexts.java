@@ -42,10 +42,6 @@ final class ManyContexts extends LoopScenario {
     private volatile @Nullable CompletableFuture<Void> drained;
     private @Nullable List<? extends RendererSyncContext> current;
 
-    ManyContexts() {
-        this(CONTEXTS, DEFAULT_PATIENCE);
-    }
-
     ManyContexts(int contexts, Duration patience) {
         super(NAME, contexts * PRODUCERS * POSTS_PER_PRODUCER, patience);
         this.contexts = contexts;

@@ -25,10 +25,6 @@ final class PostConcurrent extends LoopScenario {
     private int outOfOrder;
     private int firstOutOfOrder = -1;
 
-    PostConcurrent() {
-        this(DEFAULT_PATIENCE);
-    }
-
     PostConcurrent(Duration patience) {
         super(NAME, POSTS, patience);
         for (int i = 0; i < POSTS; i++) {

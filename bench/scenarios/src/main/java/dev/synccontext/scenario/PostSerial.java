@@ -23,10 +23,6 @@ final class PostSerial extends LoopScenario {
     private int outside;
     private final Runnable step = this::step;
 
-    PostSerial() {
-        this(DEFAULT_PATIENCE);
-    }
-
     PostSerial(Duration patience) {
         super(NAME, POSTS, patience);
     }

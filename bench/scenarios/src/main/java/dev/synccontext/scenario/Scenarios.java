@@ -1,7 +1,8 @@
 package dev.synccontext.scenario;
 
+import java.time.Duration;
 import java.util.List;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -40,15 +41,16 @@ public final class Scenarios {
      * @throws IllegalArgumentException listing the valid names if there is none
      */
     public static Scenario byName(String name) {
-        Supplier<Scenario> factory = factory(name);
+        Function<Duration, Scenario> factory = factory(name);
         if (factory == null) {
             throw new IllegalArgumentException("Unknown scenario '" + name + "'; valid scenarios are: "
                     + String.join(", ", ALL));
         }
-        return factory.get();
+        return factory.apply(LoopScenario.DEFAULT_PATIENCE);
     }
 
-    private static @Nullable Supplier<Scenario> factory(@Nullable String name) {
+    /** The scenario's constructor, given how long it waits for work a context should long have run. */
+    private static @Nullable Function<Duration, Scenario> factory(@Nullable String name) {
         if (name == null) {
             return null;
         }
@@ -62,7 +64,7 @@ public final class Scenarios {
             case PostConcurrent.NAME:
                 return PostConcurrent::new;
             case ManyContexts.NAME:
-                return ManyContexts::new;
+                return patience -> new ManyContexts(ManyContexts.CONTEXTS, patience);
             case Contended.NAME:
                 return Contended::new;
             default:

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
  * A context that passes work to a real one, except where a subclass breaks it: the scenarios must
@@ -25,22 +26,23 @@ abstract class BrokenContext implements RendererSyncContext {
 
     @Override
     public CompletableFuture<Void> invokeAsync(Runnable callback) {
-        CompletableFuture<Void> result = new CompletableFuture<>();
-        submit(() -> real.invokeAsync(callback).whenComplete((v, e) -> settle(result, v, e)));
-        return result;
+        return forward(() -> real.invokeAsync(callback));
     }
 
     @Override
     public <T> CompletableFuture<T> invokeAsync(Callable<T> callback) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        submit(() -> real.invokeAsync(callback).whenComplete((v, e) -> settle(result, v, e)));
-        return result;
+        return forward(() -> real.invokeAsync(callback));
     }
 
     @Override
     public <T> CompletableFuture<T> invokeAsyncStage(Callable<? extends CompletionStage<T>> callback) {
+        return forward(() -> real.invokeAsyncStage(callback));
+    }
+
+    /** The caller's future: settled as the real context's call settles, once {@link #submit} runs the call. */
+    private <T> CompletableFuture<T> forward(Supplier<CompletableFuture<T>> call) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        submit(() -> real.invokeAsyncStage(callback).whenComplete((v, e) -> settle(result, v, e)));
+        submit(() -> call.get().whenComplete((v, e) -> settle(result, v, e)));
         return result;
     }
 
@@ -152,32 +154,24 @@ abstract class BrokenContext implements RendererSyncContext {
 
         @Override
         public CompletableFuture<Void> invokeAsync(Runnable callback) {
-            synchronized (this) {
-                if (++seen % every == 0) {
-                    return CompletableFuture.completedFuture(null);
-                }
-            }
-            return super.invokeAsync(callback);
+            return drops() ? CompletableFuture.completedFuture(null) : super.invokeAsync(callback);
         }
 
         @Override
         public <T> CompletableFuture<T> invokeAsyncStage(Callable<? extends CompletionStage<T>> callback) {
-            synchronized (this) {
-                if (++seen % every == 0) {
-                    return CompletableFuture.completedFuture(null);
-                }
-            }
-            return super.invokeAsyncStage(callback);
+            return drops() ? CompletableFuture.completedFuture(null) : super.invokeAsyncStage(callback);
         }
 
         @Override
         public void post(Runnable callback) {
-            synchronized (this) {
-                if (++seen % every == 0) {
-                    return;
-                }
+            if (!drops()) {
+                super.post(callback);
             }
-            super.post(callback);
+        }
+
+        /** Whether this call is the {@code every}-th one, which is dropped. */
+        private synchronized boolean drops() {
+            return ++seen % every == 0;
         }
     }
 

@@ -58,27 +58,25 @@ class ScenarioVerdictTest {
         assertThatCode(() -> run(scenario.get(), c -> c)).doesNotThrowAnyException();
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("scenarios")
-    void failsForAContextThatDropsWork(String name, Supplier<LoopScenario> scenario) {
-        assertThatThrownBy(() -> run(scenario.get(), c -> new BrokenContext.Dropping(c, 7)))
-                .as("%s on a context that silently drops 1 call in 7", name)
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining(name);
+    /** Every scenario against every broken context: {@link BrokenContext}'s kinds, as each breaks a rule. */
+    static Stream<Arguments> scenariosOnBrokenContexts() {
+        List<Arguments> broken = List.of(
+                Arguments.of("silently drops 1 call in 7",
+                        (UnaryOperator<RendererSyncContext>) c -> new BrokenContext.Dropping(c, 7)),
+                Arguments.of("drops 1 call in 7 and reports it done",
+                        (UnaryOperator<RendererSyncContext>) c -> new BrokenContext.Lying(c, 7)),
+                Arguments.of("swaps each thread's submissions in pairs",
+                        (UnaryOperator<RendererSyncContext>) BrokenContext.Reordering::new));
+        return scenarios().flatMap(scenario -> broken.stream().map(context -> Arguments.of(
+                scenario.get()[0], scenario.get()[1], context.get()[0], context.get()[1])));
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("scenarios")
-    void failsForAContextThatDropsWorkButCompletesTheFuture(String name, Supplier<LoopScenario> scenario) {
-        assertThatThrownBy(() -> run(scenario.get(), c -> new BrokenContext.Lying(c, 7)))
-                .as("%s on a context that drops 1 call in 7 and reports it done", name)
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining(name);
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("scenarios")
-    void failsForAContextThatReordersWork(String name, Supplier<LoopScenario> scenario) {
-        assertThatThrownBy(() -> run(scenario.get(), BrokenContext.Reordering::new))
-                .as("%s on a context that swaps each thread's submissions in pairs", name)
+    @ParameterizedTest(name = "{0} on a context that {2}")
+    @MethodSource("scenariosOnBrokenContexts")
+    void failsForAContextThatDropsOrReordersWork(String name, Supplier<LoopScenario> scenario, String broken,
+            UnaryOperator<RendererSyncContext> breaker) {
+        assertThatThrownBy(() -> run(scenario.get(), breaker))
+                .as("%s on a context that %s", name, broken)
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining(name);
     }
 
