@@ -31,8 +31,9 @@ import java.util.concurrent.TimeUnit;
  * (the click period, 5s), {@code lines} (click connections, 1024), {@code server-jvm} (extra JVM flags,
  * space-separated), {@code server-args} (extra application arguments, space-separated), {@code transport}
  * ({@code sse}, the default: an event stream per tab, clicks on a pool of connections; or {@code websocket}: a
- * WebSocket per tab, its clicks on the same socket),
- * {@code out} (bench/http/target/capacity). {@code bench/capacity.sh} runs it.
+ * WebSocket per tab, its clicks on the same socket), {@code selectors} (the load client's selector loops, 2:
+ * {@link ShardedLoadClient}; two because this machine has two cores, and one loop alone reads a tick's burst of
+ * updates while clicks fall due; 1 is the client of one loop), {@code out} (bench/http/target/capacity). {@code bench/capacity.sh} runs it.
  */
 public final class CapacityRun {
 
@@ -46,7 +47,7 @@ public final class CapacityRun {
         Map<String, String> options = new HashMap<>(Map.of(
                 "steps", "1000,2000,5000,10000,15000", "warmup", "10s", "measure", "30s", "period", "5s",
                 "lines", "1024", "server-jvm", "", "server-args", "", "out", "bench/http/target/capacity",
-                "transport", "sse"));
+                "transport", "sse", "selectors", "2"));
         for (String arg : args) {
             int eq = arg.indexOf('=');
             if (eq < 0 || !options.containsKey(arg.substring(0, eq))) {
@@ -94,7 +95,7 @@ public final class CapacityRun {
             long self = ProcessHandle.current().pid();
             var settings = new LoadClient.Settings(new InetSocketAddress("127.0.0.1", port), period,
                     Integer.parseInt(options.get("lines")), 64, false, transport.equals("websocket"));
-            try (LoadClient client = new LoadClient(settings)) {
+            try (ShardedLoadClient client = new ShardedLoadClient(settings, Integer.parseInt(options.get("selectors")))) {
                 for (int sessions : steps) {
                     boolean reached = ramp(client, sessions);
                     Thread.sleep(warmup.toMillis()); // every tab clicks and ticks before the window opens
@@ -128,6 +129,10 @@ public final class CapacityRun {
                     System.out.printf(Locale.ROOT, "  server's share (click request in -> update encoded), p50 / p99 / max:"
                             + " %s / %s / %s ms over %s clicks;%n  clicks that waited on the client for a free click line: %,d%n", serverShare[1], serverShare[2],
                             serverShare[3], serverShare[0], window.lineWaits());
+                    // The client's own share: how late it handed clicks to their sockets.
+                    System.out.printf(Locale.ROOT, "  client's send lag (click due -> request written), p50 / p99 / max:"
+                            + " %.1f / %.1f / %.1f ms%n", window.sendLagMillis(0.5), window.sendLagMillis(0.99),
+                            window.sendLagMillis(1.0));
                     write(out, results, transport);
                     if (!reached || !step.withinCapacity() && results.stream().filter(r -> !r.withinCapacity()).count() > 1) {
                         System.out.println("stopping: two steps over capacity, or the sessions could not all be opened");
@@ -153,7 +158,7 @@ public final class CapacityRun {
                 HttpResponse.BodyHandlers.ofString()).body();
     }
 
-    private static boolean ramp(LoadClient client, int sessions) throws InterruptedException {
+    private static boolean ramp(ShardedLoadClient client, int sessions) throws InterruptedException {
         client.sessions(sessions);
         int last = -1;
         long stalledSince = System.nanoTime();

@@ -24,8 +24,10 @@ import java.util.function.Supplier;
  *
  * <h2>Guarantees</h2>
  * <ul>
- *   <li>No thread per connection: one selector thread runs every socket, timer and check; the other
- *       methods hand it commands.</li>
+ *   <li>No thread per connection: one selector thread runs every socket, timer and check of this client; the
+ *       other methods hand it commands. {@link ShardedLoadClient} runs several, each with its share of the tabs.</li>
+ *   <li>Nonces are unique over the shards of one {@link ShardedLoadClient}: shard {@code i} of {@code k} sends
+ *       {@code i + 1}, {@code i + 1 + k}, {@code i + 1 + 2k}, ... (the server times a click by its nonce).</li>
  *   <li>Nothing is dropped from the figures: a click whose update comes out of order, twice, never (its
  *       stream ended), a click answered other than 200, a stream that ends or fails, is counted by kind in
  *       the {@link Window}.</li>
@@ -60,6 +62,8 @@ public final class LoadClient implements AutoCloseable {
     private final byte[] socketHandshake;
     private final String clickPrefix;
     private final long periodNanos;
+    private final int nonceStride;
+    private final int nonceOffset;
     private volatile boolean closed;
     private volatile int liveTabs;
 
@@ -78,9 +82,17 @@ public final class LoadClient implements AutoCloseable {
     private long bytesRead;
     private Window window = new Window();
 
+    /** One selector loop for every tab. */
     public LoadClient(Settings settings) {
+        this(settings, 0, 1);
+    }
+
+    /** Shard {@code shard} of {@code shards}: its own selector thread; {@code settings} give its share. */
+    LoadClient(Settings settings, int shard, int shards) {
         this.settings = settings;
         this.periodNanos = settings.clickPeriod().toNanos();
+        this.nonceStride = shards;
+        this.nonceOffset = shards - 1 - shard;
         String host = "Host: " + settings.server().getHostString() + ":" + settings.server().getPort() + "\r\n";
         this.streamRequest = HttpResponseReader.ascii("GET /pad/events HTTP/1.1\r\n" + host
                 + "Accept: text/event-stream\r\n\r\n");
@@ -91,7 +103,7 @@ public final class LoadClient implements AutoCloseable {
         } catch (IOException failed) {
             throw new UncheckedIOException(failed);
         }
-        this.thread = new Thread(this::loop, "capacity-load-client");
+        this.thread = new Thread(this::loop, shards == 1 ? "capacity-load-client" : "capacity-load-client-" + shard);
         this.thread.setDaemon(true);
         this.thread.start();
     }
@@ -237,16 +249,18 @@ public final class LoadClient implements AutoCloseable {
                 window.overrun();
                 continue;
             }
-            long nonce = ++nonces;
+            long nonce = ++nonces * nonceStride - nonceOffset;
             tab.sent(nonce, due);
             window.clickSent();
             if (tab.frames != null) {
                 tab.clickOnSocket(nonce);
+                window.sendLag(System.nanoTime() - due);
                 continue;
             }
             ClickLine line = idleLines.pollFirst();
             if (line != null) {
                 line.click(tab, clickRequest(tab, nonce));
+                window.sendLag(System.nanoTime() - due);
             } else {
                 waitingForLine.addLast(tab);
                 window.lineWait();
@@ -367,6 +381,7 @@ public final class LoadClient implements AutoCloseable {
             LiveTab tab = waitingForLine.pollFirst();
             if (tab.isOpen()) {
                 line.click(tab, clickRequest(tab, tab.order.newestNonce()));
+                window.sendLag(System.nanoTime() - tab.order.newestDueNanos());
             } else {
                 idleLines.addFirst(line);
             }

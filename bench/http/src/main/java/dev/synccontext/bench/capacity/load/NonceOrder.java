@@ -66,6 +66,12 @@ final class NonceOrder {
         return tail == null ? 0 : tail[0];
     }
 
+    /** When the newest waiting click was due, or {@code Long.MAX_VALUE} when none waits. */
+    long newestDueNanos() {
+        long[] tail = waiting.peekLast();
+        return tail == null ? Long.MAX_VALUE : tail[1];
+    }
+
     /** Forgets the waiting clicks (their tab is gone) and says how many there were. */
     int clear() {
         int count = waiting.size();

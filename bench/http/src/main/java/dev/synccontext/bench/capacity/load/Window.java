@@ -1,17 +1,19 @@
 package dev.synccontext.bench.capacity.load;
 
-import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What the load client saw during one measurement window: click-to-update latencies and every error by kind.
- * Filled on the client's selector thread; {@link #copy()} is taken there too.
+ * What the load client saw during one measurement window: click-to-update latencies, how late the client
+ * itself sent each click, and every error by kind. Filled on one selector thread; {@link #copy()} is taken
+ * there too. The windows of several selector loops {@link #merge} into one whose counts are their sums and
+ * whose percentiles are those of all their samples together.
  */
 public final class Window {
 
-    private long[] latencies = new long[4096];
-    private int count;
+    private Samples latencies = new Samples();
+    private Samples sendLags = new Samples();
     private long clicksSent;
     private long events;
     private long overruns;
@@ -21,10 +23,12 @@ public final class Window {
     private long endNanos;
 
     void latency(long nanos) {
-        if (count == latencies.length) {
-            latencies = Arrays.copyOf(latencies, count * 2);
-        }
-        latencies[count++] = nanos;
+        latencies.add(nanos);
+    }
+
+    /** A click's request was handed to its socket {@code nanos} after the click was due. */
+    void sendLag(long nanos) {
+        sendLags.add(nanos);
     }
 
     void clickSent() {
@@ -49,8 +53,8 @@ public final class Window {
 
     Window copy() {
         Window copy = new Window();
-        copy.latencies = Arrays.copyOf(latencies, count);
-        copy.count = count;
+        copy.latencies = latencies.sorted();
+        copy.sendLags = sendLags.sorted();
         copy.clicksSent = clicksSent;
         copy.events = events;
         copy.overruns = overruns;
@@ -58,8 +62,26 @@ public final class Window {
         copy.errors.putAll(errors);
         copy.startNanos = startNanos;
         copy.endNanos = System.nanoTime();
-        Arrays.sort(copy.latencies);
         return copy;
+    }
+
+    /** One window of {@code parts} (ended windows, one per selector loop): counts add, samples unite. */
+    static Window merge(List<Window> parts) {
+        Window merged = new Window();
+        merged.latencies = Samples.merge(parts.stream().map(part -> part.latencies).toList());
+        merged.sendLags = Samples.merge(parts.stream().map(part -> part.sendLags).toList());
+        merged.startNanos = Long.MAX_VALUE;
+        merged.endNanos = Long.MIN_VALUE;
+        for (Window part : parts) {
+            merged.clicksSent += part.clicksSent;
+            merged.events += part.events;
+            merged.overruns += part.overruns;
+            merged.lineWaits += part.lineWaits;
+            part.errors.forEach((kind, count) -> merged.errors.merge(kind, count, Long::sum));
+            merged.startNanos = Math.min(merged.startNanos, part.startNanos);
+            merged.endNanos = Math.max(merged.endNanos, part.endNanos);
+        }
+        return merged;
     }
 
     /** Clicks that found every click line busy and waited on the client for one (their wait is in the latency). */
@@ -69,7 +91,7 @@ public final class Window {
 
     /** Updates received in order (each one a latency sample). */
     public int updates() {
-        return count;
+        return latencies.count();
     }
 
     public long clicksSent() {
@@ -104,14 +126,20 @@ public final class Window {
 
     /** The latency at quantile {@code q} (0..1) in milliseconds, {@code NaN} without samples; sorted by {@link #copy()}. */
     public double percentileMillis(double q) {
-        if (count == 0) {
-            return Double.NaN;
-        }
-        int index = (int) Math.min(count - 1, Math.max(0, Math.ceil(q * count) - 1));
-        return latencies[index] / 1e6;
+        return latencies.percentileMillis(q);
     }
 
     public double maxMillis() {
-        return count == 0 ? Double.NaN : latencies[count - 1] / 1e6;
+        return latencies.maxMillis();
+    }
+
+    /**
+     * The client's own lag at quantile {@code q} (0..1; 1 is the max) in milliseconds: from a click being due to its
+     * request being handed to the socket: a timer turn late or a selector thread busy with other sockets (the
+     * client's own delay), or a wait for a free click line (which the server's answers to earlier clicks free).
+     * {@code NaN} without samples.
+     */
+    public double sendLagMillis(double q) {
+        return sendLags.percentileMillis(q);
     }
 }

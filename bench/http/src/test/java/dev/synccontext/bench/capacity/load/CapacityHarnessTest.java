@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -21,7 +21,8 @@ import dev.synccontext.bench.capacity.ServerClickTimes;
  * open tab (an event stream with clicks on the pool of connections, or a WebSocket with clicks on the same
  * socket), each clicking; every click's update arrives once, in order, carrying its nonce, and the load
  * client counts no error. What keeps the harness's figures honest: a client that lost, repeated or
- * reordered updates would fail here before it reported a latency.
+ * reordered updates would fail here before it reported a latency. Each transport runs on one selector loop
+ * and on two ({@link ShardedLoadClient}: nonces unique over the loops, windows merged).
  */
 @SpringBootTest(classes = CapacityApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         args = "--spring.config.name=capacity")
@@ -37,13 +38,13 @@ class CapacityHarnessTest {
     @Autowired
     ServerClickTimes serverTimes;
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = { "sse", "websocket" })
-    void everyClicksUpdateArrivesOnceInOrderWithItsNonce(String transport) throws Exception {
+    @ParameterizedTest(name = "{0}, {1} selector loop(s)")
+    @CsvSource({ "sse, 1", "websocket, 1", "sse, 2", "websocket, 2" })
+    void everyClicksUpdateArrivesOnceInOrderWithItsNonce(String transport, int selectors) throws Exception {
         var settings = new LoadClient.Settings(new InetSocketAddress("127.0.0.1", port), Duration.ofMillis(500), 16,
                 64, true, transport.equals("websocket"));
         serverTimes.nextWindow();
-        try (LoadClient client = new LoadClient(settings)) {
+        try (ShardedLoadClient client = new ShardedLoadClient(settings, selectors)) {
             client.sessions(SESSIONS);
             await("all " + SESSIONS + " tabs live", () -> client.liveTabs() == SESSIONS);
             // One window from the first click on: a window reset while clicks wait would count their updates twice.
@@ -64,6 +65,10 @@ class CapacityHarnessTest {
             }
             assertThat(clicks).isGreaterThanOrEqualTo(SESSIONS * CLICKS_PER_SESSION);
             assertThat(window.percentileMillis(0.99)).isPositive();
+            assertThat(window.sendLagMillis(1.0)).as("the client's send lag, one sample a click")
+                    .isLessThanOrEqualTo(window.maxMillis());
+            assertThat(logs.stream().flatMap(tab -> tab.get(0).stream())).as("nonces over every tab and loop")
+                    .doesNotHaveDuplicates();
             // The server's share counts each click request's update once (a WebSocket's click is no request).
             long serverCounted = Long.parseLong(serverTimes.nextWindow().split(" ")[0]);
             assertThat(serverCounted).as("clicks the server timed").isEqualTo(transport.equals("sse") ? clicks : 0);
