@@ -268,14 +268,9 @@ class DurableSessionsTest {
         assertThat(a.incrementNow(SESSION)).as("acknowledged").isEqualTo(2); // its snapshot is pending
 
         RendererSyncContext released = a.contextOf(SESSION);
-        // A hand-off or deploy: the release hook, on the context, takes the final snapshot and flushes it.
-        Thread context = new Thread(() -> a.registry.release(released), "context");
-        context.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (context.getState() != Thread.State.BLOCKED && context.isAlive()) { // finish() waits for the write
-            assertThat(System.nanoTime()).as("the final flush waits for the write in flight").isLessThan(deadline);
-            Thread.onSpinWait();
-        }
+        // A hand-off or deploy: the release hook, on the context, takes the final snapshot and flushes it;
+        // finish() waits for the write.
+        Thread context = a.releaseBehindTheWriteInFlight(released, "the final flush waits for the write in flight");
         slow.letWriteGo.countDown();
         writer.join(10_000);
         context.join(10_000);
