@@ -39,18 +39,10 @@ abstract class CallbackQueue extends OwnerSidePadding {
 
     private static final int SPINS_BEFORE_YIELD = 64;
 
-    private static final VarHandle HEAD_CHUNK;
-    private static final VarHandle TAIL_CHUNK;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD_CHUNK = lookup.findVarHandle(OwnerSide.class, "headChunk", QueueChunk.class);
-            TAIL_CHUNK = lookup.findVarHandle(CallbackQueue.class, "tailChunk", QueueChunk.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle HEAD_CHUNK =
+            FieldHandles.find(MethodHandles.lookup(), OwnerSide.class, "headChunk", QueueChunk.class);
+    private static final VarHandle TAIL_CHUNK =
+            FieldHandles.find(MethodHandles.lookup(), CallbackQueue.class, "tailChunk", QueueChunk.class);
 
     /**
      * Producers' hint: the last chunk some producer linked (never after the chunk of any index still to

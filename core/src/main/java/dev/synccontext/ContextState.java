@@ -46,26 +46,15 @@ abstract class ContextState extends CallbackQueue implements RendererSyncContext
     static final long COUNT_AND_FLAGS = (1L << 32) - 1;
 
     /** The state word. Only {@link SyncContext} writes it (every transition is a method there). */
-    static final VarHandle STATE;
+    static final VarHandle STATE = FieldHandles.find(MethodHandles.lookup(), ContextState.class, "state", long.class);
     /** The owner token; written only by {@link SyncContext} ("Ownership token" above). */
-    static final VarHandle OWNER;
+    static final VarHandle OWNER = FieldHandles.find(MethodHandles.lookup(), OwnerSide.class, "owner", Thread.class);
     /** The owner's progress; written only by {@link SyncContext}. */
-    static final VarHandle PROGRESS;
-    private static final VarHandle UNHANDLED;
-    private static final VarHandle BLOCKED;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(ContextState.class, "state", long.class);
-            OWNER = lookup.findVarHandle(OwnerSide.class, "owner", Thread.class);
-            PROGRESS = lookup.findVarHandle(OwnerSide.class, "progress", int.class);
-            UNHANDLED = lookup.findVarHandle(ContextState.class, "unhandledCount", long.class);
-            BLOCKED = lookup.findVarHandle(ContextState.class, "blockedCount", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    static final VarHandle PROGRESS = FieldHandles.find(MethodHandles.lookup(), OwnerSide.class, "progress", int.class);
+    private static final VarHandle UNHANDLED =
+            FieldHandles.find(MethodHandles.lookup(), ContextState.class, "unhandledCount", long.class);
+    private static final VarHandle BLOCKED =
+            FieldHandles.find(MethodHandles.lookup(), ContextState.class, "blockedCount", long.class);
 
     final String name;
     final ContextSettings settings;

@@ -114,22 +114,14 @@ final class ElasticWorker extends Thread {
         return STATE.compareAndSet(this, expected, s);
     }
 
-    private static final VarHandle STATE;
-    private static final VarHandle BLOCKED;
-    private static final VarHandle CURRENT;
-    private static final VarHandle TASK_SEQ;
-    private static final VarHandle STARTED_AT;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(ElasticWorker.class, "state", int.class);
-            BLOCKED = lookup.findVarHandle(ElasticWorker.class, "blocked", int.class);
-            CURRENT = lookup.findVarHandle(ElasticWorker.class, "current", Runnable.class);
-            TASK_SEQ = lookup.findVarHandle(ElasticWorker.class, "taskSeq", int.class);
-            STARTED_AT = lookup.findVarHandle(ElasticWorker.class, "startedAt", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle STATE =
+            FieldHandles.find(MethodHandles.lookup(), ElasticWorker.class, "state", int.class);
+    private static final VarHandle BLOCKED =
+            FieldHandles.find(MethodHandles.lookup(), ElasticWorker.class, "blocked", int.class);
+    private static final VarHandle CURRENT =
+            FieldHandles.find(MethodHandles.lookup(), ElasticWorker.class, "current", Runnable.class);
+    private static final VarHandle TASK_SEQ =
+            FieldHandles.find(MethodHandles.lookup(), ElasticWorker.class, "taskSeq", int.class);
+    private static final VarHandle STARTED_AT =
+            FieldHandles.find(MethodHandles.lookup(), ElasticWorker.class, "startedAt", long.class);
 }

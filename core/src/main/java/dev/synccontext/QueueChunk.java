@@ -31,15 +31,8 @@ final class QueueChunk {
     };
 
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
-    private static final VarHandle NEXT;
-
-    static {
-        try {
-            NEXT = MethodHandles.lookup().findVarHandle(QueueChunk.class, "next", QueueChunk.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle NEXT =
+            FieldHandles.find(MethodHandles.lookup(), QueueChunk.class, "next", QueueChunk.class);
 
     /** The index of slot 0. */
     final int start;

@@ -67,15 +67,8 @@ abstract sealed class QueuedFuture<T> extends QueuedCallback<T> implements Await
      */
     static final int TURN_SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 256 : 0;
 
-    private static final VarHandle TURN;
-
-    static {
-        try {
-            TURN = MethodHandles.lookup().findVarHandle(QueuedFuture.class, "turn", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle TURN =
+            FieldHandles.find(MethodHandles.lookup(), QueuedFuture.class, "turn", int.class);
 
     final SyncContext context;
     /** See "A waiting caller runs its own turn"; the int fills the object's alignment gap (no size added). */

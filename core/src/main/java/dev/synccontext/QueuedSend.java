@@ -22,15 +22,8 @@ final class QueuedSend extends QueuedCallback<Void> implements Awaited {
     static final int FAILED = 2;
     static final int WITHDRAWN = 3;
 
-    private static final VarHandle STATUS;
-
-    static {
-        try {
-            STATUS = MethodHandles.lookup().findVarHandle(QueuedSend.class, "status", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle STATUS =
+            FieldHandles.find(MethodHandles.lookup(), QueuedSend.class, "status", int.class);
 
     private final Thread sender;
     /** The context it waits on, for {@link WaitGraph}. */

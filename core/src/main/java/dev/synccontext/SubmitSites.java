@@ -38,39 +38,51 @@ final class SubmitSites implements CallbackDecorator {
     @Override
     public Runnable decorate(Runnable callback) {
         Runnable decorated = user == null ? callback : user.decorate(callback);
-        if ((ThreadLocalRandom.current().nextInt() & mask) != 0) {
-            return decorated;
-        }
-        Throwable stack = stack();
-        int at = SampleTime.now();
-        return () -> {
-            CallbackFrame frame = CallbackFrame.get();
-            frame.noteSubmitted(stack, SampleTime.nanosSince(at));
-            try {
-                decorated.run();
-            } finally {
-                frame.forgetSubmitted(stack);
-            }
-        };
+        return sampled() ? new SampledRunnable(decorated, stack(), SampleTime.now()) : decorated;
     }
 
     @Override
     public <T> Callable<T> decorate(Callable<T> callback) {
         Callable<T> decorated = user == null ? callback : user.decorate(callback);
-        if ((ThreadLocalRandom.current().nextInt() & mask) != 0) {
-            return decorated;
+        return sampled() ? new SampledCallable<>(decorated, stack(), SampleTime.now()) : decorated;
+    }
+
+    /** Whether this submission is one of the about one in {@code mask + 1} that are recorded. */
+    private boolean sampled() {
+        return (ThreadLocalRandom.current().nextInt() & mask) == 0;
+    }
+
+    /** As a sampled callback starts: its thread's frame learns where and how long ago it was submitted. */
+    private static CallbackFrame noteSubmitted(Throwable stack, int at) {
+        CallbackFrame frame = CallbackFrame.get();
+        frame.noteSubmitted(stack, SampleTime.nanosSince(at));
+        return frame;
+    }
+
+    /** A sampled {@code Runnable}: its frame knows the submission while it runs, and forgets it after. */
+    private record SampledRunnable(Runnable decorated, Throwable stack, int at) implements Runnable {
+        @Override
+        public void run() {
+            CallbackFrame frame = noteSubmitted(stack, at);
+            try {
+                decorated.run();
+            } finally {
+                frame.forgetSubmitted(stack);
+            }
         }
-        Throwable stack = stack();
-        int at = SampleTime.now();
-        return () -> {
-            CallbackFrame frame = CallbackFrame.get();
-            frame.noteSubmitted(stack, SampleTime.nanosSince(at));
+    }
+
+    /** A sampled {@code Callable}: its frame knows the submission while it runs, and forgets it after. */
+    private record SampledCallable<T>(Callable<T> decorated, Throwable stack, int at) implements Callable<T> {
+        @Override
+        public T call() throws Exception {
+            CallbackFrame frame = noteSubmitted(stack, at);
             try {
                 return decorated.call();
             } finally {
                 frame.forgetSubmitted(stack);
             }
-        };
+        }
     }
 
     /**

@@ -26,15 +26,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class Termination {
 
-    private static final VarHandle TERMINATION;
-
-    static {
-        try {
-            TERMINATION = MethodHandles.lookup().findVarHandle(ContextState.class, "termination", Termination.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle TERMINATION =
+            FieldHandles.find(MethodHandles.lookup(), ContextState.class, "termination", Termination.class);
 
     final CompletableFuture<Void> terminated = new CompletableFuture<>();
 

@@ -28,25 +28,8 @@ class DrainInPlaceTest {
     void aTaskWaitingForTheOnlyPoolThreadRunsAfterTheHotContextsBatchNotAfterAllItsWork() throws Exception {
         ElasticExecutor pool = onePool("in-place-fair-");
         RendererSyncContext hot = RendererSyncContext.builder().name("hot").executor(pool).maxBatch(MAX_BATCH).build();
-        int[] hotRuns = {0}; // written inside hot only
-        CompletableFuture<Integer> hotRunsWhenOtherRan = new CompletableFuture<>();
-        CompletableFuture<Void> hotDone = new CompletableFuture<>();
-        Runnable[] step = new Runnable[1];
-        step[0] = () -> {
-            if (++hotRuns[0] == 2) {
-                // Queued on the pool's one thread, which this drain holds: it waits for the batch's end.
-                pool.execute(() -> hotRunsWhenOtherRan.complete(hotRuns[0]));
-            }
-            if (hotRuns[0] < 1_000) {
-                hot.post(step[0]);
-            } else {
-                hotDone.complete(null);
-            }
-        };
-        hot.post(step[0]);
-
-        hotDone.get(30, TimeUnit.SECONDS);
-        assertThat(hotRunsWhenOtherRan.get(30, TimeUnit.SECONDS))
+        // The task is queued on the pool's one thread, which hot's drain holds: it waits for the batch's end.
+        assertThat(HotContext.runsBeforeTheOtherTask(hot, pool, Duration.ofSeconds(30)))
                 .as("hot's callbacks run before the waiting task (it was queued during the first batch)")
                 .isLessThanOrEqualTo(MAX_BATCH);
     }

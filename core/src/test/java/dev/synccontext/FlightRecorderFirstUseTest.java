@@ -2,11 +2,10 @@ package dev.synccontext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import dev.synccontext.testing.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -103,20 +102,6 @@ class FlightRecorderFirstUseTest {
 
     /** Runs the probe in a child JVM and returns its output once it has exited. */
     private static List<String> run(String... args) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-cp",
-                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"))));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader out = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = out.readLine()) != null;) {
-                lines.add(line);
-            }
-        }
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("child exited").isTrue();
-        assertThat(lines).as("child output").contains("EXIT");
-        return lines;
+        return ChildJvm.run(Duration.ofSeconds(60), args);
     }
 }

@@ -6,6 +6,7 @@ import dev.synccontext.registry.ContextProxy;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
 import reactor.core.scheduler.Scheduler;
@@ -59,9 +60,8 @@ import reactor.core.scheduler.Scheduler;
  *
  * <p>Thread-safe; one instance per context is enough, and instances are cheap.
  */
-public final class ContextScheduler implements Scheduler {
+public final class ContextScheduler extends TimedScheduling implements Scheduler {
 
-    private final RendererSyncContext context;
     private volatile boolean disposed;
 
     static {
@@ -69,7 +69,7 @@ public final class ContextScheduler implements Scheduler {
     }
 
     private ContextScheduler(RendererSyncContext context) {
-        this.context = context;
+        super(context);
     }
 
     /**
@@ -95,11 +95,12 @@ public final class ContextScheduler implements Scheduler {
             task.run();
             return Disposables.disposed();
         }
-        return enqueue(task);
+        return hop(task);
     }
 
     /** Posts {@code task}; also how a delayed task that fell due reaches the context, even after {@link #dispose()}. */
-    private Disposable enqueue(Runnable task) {
+    @Override
+    Disposable hop(Runnable task) {
         BlockWatch<?> blocked = BlockingWaits.watchOf(task);
         if (blocked != null && !blocked.queueing(context)) {
             return Disposables.disposed(); // it closed a cycle: the blocked thread's block() throws instead
@@ -115,22 +116,8 @@ public final class ContextScheduler implements Scheduler {
     }
 
     @Override
-    public Disposable schedule(Runnable task, long delay, TimeUnit unit) {
-        Objects.requireNonNull(task, "task");
-        if (delay <= 0) {
-            return schedule(task);
-        }
-        rejectIfDisposed();
-        Rejections.rejectIfClosed(context);
-        return DelayedTask.start(task, this::enqueue, context, null, unit.toNanos(delay));
-    }
-
-    @Override
-    public Disposable schedulePeriodically(Runnable task, long initialDelay, long period, TimeUnit unit) {
-        Objects.requireNonNull(task, "task");
-        rejectIfDisposed();
-        Rejections.rejectIfClosed(context);
-        return PeriodicTask.start(task, this::enqueue, context, null, unit.toNanos(initialDelay), unit.toNanos(period));
+    Disposable.@Nullable Composite timedParent() {
+        return null;
     }
 
     /**
@@ -165,6 +152,7 @@ public final class ContextScheduler implements Scheduler {
         return disposed;
     }
 
+    @Override
     void rejectIfDisposed() {
         if (disposed) {
             throw Rejections.disposed("scheduler", context);

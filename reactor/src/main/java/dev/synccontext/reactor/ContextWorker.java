@@ -1,9 +1,7 @@
 package dev.synccontext.reactor;
 
-import dev.synccontext.RendererSyncContext;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
@@ -13,32 +11,32 @@ import reactor.core.scheduler.Scheduler;
  * A worker of a {@link ContextScheduler}: FIFO over its own tasks, at once when scheduled on the context
  * while none of its tasks waits or runs (the rules are stated on {@link ContextScheduler}).
  */
-final class ContextWorker implements Scheduler.Worker {
+final class ContextWorker extends TimedScheduling implements Scheduler.Worker {
 
     private final ContextScheduler scheduler;
-    private final RendererSyncContext context;
     /** The tasks to dispose with the worker: queued and delayed ones not yet finished. */
     private final Disposable.Composite tasks = Disposables.composite();
     /** Tasks accepted and not finished (waiting, running, or running at once); 0 lets a task run at once. */
     private final AtomicInteger pending = new AtomicInteger();
 
     ContextWorker(ContextScheduler scheduler) {
+        super(scheduler.context());
         this.scheduler = scheduler;
-        this.context = scheduler.context();
     }
 
     @Override
     public Disposable schedule(Runnable task) {
         Objects.requireNonNull(task, "task");
         rejectIfDisposed();
-        return accept(task);
+        return hop(task);
     }
 
     /**
      * Runs {@code task} at once or queues it. Also how a delayed task that fell due reaches the context:
      * the scheduler's {@code dispose()} does not stop it (the worker's own does, by disposing it).
      */
-    private Disposable accept(Runnable task) {
+    @Override
+    Disposable hop(Runnable task) {
         // The CAS, not a read: a task another thread has just counted (and is about to post) comes first.
         if (context.checkAccess() && pending.compareAndSet(0, 1)) {
             try {
@@ -70,22 +68,8 @@ final class ContextWorker implements Scheduler.Worker {
     }
 
     @Override
-    public Disposable schedule(Runnable task, long delay, TimeUnit unit) {
-        Objects.requireNonNull(task, "task");
-        if (delay <= 0) {
-            return schedule(task);
-        }
-        rejectIfDisposed();
-        Rejections.rejectIfClosed(context);
-        return DelayedTask.start(task, this::accept, context, tasks, unit.toNanos(delay));
-    }
-
-    @Override
-    public Disposable schedulePeriodically(Runnable task, long initialDelay, long period, TimeUnit unit) {
-        Objects.requireNonNull(task, "task");
-        rejectIfDisposed();
-        Rejections.rejectIfClosed(context);
-        return PeriodicTask.start(task, this::accept, context, tasks, unit.toNanos(initialDelay), unit.toNanos(period));
+    Disposable.Composite timedParent() {
+        return tasks;
     }
 
     /** Called once per queued task when it ran or was skipped as disposed. */
@@ -104,7 +88,8 @@ final class ContextWorker implements Scheduler.Worker {
         return tasks.isDisposed();
     }
 
-    private void rejectIfDisposed() {
+    @Override
+    void rejectIfDisposed() {
         scheduler.rejectIfDisposed();
         if (tasks.isDisposed()) {
             throw Rejections.disposed("worker", context);

@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -41,7 +42,17 @@ class ContextSchedulerTest {
     }
 
     private RendererSyncContext context(String name) {
-        RendererSyncContext context = RendererSyncContext.builder().name(name).build();
+        return context(RendererSyncContext.builder().name(name));
+    }
+
+    /** A context named {@code name} whose unhandled-exception handler completes {@code handled}. */
+    private RendererSyncContext context(String name, CompletableFuture<Throwable> handled) {
+        return context(RendererSyncContext.builder().name(name)
+                .unhandledExceptionHandler((context, failure) -> handled.complete(failure)));
+    }
+
+    private RendererSyncContext context(RendererSyncContext.Builder builder) {
+        RendererSyncContext context = builder.build();
         contexts.add(context);
         return context;
     }
@@ -52,9 +63,14 @@ class ContextSchedulerTest {
 
     /** Holds the context busy until released, so that what is scheduled meanwhile has to queue. */
     private static CountDownLatch occupy(RendererSyncContext context) throws InterruptedException {
+        return hold(context);
+    }
+
+    /** Runs on {@code executor} a task that returns once the returned latch is released; returns once it runs. */
+    private static CountDownLatch hold(Executor executor) throws InterruptedException {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch running = new CountDownLatch(1);
-        context.post(() -> {
+        executor.execute(() -> {
             running.countDown();
             try {
                 release.await();
@@ -309,18 +325,7 @@ class ContextSchedulerTest {
      * after the test has done what it must do first, however slow the machine.
      */
     private static CountDownLatch holdTimer() throws InterruptedException {
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch held = new CountDownLatch(1);
-        ContextTimer.shared().execute(() -> {
-            held.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
-        return release;
+        return hold(ContextTimer.shared());
     }
 
     /** Returns once the timer has handed over every wait that was due by now. */
@@ -386,9 +391,7 @@ class ContextSchedulerTest {
     @Test
     void aPeriodicTaskThatThrowsEndsItsPeriodAndReachesTheContextsHandler() throws Exception {
         CompletableFuture<Throwable> handled = new CompletableFuture<>();
-        RendererSyncContext ctx = RendererSyncContext.builder().name("periodic-throws")
-                .unhandledExceptionHandler((context, failure) -> handled.complete(failure)).build();
-        contexts.add(ctx);
+        RendererSyncContext ctx = context("periodic-throws", handled);
         AtomicInteger runs = new AtomicInteger();
         Disposable periodic = ContextScheduler.of(ctx).schedulePeriodically(() -> {
             runs.incrementAndGet();
@@ -479,9 +482,7 @@ class ContextSchedulerTest {
     @Test
     void aQueuedTaskThatThrowsGoesToTheContextsUnhandledExceptionHandler() throws Exception {
         CompletableFuture<Throwable> handled = new CompletableFuture<>();
-        RendererSyncContext ctx = RendererSyncContext.builder().name("throwing")
-                .unhandledExceptionHandler((context, failure) -> handled.complete(failure)).build();
-        contexts.add(ctx);
+        RendererSyncContext ctx = context("throwing", handled);
         ContextScheduler.of(ctx).createWorker().schedule(() -> {
             throw new IllegalStateException("task failed");
         });

@@ -171,8 +171,7 @@ class DurableBadInputTest {
     @Test
     void aStoreThatIsDownStopsNoOwnedSessionAndItsSnapshotsAreRetriedWithABoundedBackoff() {
         Switch store = new Switch();
-        InMemoryCluster cluster = InMemoryCluster.builder(kit).nodes("a").durable(Probe.class).debounce(DEBOUNCE)
-                .nodeLeaseTtl(Duration.ofMinutes(5)).store(store::around).build();
+        InMemoryCluster cluster = clusterBehind(store);
         ClusterNode a = cluster.node("a");
         increment(cluster, "s1");
         kit.advanceBy(DEBOUNCE);
@@ -205,8 +204,7 @@ class DurableBadInputTest {
     @Test
     void aSessionNotYetOwnedIsAnswered503WhileTheStoreIsDown() {
         Switch store = new Switch();
-        InMemoryCluster cluster = InMemoryCluster.builder(kit).nodes("a").durable(Probe.class).debounce(DEBOUNCE)
-                .nodeLeaseTtl(Duration.ofMinutes(5)).store(store::around).build();
+        InMemoryCluster cluster = clusterBehind(store);
         store.down = true;
 
         CompletableFuture<Integer> refused = cluster.call("s2", call -> call.bean(Probe.class).increment());
@@ -218,6 +216,12 @@ class DurableBadInputTest {
         store.down = false;
         assertThat(increment(cluster, "s2")).as("served once the store answers").isEqualTo(1);
         cluster.close();
+    }
+
+    /** One node, {@code a}, on the kit, whose store is behind {@code store}'s switch (node lease: 5 minutes). */
+    private InMemoryCluster clusterBehind(Switch store) {
+        return InMemoryCluster.builder(kit).nodes("a").durable(Probe.class).debounce(DEBOUNCE)
+                .nodeLeaseTtl(Duration.ofMinutes(5)).store(store::around).build();
     }
 
     private int increment(InMemoryCluster cluster, String session) {

@@ -1,5 +1,7 @@
 package dev.synccontext.durable;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.SyncContextDefaults;
 import dev.synccontext.registry.ContextTemplate;
@@ -17,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -89,5 +92,21 @@ final class DurableNode {
         CompletableFuture<Integer> done = increment(session);
         kit.runUntilIdle();
         return done.join();
+    }
+
+    /**
+     * Releases {@code context} on a real thread of its own ({@code context}), as a hand-off or a deploy does, and
+     * returns that thread once it is blocked (its last step waits for the write in flight) or has ended; fails,
+     * saying {@code waitsForTheWrite}, if neither happens within 10 s.
+     */
+    Thread releaseBehindTheWriteInFlight(RendererSyncContext context, String waitsForTheWrite) {
+        Thread releasing = new Thread(() -> registry.release(context), "context");
+        releasing.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (releasing.getState() != Thread.State.BLOCKED && releasing.isAlive()) {
+            assertThat(System.nanoTime()).as(waitsForTheWrite).isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        return releasing;
     }
 }

@@ -105,13 +105,8 @@ class DurableRacesTest {
 
         RendererSyncContext ending = a.contextOf(SESSION);
         a.durable.ended(SESSION, ending);
-        Thread context = new Thread(() -> a.registry.release(ending), "context"); // the last callback deletes
-        context.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (context.getState() != Thread.State.BLOCKED && context.isAlive()) { // the delete waits for the write
-            assertThat(System.nanoTime()).as("the delete waits for the write in flight").isLessThan(deadline);
-            Thread.onSpinWait();
-        }
+        // The last callback deletes; the delete waits for the write in flight.
+        Thread context = a.releaseBehindTheWriteInFlight(ending, "the delete waits for the write in flight");
         rigged.letWriteGo.countDown();
         writer.join(10_000);
         context.join(10_000);

@@ -7,8 +7,6 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.live.CloseReason;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.LiveChannelGroup;
-import dev.synccontext.live.LiveMessage;
-import dev.synccontext.live.LiveTransport;
 import dev.synccontext.registry.ShutdownDrain;
 import dev.synccontext.spring.durable.HandOffMessage;
 import dev.synccontext.spring.durable.InMemoryStateStore;
@@ -22,6 +20,7 @@ import dev.synccontext.spring.durable.session.DurableSettings;
 import dev.synccontext.spring.durable.session.HandOffCause;
 import dev.synccontext.spring.durable.WriteOutcome;
 import dev.synccontext.spring.durable.session.SessionUnavailableException;
+import dev.synccontext.test.ReadyTransport;
 import dev.synccontext.test.SyncContextTestKit;
 import dev.synccontext.test.cluster.Counter;
 import java.time.Duration;
@@ -239,16 +238,12 @@ class DurableSessionsTest {
     }
 
     /** A live transport that runs {@code onGoingAway} when the drain tells it to go away. */
-    private record GoingAwayProbe(Runnable onGoingAway) implements LiveTransport {
+    private static final class GoingAwayProbe extends ReadyTransport {
 
-        @Override
-        public boolean ready() {
-            return true;
-        }
+        private final Runnable onGoingAway;
 
-        @Override
-        public boolean write(LiveMessage message) {
-            return true;
+        GoingAwayProbe(Runnable onGoingAway) {
+            this.onGoingAway = onGoingAway;
         }
 
         @Override
@@ -273,14 +268,9 @@ class DurableSessionsTest {
         assertThat(a.incrementNow(SESSION)).as("acknowledged").isEqualTo(2); // its snapshot is pending
 
         RendererSyncContext released = a.contextOf(SESSION);
-        // A hand-off or deploy: the release hook, on the context, takes the final snapshot and flushes it.
-        Thread context = new Thread(() -> a.registry.release(released), "context");
-        context.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (context.getState() != Thread.State.BLOCKED && context.isAlive()) { // finish() waits for the write
-            assertThat(System.nanoTime()).as("the final flush waits for the write in flight").isLessThan(deadline);
-            Thread.onSpinWait();
-        }
+        // A hand-off or deploy: the release hook, on the context, takes the final snapshot and flushes it;
+        // finish() waits for the write.
+        Thread context = a.releaseBehindTheWriteInFlight(released, "the final flush waits for the write in flight");
         slow.letWriteGo.countDown();
         writer.join(10_000);
         context.join(10_000);

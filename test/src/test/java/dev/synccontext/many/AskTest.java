@@ -9,6 +9,7 @@ import dev.synccontext.test.SyncContextTestKit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,6 +24,11 @@ class AskTest {
 
     /** Seeds the explorer tries; the premise finds a reordering among them, the rule none. */
     private static final int SEEDS = 300;
+
+    /** For the rules shown on one FIFO kit: a session that asks, a room that answers. */
+    private final SyncContextTestKit kit = SyncContextTestKit.create();
+    private final RendererSyncContext session = kit.newContext("session");
+    private final RendererSyncContext room = kit.newContext("room");
 
     @Test
     void theAnswerIsQueuedOnTheCallerBeforeAnythingTheCalleeSendsItAfterwards() {
@@ -67,9 +73,6 @@ class AskTest {
 
     @Test
     void theAnswerRunsOnTheCallersContextInALaterCallback() {
-        SyncContextTestKit kit = SyncContextTestKit.create();
-        RendererSyncContext session = kit.newContext("session");
-        RendererSyncContext room = kit.newContext("room");
         AtomicReference<Optional<RendererSyncContext>> answeredOn = new AtomicReference<>();
         AtomicBoolean askReturned = new AtomicBoolean();
         session.invokeAsync(() -> {
@@ -87,61 +90,39 @@ class AskTest {
 
     @Test
     void whatTheCalleeThrowsFailsTheFutureOnTheCallersContext() {
-        SyncContextTestKit kit = SyncContextTestKit.create();
-        RendererSyncContext session = kit.newContext("session");
-        RendererSyncContext room = kit.newContext("room");
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        AtomicReference<Optional<RendererSyncContext>> on = new AtomicReference<>();
-        session.invokeAsync(() -> RendererSyncContext.ask(room, () -> {
+        Completion completion = askFromSession(() -> {
             throw new IllegalStateException("no such lot");
-        }).whenComplete((value, thrown) -> {
-            failure.set(thrown);
-            on.set(RendererSyncContext.current());
-        }));
-        kit.runUntilIdle();
-        assertThat(failure.get()).isInstanceOf(IllegalStateException.class).hasMessage("no such lot");
-        assertThat(on.get()).containsSame(session);
+        });
+        assertThat(completion.failure.get()).isInstanceOf(IllegalStateException.class).hasMessage("no such lot");
+        assertThat(completion.on.get()).containsSame(session);
         kit.verify();
     }
 
     @Test
     void aClosedTargetsRefusalReachesTheFutureOnTheCallersContext() {
-        SyncContextTestKit kit = SyncContextTestKit.create();
-        RendererSyncContext session = kit.newContext("session");
-        RendererSyncContext room = kit.newContext("room");
         room.close();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        AtomicReference<Optional<RendererSyncContext>> on = new AtomicReference<>();
         AtomicBoolean ran = new AtomicBoolean();
-        session.invokeAsync(() -> RendererSyncContext.ask(room, () -> ran.getAndSet(true)).whenComplete((value, thrown) -> {
-            failure.set(thrown);
-            on.set(RendererSyncContext.current());
-        }));
-        kit.runUntilIdle();
+        Completion completion = askFromSession(() -> ran.getAndSet(true));
         assertThat(ran).isFalse();
-        assertThat(failure.get()).isInstanceOf(RejectedExecutionException.class).hasMessageContaining("'room'");
-        assertThat(on.get()).containsSame(session);
+        assertThat(completion.failure.get()).isInstanceOf(RejectedExecutionException.class).hasMessageContaining("'room'");
+        assertThat(completion.on.get()).containsSame(session);
         kit.verify();
     }
 
     @Test
     void aFullTargetsRefusalReachesTheFuture() {
-        SyncContextTestKit kit = SyncContextTestKit.create();
-        RendererSyncContext session = kit.newContext("session");
-        RendererSyncContext room = kit.contextBuilder().name("room").maxQueueDepth(1).build();
-        room.post(() -> { }); // the one slot
+        RendererSyncContext fullRoom = kit.contextBuilder().name("full-room").maxQueueDepth(1).build();
+        fullRoom.post(() -> { }); // the one slot
         AtomicReference<CompletableFuture<Boolean>> asked = new AtomicReference<>();
-        session.invokeAsync(() -> asked.set(RendererSyncContext.ask(room, () -> true)));
+        session.invokeAsync(() -> asked.set(RendererSyncContext.ask(fullRoom, () -> true)));
         kit.runUntilIdle();
         assertThatThrownBy(() -> asked.get().join()).hasCauseInstanceOf(RejectedExecutionException.class)
-                .hasMessageContaining("'room' is full");
+                .hasMessageContaining("'full-room' is full");
         kit.verify();
     }
 
     @Test
     void outsideAnyContextAnAskIsPlainInvokeAsync() {
-        SyncContextTestKit kit = SyncContextTestKit.create();
-        RendererSyncContext room = kit.newContext("room");
         CompletableFuture<String> answer = RendererSyncContext.ask(room, () -> "ran inline");
         assertThat(answer).describedAs("idle room: inline, as invokeAsync").isCompletedWithValue("ran inline");
         kit.verify();
@@ -149,8 +130,6 @@ class AskTest {
 
     @Test
     void askingTheCallersOwnContextRunsNestedAndIsDoneAtOnce() {
-        SyncContextTestKit kit = SyncContextTestKit.create();
-        RendererSyncContext session = kit.newContext("session");
         AtomicReference<CompletableFuture<String>> answer = new AtomicReference<>();
         session.invokeAsync(() -> answer.set(RendererSyncContext.ask(session, () -> "nested")));
         assertThat(answer.get()).isCompletedWithValue("nested");
@@ -159,15 +138,12 @@ class AskTest {
 
     @Test
     void joiningAnAskInsideTheCallerFailsFastWhetherOrNotTheCalleeRanYet() {
-        SyncContextTestKit kit = SyncContextTestKit.create();
-        RendererSyncContext session = kit.newContext("session");
-        RendererSyncContext idleRoom = kit.newContext("idle-room");
         RendererSyncContext busyRoom = kit.newContext("busy-room");
         busyRoom.post(() -> { }); // queued: the asked callback waits behind it
         List<Throwable> thrown = new ArrayList<>();
         session.invokeAsync(() -> {
-            for (RendererSyncContext room : List.of(idleRoom, busyRoom)) {
-                CompletableFuture<Integer> answer = RendererSyncContext.ask(room, () -> 1);
+            for (RendererSyncContext asked : List.of(room, busyRoom)) { // room is idle
+                CompletableFuture<Integer> answer = RendererSyncContext.ask(asked, () -> 1);
                 try {
                     answer.join();
                 } catch (RuntimeException e) {
@@ -188,9 +164,6 @@ class AskTest {
 
     @Test
     void cancellingAnAskBeforeTheCalleeStartsKeepsItFromRunning() {
-        SyncContextTestKit kit = SyncContextTestKit.create();
-        RendererSyncContext session = kit.newContext("session");
-        RendererSyncContext room = kit.newContext("room");
         room.post(() -> { }); // busy: the asked callback queues
         AtomicBoolean ran = new AtomicBoolean();
         AtomicReference<CompletableFuture<Boolean>> answer = new AtomicReference<>();
@@ -206,9 +179,6 @@ class AskTest {
 
     @Test
     void aCallerClosedBeforeTheAnswerFailsTheFutureNamingBothContexts() {
-        SyncContextTestKit kit = SyncContextTestKit.create();
-        RendererSyncContext session = kit.newContext("session");
-        RendererSyncContext room = kit.newContext("room");
         room.post(() -> session.close()); // runs before the asked callback
         AtomicReference<CompletableFuture<String>> answer = new AtomicReference<>();
         AtomicBoolean ran = new AtomicBoolean();
@@ -221,6 +191,21 @@ class AskTest {
         assertThatThrownBy(() -> answer.get().join()).hasCauseInstanceOf(RejectedExecutionException.class)
                 .hasMessageContaining("'room'").hasMessageContaining("'session'").hasMessageContaining("did run");
         kit.verify();
+    }
+
+    /** How the future of an ask made from the session completed, and which context its dependent ran on. */
+    private record Completion(AtomicReference<Throwable> failure, AtomicReference<Optional<RendererSyncContext>> on) {
+    }
+
+    /** Asks the room from a callback of the session for {@code callee}, then runs the kit until idle. */
+    private <T> Completion askFromSession(Callable<T> callee) {
+        Completion completion = new Completion(new AtomicReference<>(), new AtomicReference<>());
+        session.invokeAsync(() -> RendererSyncContext.ask(room, callee).whenComplete((value, thrown) -> {
+            completion.failure.set(thrown);
+            completion.on.set(RendererSyncContext.current());
+        }));
+        kit.runUntilIdle();
+        return completion;
     }
 
     /** A room that takes bids, a session that bids, and a rival whose higher bid the room reports to the session. */

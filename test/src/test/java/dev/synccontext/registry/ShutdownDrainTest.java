@@ -9,16 +9,15 @@ import dev.synccontext.SyncContextDefaults;
 import dev.synccontext.live.CloseReason;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.LiveChannelGroup;
-import dev.synccontext.live.LiveMessage;
 import dev.synccontext.live.LiveSubscriber;
-import dev.synccontext.live.LiveTransport;
+import dev.synccontext.test.HungCaller;
+import dev.synccontext.test.ReadyTransport;
 import dev.synccontext.test.SyncContextTestKit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -123,15 +122,9 @@ class ShutdownDrainTest {
     @Test
     void queuedWorkFinishesButAHungCallbackIsForcedAtTheCallbacksDeadline() throws InterruptedException {
         RendererSyncContext hung = registry.create("session");
-        CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Thread caller = new Thread(() -> hung.invokeAsync(() -> {
-            entered.countDown();
-            awaitQuietly(release);
-        }), "hung-caller");
-        caller.start();
+        Thread caller = hang(hung, release);
         try {
-            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
             hung.post(() -> log.add("queued behind the hung one"));
             RendererSyncContext fine = registry.create("session");
             fine.post(() -> log.add("queued elsewhere"));
@@ -283,40 +276,15 @@ class ShutdownDrainTest {
         return tabs.stream().map(tab -> (tab.closedAt - start) / 1_000_000).sorted().toList();
     }
 
+    /** A callback of {@code context} hung on {@code release} (an interrupt ends it too); returns once it runs. */
     private static Thread hang(RendererSyncContext context, CountDownLatch release) throws InterruptedException {
-        CountDownLatch entered = new CountDownLatch(1);
-        Thread caller = new Thread(() -> context.invokeAsync(() -> {
-            entered.countDown();
-            awaitQuietly(release);
-        }), "hung-caller");
-        caller.start();
-        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-        return caller;
+        return HungCaller.start(context, "hung-caller", release);
     }
 
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private final class Tab implements LiveTransport {
+    private final class Tab extends ReadyTransport {
         LiveSubscriber subscriber;
         final List<CloseReason> closed = new ArrayList<>();
         long closedAt = -1;
-
-        @Override
-        public boolean ready() {
-            return true;
-        }
-
-        @Override
-        public boolean write(LiveMessage message) {
-            return true;
-        }
-
         Runnable onClose = () -> { };
 
         @Override

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** What a context built by the kit does differently: nothing queued runs, and no timeout waits, until the test says so. */
@@ -47,23 +46,16 @@ class ContextsOnTheKitTest {
     @Test
     void awaitTerminationTimesOutOnVirtualTime(SyncContextTestKit kit) throws InterruptedException {
         RendererSyncContext context = kit.newContext("c");
-        CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        // An idle context runs the callback inline on the caller's thread, where it blocks.
-        Thread caller = new Thread(() -> context.invokeAsync(() -> {
-            entered.countDown();
-            await(release);
-        }), "caller");
-        caller.start();
+        Thread caller = HungCaller.start(context, "caller", release);
         try {
-            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
             context.close();
             assertThat(context.awaitTermination(Duration.ofMinutes(5))).as("still running").isFalse();
             assertThat(kit.currentTime()).as("time moved to the deadline instead of the thread sleeping")
                     .isEqualTo(Duration.ofMinutes(5));
         } finally {
             release.countDown();
-            joinQuietly(caller);
+            HungCaller.join(caller);
         }
         assertThat(context.awaitTermination(Duration.ZERO)).isTrue();
     }
@@ -83,18 +75,5 @@ class ContextsOnTheKitTest {
         CompletableFuture<Void> never = new CompletableFuture<>();
         assertThatThrownBy(() -> kit.runUntilDone(never, Duration.ofMillis(50))).isInstanceOf(AssertionError.class)
                 .hasMessageContaining("with the kit idle").hasMessageContaining("advance time");
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void joinQuietly(Thread thread) throws InterruptedException {
-        thread.join(TimeUnit.SECONDS.toMillis(10));
-        assertThat(thread.isAlive()).as(thread.getName() + " ended").isFalse();
     }
 }

@@ -56,15 +56,7 @@ class WatchdogOnVirtualTimeTest {
 
     /** A callback of {@code context} blocked on {@code release} on a thread of its own; returns once it runs. */
     private static Thread blockOn(RendererSyncContext context, CountDownLatch release) throws InterruptedException {
-        CountDownLatch entered = new CountDownLatch(1);
-        // The context is idle: the callback runs inline on the caller's thread, where it blocks.
-        Thread caller = new Thread(() -> context.invokeAsync(() -> {
-            entered.countDown();
-            awaitUninterruptibly(release);
-        }), "blocked-caller");
-        caller.start();
-        assertThat(entered.await(10, TimeUnit.SECONDS)).as("the callback started").isTrue();
-        return caller;
+        return HungCaller.start(context, "blocked-caller", () -> awaitUninterruptibly(release));
     }
 
     @RepeatedTest(20)
@@ -102,7 +94,7 @@ class WatchdogOnVirtualTimeTest {
             assertThat(context.blockedCallbackCount()).isOne();
         } finally {
             release.countDown();
-            joinQuietly(caller);
+            HungCaller.join(caller);
         }
         assertThat(RendererSyncContext.blockedCallbacks()).noneMatch(b -> b.context() == context);
     }
@@ -141,7 +133,7 @@ class WatchdogOnVirtualTimeTest {
             assertThat(reports.blocked().get(0).runningFor()).as("timed from its sighting").isEqualTo(threshold);
         } finally {
             release.countDown();
-            joinQuietly(caller);
+            HungCaller.join(caller);
         }
     }
 
@@ -174,8 +166,8 @@ class WatchdogOnVirtualTimeTest {
             assertThat(virtual.at()).containsExactly(threshold);
         } finally {
             release.countDown();
-            joinQuietly(virtualCaller);
-            joinQuietly(realCaller);
+            HungCaller.join(virtualCaller);
+            HungCaller.join(realCaller);
         }
     }
 
@@ -206,10 +198,5 @@ class WatchdogOnVirtualTimeTest {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static void joinQuietly(Thread thread) throws InterruptedException {
-        thread.join(TimeUnit.SECONDS.toMillis(10));
-        assertThat(thread.isAlive()).as(thread.getName() + " ended").isFalse();
     }
 }

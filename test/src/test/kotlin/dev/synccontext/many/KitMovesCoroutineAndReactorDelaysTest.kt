@@ -26,10 +26,14 @@ import reactor.core.publisher.Flux
  */
 class KitMovesCoroutineAndReactorDelaysTest {
 
+    private val kit = SyncContextTestKit.create()
+    private val board = kit.newContext("board")
+
+    /** The name of the context the caller runs on, or "no context". */
+    private fun contextName(): String = RendererSyncContext.current().map { it.name() }.orElse("no context")
+
     @Test
     fun aCoroutineDelayAndAReactorDelayElementsOnTheContextBothCompleteUnderAdvanceBy() {
-        val kit = SyncContextTestKit.create()
-        val board = kit.newContext("board")
         val scope = CoroutineScope(board.asCoroutineDispatcher())
         val coroutine = scope.async {
             delay(30.seconds)
@@ -37,7 +41,7 @@ class KitMovesCoroutineAndReactorDelaysTest {
         }
         val ticks = Flux.range(1, 3)
             .delayElements(Duration.ofSeconds(10), ContextScheduler.of(board))
-            .map { tick -> "$tick on ${RendererSyncContext.current().map { it.name() }.orElse("no context")}" }
+            .map { tick -> "$tick on ${contextName()}" }
             .collectList()
             .toFuture()
 
@@ -60,10 +64,8 @@ class KitMovesCoroutineAndReactorDelaysTest {
 
     @Test
     fun aReactorIntervalOnTheContextTicksOnVirtualTime() {
-        val kit = SyncContextTestKit.create()
-        val board = kit.newContext("board")
         val ticks = Flux.interval(Duration.ofMinutes(1), ContextScheduler.of(board))
-            .map { tick -> "$tick on ${RendererSyncContext.current().map { it.name() }.orElse("no context")}" }
+            .map { tick -> "$tick on ${contextName()}" }
             .take(3)
             .collectList()
             .toFuture()
@@ -77,8 +79,6 @@ class KitMovesCoroutineAndReactorDelaysTest {
 
     @Test
     fun aReactorPipelineMeasuresVirtualTimeOnTheContextsScheduler() {
-        val kit = SyncContextTestKit.create()
-        val board = kit.newContext("board")
         val scheduler = ContextScheduler.of(board)
         val elapsed = reactor.core.publisher.Mono.just("quote")
             .delayElement(Duration.ofSeconds(10), scheduler)
@@ -92,8 +92,6 @@ class KitMovesCoroutineAndReactorDelaysTest {
 
     @Test
     fun aWithTimeoutOnTheContextFiresOnVirtualTime() {
-        val kit = SyncContextTestKit.create()
-        val board = kit.newContext("board")
         val scope = CoroutineScope(board.asCoroutineDispatcher())
         val outcome = scope.async {
             runCatching { withTimeout(5.seconds) { delay(60.seconds) } }.exceptionOrNull()?.javaClass?.simpleName
@@ -116,11 +114,9 @@ class KitMovesCoroutineAndReactorDelaysTest {
     @OptIn(ExperimentalCoroutinesApi::class)
     @Test
     fun insideRunTestTheBodyMovesTheKitsTimeForCoroutinesOnAContext() = runTest {
-        val kit = SyncContextTestKit.create()
-        val board = kit.newContext("board")
         val answer = async(board.asCoroutineDispatcher()) {
             delay(30.seconds)
-            RendererSyncContext.current().map { it.name() }.orElse("no context")
+            contextName()
         }
         kit.advanceBy(Duration.ofSeconds(30))
         assertThat(answer.await()).isEqualTo("board")

@@ -98,19 +98,32 @@ public final class QueuedCallbackObservations implements CallbackDecorator {
     private record Started(Observation observation, QueuedCallbackContext context, Observation.Scope scope) {
     }
 
-    private static final class ObservedRunnable implements Runnable {
+    /** A decorated callback: what its observation needs from where it was queued; it prints as the callback. */
+    private abstract static class Observed<C> {
 
-        private final QueuedCallbackObservations observations;
-        private final @Nullable Observation parent; // current where it was queued
-        private final long queuedAt;
-        private final Runnable callback;
+        final QueuedCallbackObservations observations;
+        final @Nullable Observation parent; // current where it was queued
+        final long queuedAt;
+        final C callback;
 
-        ObservedRunnable(QueuedCallbackObservations observations, @Nullable Observation parent, long queuedAt,
-                Runnable callback) {
+        Observed(QueuedCallbackObservations observations, @Nullable Observation parent, long queuedAt, C callback) {
             this.observations = observations;
             this.parent = parent;
             this.queuedAt = queuedAt;
             this.callback = callback;
+        }
+
+        @Override
+        public String toString() {
+            return callback.toString();
+        }
+    }
+
+    private static final class ObservedRunnable extends Observed<Runnable> implements Runnable {
+
+        ObservedRunnable(QueuedCallbackObservations observations, @Nullable Observation parent, long queuedAt,
+                Runnable callback) {
+            super(observations, parent, queuedAt, callback);
         }
 
         @Override
@@ -126,26 +139,13 @@ public final class QueuedCallbackObservations implements CallbackDecorator {
                 stop(started, failure);
             }
         }
-
-        @Override
-        public String toString() {
-            return callback.toString();
-        }
     }
 
-    private static final class ObservedCallable<T> implements Callable<T> {
-
-        private final QueuedCallbackObservations observations;
-        private final @Nullable Observation parent; // current where it was queued
-        private final long queuedAt;
-        private final Callable<T> callback;
+    private static final class ObservedCallable<T> extends Observed<Callable<T>> implements Callable<T> {
 
         ObservedCallable(QueuedCallbackObservations observations, @Nullable Observation parent, long queuedAt,
                 Callable<T> callback) {
-            this.observations = observations;
-            this.parent = parent;
-            this.queuedAt = queuedAt;
-            this.callback = callback;
+            super(observations, parent, queuedAt, callback);
         }
 
         @Override
@@ -160,11 +160,6 @@ public final class QueuedCallbackObservations implements CallbackDecorator {
             } finally {
                 stop(started, failure);
             }
-        }
-
-        @Override
-        public String toString() {
-            return callback.toString();
         }
     }
 }

@@ -79,14 +79,27 @@ final class ThreadLocalSnapshot {
         }
     }
 
-    private static final class PropagatingRunnable implements Runnable {
+    /** A callback that runs with the snapshot's values set, then restores the thread's own; it prints as the callback. */
+    private abstract static class Propagating<C> {
 
-        private final ThreadLocalSnapshot snapshot;
-        private final Runnable callback;
+        final ThreadLocalSnapshot snapshot;
+        final C callback;
 
-        PropagatingRunnable(ThreadLocalSnapshot snapshot, Runnable callback) {
+        Propagating(ThreadLocalSnapshot snapshot, C callback) {
             this.snapshot = snapshot;
             this.callback = callback;
+        }
+
+        @Override
+        public String toString() {
+            return callback.toString();
+        }
+    }
+
+    private static final class PropagatingRunnable extends Propagating<Runnable> implements Runnable {
+
+        PropagatingRunnable(ThreadLocalSnapshot snapshot, Runnable callback) {
+            super(snapshot, callback);
         }
 
         @Override
@@ -98,21 +111,12 @@ final class ThreadLocalSnapshot {
                 snapshot.exit(previous, snapshot.accessors.length);
             }
         }
-
-        @Override
-        public String toString() {
-            return callback.toString();
-        }
     }
 
-    private static final class PropagatingCallable<T> implements Callable<T> {
-
-        private final ThreadLocalSnapshot snapshot;
-        private final Callable<T> callback;
+    private static final class PropagatingCallable<T> extends Propagating<Callable<T>> implements Callable<T> {
 
         PropagatingCallable(ThreadLocalSnapshot snapshot, Callable<T> callback) {
-            this.snapshot = snapshot;
-            this.callback = callback;
+            super(snapshot, callback);
         }
 
         @Override
@@ -123,11 +127,6 @@ final class ThreadLocalSnapshot {
             } finally {
                 snapshot.exit(previous, snapshot.accessors.length);
             }
-        }
-
-        @Override
-        public String toString() {
-            return callback.toString();
         }
     }
 }

@@ -4,6 +4,7 @@ package dev.synccontext.spring.propagation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.synccontext.Occupier;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.testing.NoThreadLeftStuck;
 import io.micrometer.context.ContextRegistry;
@@ -12,10 +13,10 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,6 +44,21 @@ class ContextPropagationDecoratorTest {
                 .queuedCallbackDecorator(new ContextPropagationDecorator(global)).build();
     }
 
+    /** What {@code read} returns on the drain thread, after what was handed to that thread before. */
+    private <T> T onDrainThread(Supplier<T> read) throws Exception {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        drainThread.execute(() -> result.complete(read.get()));
+        return result.get(10, TimeUnit.SECONDS);
+    }
+
+    /** Runs {@code task} on the drain thread, as a pool's earlier task would, and returns once it has run. */
+    private void runOnDrainThread(Runnable task) throws Exception {
+        onDrainThread(() -> {
+            task.run();
+            return null;
+        });
+    }
+
     @Test
     void queuedCallbackRunsWithTheSubmittersMdcAndThreadLocalsAndClearsThemAfterwards() throws Exception {
         RendererSyncContext ctx = context();
@@ -52,20 +68,14 @@ class ContextPropagationDecoratorTest {
         ctx.post(() -> seen.complete(MDC.get("user") + "/" + TENANT.get()));
         assertThat(seen.get(10, TimeUnit.SECONDS)).isEqualTo("alice/acme");
 
-        CompletableFuture<String> after = new CompletableFuture<>();
-        drainThread.execute(() -> after.complete(MDC.get("user") + "/" + TENANT.get()));
-        assertThat(after.get(10, TimeUnit.SECONDS)).as("the drain thread keeps nothing afterwards").isEqualTo("null/null");
+        assertThat(onDrainThread(() -> MDC.get("user") + "/" + TENANT.get()))
+                .as("the drain thread keeps nothing afterwards").isEqualTo("null/null");
     }
 
     @Test
     void aCallbackDoesNotSeeWhatThePreviousTaskOfItsPoolThreadLeftBehind() throws Exception {
         RendererSyncContext ctx = context();
-        CountDownLatch leaked = new CountDownLatch(1);
-        drainThread.execute(() -> {
-            MDC.put("user", "stale"); // a sloppy task that does not clean up
-            leaked.countDown();
-        });
-        assertThat(leaked.await(10, TimeUnit.SECONDS)).isTrue();
+        runOnDrainThread(() -> MDC.put("user", "stale")); // a sloppy task that does not clean up
         MDC.put("user", "bob");
         MDC.remove("user"); // submitter has no user
         CompletableFuture<String> seen = new CompletableFuture<>();
@@ -76,41 +86,27 @@ class ContextPropagationDecoratorTest {
     @Test
     void queuedInvokeAsyncCallablesAreDecoratedToo() throws Exception {
         RendererSyncContext ctx = context();
-        CountDownLatch gate = new CountDownLatch(1);
-        CompletableFuture<Void> running = new CompletableFuture<>();
-        ctx.post(() -> {
-            running.complete(null);
-            try {
-                gate.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        running.join();
-        TENANT.set("globex");
-        CompletableFuture<String> queued = ctx.invokeAsync(TENANT::get);
-        TENANT.remove();
-        gate.countDown();
+        CompletableFuture<String> queued;
+        try (Occupier occupier = Occupier.occupy(ctx)) {
+            TENANT.set("globex");
+            queued = ctx.invokeAsync(TENANT::get);
+            TENANT.remove();
+        }
         assertThat(queued.get(10, TimeUnit.SECONDS)).isEqualTo("globex");
     }
     @Test
     void theRunningThreadGetsItsOwnValuesBackAfterTheCallback() throws Exception {
         RendererSyncContext ctx = context();
-        CountDownLatch primed = new CountDownLatch(1);
-        drainThread.execute(() -> {
+        runOnDrainThread(() -> {
             MDC.put("user", "drain-owner"); // what the pool thread holds of its own
             TENANT.set("drain-tenant");
-            primed.countDown();
         });
-        assertThat(primed.await(10, TimeUnit.SECONDS)).isTrue();
         TENANT.set("acme"); // the submitter: a tenant, no MDC
         CompletableFuture<String> seen = new CompletableFuture<>();
         ctx.post(() -> seen.complete(MDC.get("user") + "/" + TENANT.get()));
         assertThat(seen.get(10, TimeUnit.SECONDS)).as("captured values set, others cleared").isEqualTo("null/acme");
 
-        CompletableFuture<String> after = new CompletableFuture<>();
-        drainThread.execute(() -> after.complete(MDC.get("user") + "/" + TENANT.get()));
-        assertThat(after.get(10, TimeUnit.SECONDS)).as("the thread's own values restored")
+        assertThat(onDrainThread(() -> MDC.get("user") + "/" + TENANT.get())).as("the thread's own values restored")
                 .isEqualTo("drain-owner/drain-tenant");
     }
 
@@ -126,9 +122,8 @@ class ContextPropagationDecoratorTest {
         }
         assertThat(seen.get(10, TimeUnit.SECONDS)).isSameAs(request);
 
-        CompletableFuture<Object> after = new CompletableFuture<>();
-        drainThread.execute(() -> after.complete(String.valueOf(observations.getCurrentObservation())));
-        assertThat(after.get(10, TimeUnit.SECONDS)).as("no observation left in scope on the drain thread")
+        assertThat(onDrainThread(() -> String.valueOf(observations.getCurrentObservation())))
+                .as("no observation left in scope on the drain thread")
                 .isEqualTo("null");
         request.stop();
     }
@@ -138,42 +133,23 @@ class ContextPropagationDecoratorTest {
         ThreadLocal<String> failing = new ThreadLocal<>();
         ContextRegistry registry = new ContextRegistry();
         registry.registerThreadLocalAccessor("tenant", TENANT);
-        registry.registerThreadLocalAccessor(new ThreadLocalAccessor<String>() {
-            @Override
-            public Object key() {
-                return "failing";
-            }
-
-            @Override
-            public String getValue() {
-                return failing.get();
-            }
-
-            @Override
-            public void setValue(String value) {
-                throw new IllegalStateException("cannot set " + value);
-            }
-
-            @Override
-            public void setValue() {
-                failing.remove();
-            }
-        });
+        registry.<String>registerThreadLocalAccessor("failing", failing::get, value -> {
+            throw new IllegalStateException("cannot set " + value);
+        }, failing::remove);
         ContextPropagationDecorator decorator = new ContextPropagationDecorator(registry);
         TENANT.set("acme");
         failing.set("x");
         Callable<String> wrapped = decorator.decorate(() -> "ran");
         TENANT.remove();
         failing.remove();
-        CompletableFuture<Object> outcome = new CompletableFuture<>();
-        drainThread.execute(() -> {
+        String outcome = onDrainThread(() -> {
             try {
-                outcome.complete(wrapped.call());
+                return wrapped.call();
             } catch (Throwable failure) {
-                outcome.complete(failure.getMessage() + ", tenant after: " + TENANT.get());
+                return failure.getMessage() + ", tenant after: " + TENANT.get();
             }
         });
-        assertThat(outcome.get(10, TimeUnit.SECONDS)).isEqualTo("cannot set x, tenant after: null");
+        assertThat(outcome).isEqualTo("cannot set x, tenant after: null");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.synccontext.spring.propagation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.BlockedCallback;
+import dev.synccontext.Occupier;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.SyncContextObserver;
 import dev.synccontext.spring.CompositeCallbackDecorator;
@@ -50,7 +51,7 @@ class DecoratedCallbackSiteTest {
                 }).build();
         CountDownLatch release = new CountDownLatch(1);
         try {
-            ctx.post(() -> awaitUninterruptibly(release)); // post: always queued, so run by the decorators
+            ctx.post(() -> Occupier.awaitUninterruptibly(release)); // post: always queued, so run by the decorators
             BlockedCallback blocked = report.get(30, TimeUnit.SECONDS);
             assertThat(blocked.stack()).as("the premise: the decorators' frames are on the stack")
                     .anyMatch(f -> f.getClassName().startsWith(ThreadLocalSnapshot.class.getName()))
@@ -61,21 +62,6 @@ class DecoratedCallbackSiteTest {
         } finally {
             release.countDown();
             ctx.close();
-        }
-    }
-
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -1,8 +1,10 @@
 package dev.synccontext.test.cluster;
 
 import dev.synccontext.spring.durable.session.Durable;
+import dev.synccontext.spring.scope.ContextScoped;
 
-/** The durable bean of the cluster tests: a session's counter. */
+/** The durable bean of the cluster tests and of the Spring kit's durable tests: a session's counter. */
+@ContextScoped
 @Durable(name = "counter")
 public class Counter {
 

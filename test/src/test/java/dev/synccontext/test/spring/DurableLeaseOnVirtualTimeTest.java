@@ -11,11 +11,10 @@ import dev.synccontext.spring.durable.ForwardingStateStore;
 import dev.synccontext.spring.durable.InMemoryStateStore;
 import dev.synccontext.spring.durable.NodeLease;
 import dev.synccontext.spring.durable.StateStore;
-import dev.synccontext.spring.durable.session.Durable;
 import dev.synccontext.spring.durable.session.DurableContexts;
-import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.spring.session.SessionContexts;
 import dev.synccontext.test.SyncContextTestKit;
+import dev.synccontext.test.cluster.Counter;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
@@ -43,24 +42,6 @@ class DurableLeaseOnVirtualTimeTest {
             // The session's context outlives the jumps: only the lease is under test.
             .withPropertyValues("synccontext.session.idle-timeout=1h",
                     "synccontext.durable.node-lease-ttl=" + TTL.toSeconds() + "s");
-
-    @ContextScoped
-    @Durable
-    public static class Counter {
-        private int count;
-
-        public int getCount() {
-            return count;
-        }
-
-        public void setCount(int count) {
-            this.count = count;
-        }
-
-        public int increment() {
-            return ++count;
-        }
-    }
 
     @Import(Counter.class)
     static class CounterApp {

@@ -8,12 +8,12 @@ import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 import dev.synccontext.spring.session.SessionContexts;
 import dev.synccontext.autoconfigure.session.SyncContextSessionAutoConfiguration;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.test.HungCaller;
 import dev.synccontext.test.SyncContextTestKit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import dev.synccontext.autoconfigure.propagation.SyncContextTaskDecoratorAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -74,16 +74,9 @@ class SyncContextTestAutoConfigurationTest {
             SyncContextTestKit kit = app.getBean(SyncContextTestKit.class);
             SyncContextRegistry registry = app.getBean(SyncContextRegistry.class);
             RendererSyncContext context = registry.create("session");
-            CountDownLatch entered = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
-            Thread caller = new Thread(() -> context.invokeAsync(() -> {
-                entered.countDown();
-                release.await();
-                return null;
-            }), "blocked-caller");
-            caller.start();
+            Thread caller = HungCaller.start(context, "blocked-caller", release);
             try {
-                assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
                 context.post(() -> { }); // waits behind the blocked callback
                 registry.release(context);
 
