@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.handler.OverlapTally;
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpRequest;
@@ -117,7 +118,7 @@ class OnContextWebFluxBusyHttpTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import({ OnContextWebFluxHttpTest.Tally.class, OnContextWebFluxHttpTest.OnFluxController.class,
+    @Import({ OverlapTally.class, OnContextWebFluxHttpTest.OnFluxController.class,
             OnContextWebFluxHttpTest.PlainController.class, Gate.class, HoldController.class })
     static class App {
     }
