@@ -81,6 +81,19 @@ final class DrainAppProcess {
     }
 
     /**
+     * Asserts what every drain must report: no subscriber went away only at the deadline, none was forced, and
+     * readiness refused traffic before the drain's report.
+     */
+    static void assertDrainedWithinTheDeadline(List<String> out) {
+        Map<String, Long> report = counts(out, "report ");
+        assertThat(report.get("goneAwayAtDeadline")).isZero();
+        assertThat(report.get("forced")).isZero();
+        int readiness = indexOf(out, DrainApp.OUT + "readiness=REFUSING_TRAFFIC");
+        assertThat(readiness).as("readiness refused traffic").isNotNegative()
+                .isLessThan(indexOf(out, DrainApp.OUT + "report "));
+    }
+
+    /**
      * Writes the app's whole output to {@code target/<log>} (to look at), kills the app if it is still alive, and
      * asserts that this JVM has no child process left.
      */
