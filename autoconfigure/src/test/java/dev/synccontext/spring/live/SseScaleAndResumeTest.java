@@ -49,35 +49,28 @@ class SseScaleAndResumeTest {
     @Test
     void fiftyStalledSubscribersHoldNoThreadAndEveryGapIsACountedDrop() throws Exception {
         int sessions = 25;
-        List<Browser> tabs = new ArrayList<>();
-        List<Board> sessionBoards = new ArrayList<>();
-        List<SseClient> healthy = new ArrayList<>();
-        List<StalledSocket> stalled = new ArrayList<>();
-        try {
+        try (StalledTabSessions<Board> tabs = new StalledTabSessions<>()) {
             for (int i = 0; i < sessions; i++) {
-                Browser tab = new Browser(port);
-                tabs.add(tab);
-                sessionBoards.add(newBoard(tab));
-                healthy.add(new SseClient(tab.httpClient(), tab.uri("/events?tab=healthy"), null, null));
+                tabs.open(port, this::newBoard);
             }
-            changeEach(tabs, 10);
+            changeEach(tabs.browsers, 10);
             int threadsBefore = serverThreads();
-            for (Browser tab : tabs) {
-                stalled.add(StalledSocket.sse(port, "/events?tab=stalled-a", tab.cookie("JSESSIONID")));
-                stalled.add(StalledSocket.sse(port, "/events?tab=stalled-b", tab.cookie("JSESSIONID")));
+            for (Browser tab : tabs.browsers) {
+                tabs.stalled.add(StalledSocket.sse(port, "/events?tab=stalled-a", tab.cookie("JSESSIONID")));
+                tabs.stalled.add(StalledSocket.sse(port, "/events?tab=stalled-b", tab.cookie("JSESSIONID")));
             }
-            for (Board board : sessionBoards) {
+            for (Board board : tabs.boards) {
                 await().atMost(GENEROUS).until(() -> board.tabs.size() == 3);
             }
             for (int round = 0; round < 3; round++) {
-                changeEach(tabs, 100);
+                changeEach(tabs.browsers, 100);
                 assertThat(RendererSyncContext.blockedCallbacks()).as("no callback blocked").isEmpty();
             }
             int threadsAfter = serverThreads();
             for (int i = 0; i < sessions; i++) {
-                long last = sessionBoards.get(i).live.lastSequence();
-                SseClient client = healthy.get(i);
-                Board board = sessionBoards.get(i);
+                long last = tabs.boards.get(i).live.lastSequence();
+                SseClient client = tabs.healthy.get(i);
+                Board board = tabs.boards.get(i);
                 await().atMost(Duration.ofSeconds(30)).failFast(() -> false).conditionEvaluationListener(condition -> {
                     if (condition.getRemainingTimeInMS() < 1000) {
                         board.live.subscribers().forEach(sub -> System.out.printf("late: client %s, server written %d"
@@ -92,7 +85,7 @@ class SseScaleAndResumeTest {
             long stalledBuffered = 0;
             long stalledDropped = 0;
             for (int i = 0; i < sessions; i++) {
-                Board board = sessionBoards.get(i);
+                Board board = tabs.boards.get(i);
                 long last = board.live.lastSequence();
                 // Told apart by the tab name their requests gave, not by how much each took (drop-oldest drops
                 // from the healthy tab too, and a stalled one takes as much until its socket buffers fill).
@@ -100,17 +93,11 @@ class SseScaleAndResumeTest {
                 List<LiveSubscriber> subscribers = List.of(board.tabs.get("stalled-a"), board.tabs.get("stalled-b"), fine);
                 assertThat(board.live.subscribers()).as("session %d: every tab still subscribed (%s)", i,
                         describe(board)).containsExactlyInAnyOrderElementsOf(subscribers);
-                List<Long> seen = healthy.get(i).sequences();
-                assertThat(seen).as("session %d's healthy tab: strictly increasing", i).isSorted().doesNotHaveDuplicates();
-                assertThat(last + 1 - seen.size()).as("session %d: the healthy tab's gaps are its counted drops", i)
-                        .isEqualTo(fine.dropped());
+                tabs.assertHealthyTabGapsAreCountedDrops(i, last, fine);
                 for (LiveSubscriber subscriber : subscribers) {
                     // the healthy tab's snapshot was at 0, the stalled tabs' (subscribed after 10 changes) at 10
                     long snapshotAt = subscriber == fine ? 0 : 10;
-                    assertThat(subscriber.highWater()).isLessThanOrEqualTo(subscriber.capacity());
-                    assertThat(subscriber.written() + subscriber.buffered() + subscriber.dropped())
-                            .as("session %d: everything published reached the transport, waits, or was counted dropped", i)
-                            .isEqualTo(last - snapshotAt + 1);
+                    StalledTabSessions.assertAccounted(i, subscriber, last - snapshotAt + 1);
                 }
                 for (LiveSubscriber subscriber : subscribers.subList(0, 2)) {
                     assertThat(subscriber.dropped()).as("session %d: a stalled tab's buffer filled up (drop-oldest dropped)", i)
@@ -121,18 +108,12 @@ class SseScaleAndResumeTest {
             }
             System.out.printf("scale: %d sessions, %d healthy and %d stalled tabs; server threads (Tomcat's and the"
                     + " executor's) %d before the stalled tabs, %d after; stalled tabs hold %d buffered messages (bound %d), dropped %d%n", sessions,
-                    healthy.size(), stalled.size(), threadsBefore, threadsAfter, stalledBuffered, stalled.size() * 32,
+                    tabs.healthy.size(), tabs.stalled.size(), threadsBefore, threadsAfter, stalledBuffered,
+                    tabs.stalled.size() * 32,
                     stalledDropped);
             // The pools may have grown meanwhile (Tomcat's for 50 handshakes, the elastic executor under a busy
             // CPU), but idle: what a stalled subscriber could hold is a thread inside its drain, asserted empty above.
             assertThat(stalledDropped).isPositive();
-        } finally {
-            for (SseClient client : healthy) {
-                client.close();
-            }
-            for (StalledSocket socket : stalled) {
-                socket.close();
-            }
         }
     }
 
