@@ -18,21 +18,21 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * Many sessions with stalled and healthy SSE tabs, and resume after a dropped connection, over real Tomcat.
+ * Many sessions with stalled and healthy SSE tabs, and resume after a dropped connection ({@link SseResumeContract}),
+ * over real Tomcat.
  * Same settings as {@link SseHeadOfLineTest}, so both share one application.
  */
 @OnRandomPort(classes = LiveBoardApp.class, properties = {
         "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32",
         "synccontext.live.replay-capacity=100", "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
 @Tag("scale")
-class SseScaleAndResumeTest {
+class SseScaleAndResumeTest extends SseResumeContract {
 
     private static final Duration GENEROUS = Duration.ofSeconds(10);
 
@@ -117,55 +117,6 @@ class SseScaleAndResumeTest {
         }
     }
 
-    @Test
-    void aReconnectWithLastEventIdGetsTheEventsItMissedOnceAndInOrder(Browser tab) throws Exception {
-        Board board = newBoard(tab);
-        String lastId;
-        try (SseClient first = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
-            change(tab, 10);
-            await().atMost(GENEROUS).until(() -> first.events.size() == 11);
-            lastId = first.last().id();
-            assertThat(first.last().sequence()).isEqualTo(10);
-        }
-        await().atMost(GENEROUS).until(() -> {
-            change(tab, 1); // the server learns that the connection is gone when a write fails
-            return board.live.subscribers().isEmpty();
-        });
-        change(tab, 20);
-        long missedUpTo = board.live.lastSequence();
-        try (SseClient back = new SseClient(tab.httpClient(), tab.uri("/events"), null, lastId)) {
-            change(tab, 5);
-            await().atMost(GENEROUS).until(() -> back.last() != null && back.last().sequence() == missedUpTo + 5);
-            assertThat(back.sequences()).as("every event after %s exactly once, in order", lastId)
-                    .containsExactlyElementsOf(LongStream.rangeClosed(11, missedUpTo + 5).boxed().toList());
-            assertThat(back.events).noneMatch(event -> event.event().equals("snapshot"));
-        }
-    }
-
-    @Test
-    void aReconnectPastTheReplayBufferGetsOneSnapshotAndContinuesFromIt(Browser tab) throws Exception {
-        Board board = newBoard(tab);
-        String lastId;
-        try (SseClient first = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
-            await().atMost(GENEROUS).until(() -> first.events.size() == 1);
-            lastId = first.last().id();
-        }
-        change(tab, 150); // the replay buffer keeps 100
-        await().atMost(GENEROUS).until(() -> {
-            change(tab, 1);
-            return board.live.subscribers().isEmpty();
-        });
-        long at = board.live.lastSequence();
-        try (SseClient back = new SseClient(tab.httpClient(), tab.uri("/events"), null, lastId)) {
-            await().atMost(GENEROUS).until(() -> back.events.size() == 1);
-            change(tab, 3);
-            await().atMost(GENEROUS).until(() -> back.events.size() == 4);
-            assertThat(back.events.get(0).event()).isEqualTo("snapshot");
-            assertThat(back.events.get(0).data()).contains("\"counter\":" + at);
-            assertThat(back.sequences()).containsExactly(at, at + 1, at + 2, at + 3);
-        }
-    }
-
     /** Each tab's name, why it ended (null: it is open) and its counts, for a failure's message. */
     private static String describe(Board board) {
         StringBuilder out = new StringBuilder();
@@ -195,7 +146,22 @@ class SseScaleAndResumeTest {
         return held;
     }
 
-    private static void change(Browser tab, int times) {
+    @Override
+    CountingBoard newSessionBoard(Browser tab) {
+        return newBoard(tab);
+    }
+
+    /** Changes until the server has seen the tab go: it learns that a connection is gone when a write fails. */
+    @Override
+    void awaitTabGone(Browser tab, CountingBoard board) {
+        await().atMost(GENEROUS).until(() -> {
+            change(tab, 1);
+            return board.live.subscribers().isEmpty();
+        });
+    }
+
+    @Override
+    void change(Browser tab, int times) {
         HttpResponse<String> answer = tab.send(tab.request("/change?times=" + times)
                 .POST(HttpRequest.BodyPublishers.noBody()).timeout(GENEROUS));
         assertThat(answer.statusCode()).isEqualTo(200);
