@@ -55,8 +55,7 @@ class OnContextWebFluxBusyHttpTest {
     void aBodyBehindABusyContextIsQueuedAndAnsweredWhenItsTurnComes(Browser alice) {
         String context = alice.get("/plain/context").body();
         RendererSyncContext held = hold(alice);
-        CompletableFuture<HttpResponse<String>> queued = send(alice, alice.request("/flux/where").GET());
-        await().atMost(Duration.ofSeconds(30)).until(() -> held.queueDepth() == 1);
+        CompletableFuture<HttpResponse<String>> queued = sendQueued(alice, alice.request("/flux/where").GET(), held, 1);
         assertThat(queued).as("answered while the context was still busy").isNotDone();
         gate.release.countDown();
         HttpResponse<String> reply = queued.orTimeout(30, TimeUnit.SECONDS).join();
@@ -68,10 +67,8 @@ class OnContextWebFluxBusyHttpTest {
     void aBodyTheFullQueueRefusesAnswers503NamingTheContextAndTheLimitAndTheQueuedOnesStillRun(Browser bob) {
         bob.get("/plain/context");
         RendererSyncContext held = hold(bob);
-        CompletableFuture<HttpResponse<String>> first = send(bob, increment(bob));
-        await().atMost(Duration.ofSeconds(30)).until(() -> held.queueDepth() == 1);
-        CompletableFuture<HttpResponse<String>> second = send(bob, increment(bob));
-        await().atMost(Duration.ofSeconds(30)).until(() -> held.queueDepth() == 2);
+        CompletableFuture<HttpResponse<String>> first = sendQueued(bob, increment(bob), held, 1);
+        CompletableFuture<HttpResponse<String>> second = sendQueued(bob, increment(bob), held, 2);
 
         HttpResponse<String> refused = send(bob, increment(bob)).orTimeout(30, TimeUnit.SECONDS).join();
         assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
@@ -89,8 +86,7 @@ class OnContextWebFluxBusyHttpTest {
     void aQueuedBodyOfAForceClosedContextAnswers503AndTheSessionGoesOnOnANewContext(Browser carol) {
         carol.get("/plain/context");
         RendererSyncContext held = hold(carol);
-        CompletableFuture<HttpResponse<String>> queued = send(carol, increment(carol));
-        await().atMost(Duration.ofSeconds(30)).until(() -> held.queueDepth() == 1);
+        CompletableFuture<HttpResponse<String>> queued = sendQueued(carol, increment(carol), held, 1);
         held.closeNow(); // as at shutdown after the grace period, or a session released by force
 
         HttpResponse<String> reply = queued.orTimeout(30, TimeUnit.SECONDS).join();
@@ -106,6 +102,14 @@ class OnContextWebFluxBusyHttpTest {
         assertThat(browser.post("/plain/hold").body()).isEqualTo("holding");
         await().atMost(Duration.ofSeconds(30)).until(() -> gate.held.get() != null);
         return gate.held.get();
+    }
+
+    /** Sends {@code request} and waits until {@code held} has queued it, {@code depth} deep. */
+    private static CompletableFuture<HttpResponse<String>> sendQueued(Browser browser, HttpRequest.Builder request,
+            RendererSyncContext held, int depth) {
+        CompletableFuture<HttpResponse<String>> reply = send(browser, request);
+        await().atMost(Duration.ofSeconds(30)).until(() -> held.queueDepth() == depth);
+        return reply;
     }
 
     private static HttpRequest.Builder increment(Browser browser) {
