@@ -1,26 +1,16 @@
 package com.example.live;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.OnRandomPort;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -66,25 +56,11 @@ class LiveReadmeExampleTest {
 
     @Test
     void aTabGetsTheSnapshotThenEveryChangeInOrderThenEndedWhenItsSessionEnds(Browser tab) throws Exception {
-        assertThat(tab.post("/board/increment").body()).isEqualTo("{\"counter\":1}"); // opens the session
-        HttpResponse<InputStream> stream = tab.send(tab.request("/board/events").header("Accept", "text/event-stream")
-                .timeout(Duration.ofSeconds(30)), HttpResponse.BodyHandlers.ofInputStream());
-        assertThat(stream.statusCode()).isEqualTo(200);
-        Events events = new Events(stream.body());
-        await().atMost(Duration.ofSeconds(10)).until(() -> !events.all.isEmpty());
-        assertThat(events.all.get(0)).isEqualTo("snapshot {\"counter\":1}");
-
-        for (int i = 2; i <= 100; i++) {
-            assertThat(tab.post("/board/increment").statusCode()).isEqualTo(200);
-        }
-        await().atMost(Duration.ofSeconds(10)).until(() -> events.all.contains("board {\"counter\":100}"));
-        List<Long> counters = events.all.stream().map(e -> Long.parseLong(e.replaceAll("\\D", ""))).toList();
-        assertThat(counters).as("in order, each once (coalescing may skip, never repeat)").isSorted()
-                .doesNotHaveDuplicates();
+        BoardTab stream = BoardTab.openAndIncrement(tab, 100);
 
         assertThat(tab.delete("/session").statusCode()).isEqualTo(204);
-        assertThat(events.end.await(10, TimeUnit.SECONDS)).as("the stream ends").isTrue();
-        assertThat(events.all.get(events.all.size() - 1)).isEqualTo("ended \"The session ended.\"");
+        assertThat(stream.end.await(10, TimeUnit.SECONDS)).as("the stream ends").isTrue();
+        assertThat(stream.events.get(stream.events.size() - 1)).isEqualTo("ended \"The session ended.\"");
     }
 
     /** Lets the test end a session (not part of the README's example). */
@@ -97,38 +73,6 @@ class LiveReadmeExampleTest {
                 session.invalidate();
             }
             return org.springframework.http.ResponseEntity.noContent().build();
-        }
-    }
-
-    /** A tab's event stream: "event data" per event, read on its own thread. */
-    static final class Events {
-        final List<String> all = new CopyOnWriteArrayList<>();
-        final CountDownLatch end = new CountDownLatch(1);
-
-        Events(InputStream body) {
-            Thread reader = new Thread(() -> {
-                try (BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
-                    String event = "message";
-                    StringBuilder data = new StringBuilder();
-                    for (String line; (line = lines.readLine()) != null; ) {
-                        if (line.isEmpty()) {
-                            all.add(event + " " + data);
-                            event = "message";
-                            data.setLength(0);
-                        } else if (line.startsWith("event:")) {
-                            event = line.substring(6);
-                        } else if (line.startsWith("data:")) {
-                            data.append(line.substring(5));
-                        }
-                    }
-                } catch (IOException closed) {
-                    // the test is over
-                } finally {
-                    end.countDown();
-                }
-            }, "readme-tab");
-            reader.setDaemon(true);
-            reader.start();
         }
     }
 }

@@ -38,11 +38,8 @@ class QueuedAnswerSliceTest {
     @Test
     void anAnswerQueuedBehindTheSessionsWorkIsReadThroughExchange() throws Exception {
         MockHttpSession session = new MockHttpSession();
-        assertThat(mvc.post().uri("/counter/increment").session(session).exchange()).hasBodyTextEqualTo("1");
-        RendererSyncContext context = contexts.find(session.getAttribute(HANDLE)).orElseThrow();
-
         CountDownLatch release = new CountDownLatch(1);
-        context.post(() -> hold(release)); // the session is busy until the test releases it
+        RendererSyncContext context = heldContext(session, release);
         CompletableFuture<MvcTestResult> queued = CompletableFuture.supplyAsync(
                 () -> mvc.post().uri("/counter/increment").session(session).exchange());
         await().atMost(10, TimeUnit.SECONDS).until(() -> context.queueDepth() == 1);
@@ -57,16 +54,24 @@ class QueuedAnswerSliceTest {
     @Test
     void aBarePerformOfAQueuedBodySeesOnlyTheStartedAsyncRequest() throws Exception {
         MockHttpSession session = new MockHttpSession();
-        assertThat(mvc.post().uri("/counter/increment").session(session).exchange()).hasBodyTextEqualTo("1");
-        RendererSyncContext context = contexts.find(session.getAttribute(HANDLE)).orElseThrow();
-
         CountDownLatch release = new CountDownLatch(1);
-        context.post(() -> hold(release));
+        heldContext(session, release);
         MvcTestResult started = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders
                 .post("/counter/increment").session(session));
         release.countDown();
         assertThat(started.getMvcResult().getRequest().isAsyncStarted()).as("async started").isTrue();
         assertThat(started.getResponse().getContentAsString()).as("no body before the async dispatch").isEmpty();
+    }
+
+    /**
+     * Opens the session (its first increment answers 1) and answers its context, busy until {@code release} counts
+     * down.
+     */
+    private RendererSyncContext heldContext(MockHttpSession session, CountDownLatch release) {
+        assertThat(mvc.post().uri("/counter/increment").session(session).exchange()).hasBodyTextEqualTo("1");
+        RendererSyncContext context = contexts.find(session.getAttribute(HANDLE)).orElseThrow();
+        context.post(() -> hold(release));
+        return context;
     }
 
     private static void hold(CountDownLatch latch) {

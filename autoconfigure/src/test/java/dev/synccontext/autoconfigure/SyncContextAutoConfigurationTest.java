@@ -16,6 +16,7 @@ import org.junit.jupiter.api.condition.JRE;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.ApplicationContextAssertProvider;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -129,11 +130,8 @@ class SyncContextAutoConfigurationTest {
 
     @Test
     void websocketScopeWithoutStompMessagingFailsStartupNamingTheProperty() {
-        servlet.withPropertyValues("synccontext.scope=websocket").run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(fullMessage(context.getStartupFailure())).contains("synccontext.scope")
-                    .contains("@EnableWebSocketMessageBroker");
-        });
+        servlet.withPropertyValues("synccontext.scope=websocket")
+                .run(context -> assertFailedNaming(context, "synccontext.scope", "@EnableWebSocketMessageBroker"));
     }
 
     // ---------------------------------------------------------------- scopes
@@ -159,21 +157,15 @@ class SyncContextAutoConfigurationTest {
 
     @Test
     void applicationTaskExecutorWithoutSuchABeanFailsNamingTheProperty() {
-        plain.withPropertyValues("synccontext.executor=application-task-executor").run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(fullMessage(context.getStartupFailure())).contains("synccontext.executor")
-                    .contains("applicationTaskExecutor");
-        });
+        plain.withPropertyValues("synccontext.executor=application-task-executor")
+                .run(context -> assertFailedNaming(context, "synccontext.executor", "applicationTaskExecutor"));
     }
 
     @Test
     @EnabledForJreRange(max = JRE.JAVA_20)
     void virtualThreadsBeforeJava21FailStartupWithAClearMessage() {
-        plain.withPropertyValues("synccontext.executor=virtual-threads").run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(fullMessage(context.getStartupFailure())).contains("synccontext.executor")
-                    .contains("Java 21");
-        });
+        plain.withPropertyValues("synccontext.executor=virtual-threads")
+                .run(context -> assertFailedNaming(context, "synccontext.executor", "Java 21"));
     }
 
     @Test
@@ -236,6 +228,15 @@ class SyncContextAutoConfigurationTest {
 
 
     // ---------------------------------------------------------------- fixtures
+
+    /** The startup failed, and its message (its causes' included) names each of {@code mentions}. */
+    private static void assertFailedNaming(ApplicationContextAssertProvider<?> context, String... mentions) {
+        assertThat(context).hasFailed();
+        String message = fullMessage(context.getStartupFailure());
+        for (String mention : mentions) {
+            assertThat(message).contains(mention);
+        }
+    }
 
     static String fullMessage(Throwable failure) {
         StringBuilder all = new StringBuilder();

@@ -31,10 +31,7 @@ class DurableCounterAcrossNodesHttpTest {
     @Test
     void aDurableCounterContinuesOnAnotherNodeAfterAGracefulStop() {
         ConfigurableApplicationContext nodeA = start();
-        Browser browser = browser(nodeA);
-        for (int i = 1; i <= 5; i++) {
-            assertThat(browser.post("/counter").body()).isEqualTo(String.valueOf(i));
-        }
+        Browser browser = countToFive(nodeA, "/counter");
         DurableContexts durableA = nodeA.getBean(DurableContexts.class);
         nodeA.close();
         String afterA = "node A wrote " + durableA.counters().snapshotsWritten() + " snapshot(s), restore misses "
@@ -58,15 +55,21 @@ class DurableCounterAcrossNodesHttpTest {
     @Test
     void withoutDurableTheCounterStartsAgainOnAnotherNode() {
         ConfigurableApplicationContext nodeA = start();
-        Browser browser = browser(nodeA);
-        for (int i = 1; i <= 5; i++) {
-            assertThat(browser.post("/plain").body()).isEqualTo(String.valueOf(i));
-        }
+        Browser browser = countToFive(nodeA, "/plain");
         nodeA.close();
 
         ConfigurableApplicationContext nodeB = start();
 
         assertThat(post(browser, nodeB, "/plain")).as("a node-local bean restarts").isEqualTo("1");
+    }
+
+    /** A new session's browser on {@code node}, having posted {@code path} five times, answered 1 to 5. */
+    private static Browser countToFive(ConfigurableApplicationContext node, String path) {
+        Browser browser = browser(node);
+        for (int i = 1; i <= 5; i++) {
+            assertThat(browser.post(path).body()).isEqualTo(String.valueOf(i));
+        }
+        return browser;
     }
 
     private ConfigurableApplicationContext start() {

@@ -71,41 +71,20 @@ class WriteThroughStompTest {
 
     @Test
     void eachStompReplyIsSentOnlyAfterItsSnapshotWasAccepted() throws Exception {
-        start(true);
-        User user = new User();
-        assertThat(user.firstIncrement()).isEqualTo("1");
-        Socket socket = user.connect();
-        for (int i = 2; i <= 6; i++) {
-            socket.session.send("/app/increment", "x");
-            Reply reply = socket.next();
-            assertThat(reply.body).isEqualTo(String.valueOf(i));
-            assertThat(reply.storedWhenReceived).as("the snapshot accepted before reply %d arrived", i)
-                    .contains("\"count\":" + i);
-        }
+        Socket socket = startAndConnect(true);
+        assertEachReplyFollowsItsSnapshot(socket, "/app/increment", 6);
         assertThat(store.acceptedCount()).as("one write per changing answer, HTTP and STOMP").isEqualTo(6);
     }
 
     @Test
     void aReplyFromAReturnedFutureIsSentOnlyAfterItsSnapshotWasAccepted() throws Exception {
-        start(true);
-        User user = new User();
-        user.firstIncrement();
-        Socket socket = user.connect();
-        for (int i = 2; i <= 4; i++) {
-            socket.session.send("/app/increment-later", "x");
-            Reply reply = socket.next();
-            assertThat(reply.body).isEqualTo(String.valueOf(i));
-            assertThat(reply.storedWhenReceived).as("the snapshot accepted before reply %d arrived", i)
-                    .contains("\"count\":" + i);
-        }
+        Socket socket = startAndConnect(true);
+        assertEachReplyFollowsItsSnapshot(socket, "/app/increment-later", 4);
     }
 
     @Test
     void withoutWriteThroughTheStompReplyComesBeforeTheDebouncedWrite() throws Exception {
-        start(false);
-        User user = new User();
-        user.firstIncrement();
-        Socket socket = user.connect();
+        Socket socket = startAndConnect(false);
         for (int i = 2; i <= 4; i++) {
             socket.session.send("/app/increment", "x");
             Reply reply = socket.next();
@@ -141,14 +120,34 @@ class WriteThroughStompTest {
 
     @Test
     void aDurableBeanCalledOnTheStompSessionsOwnContextFailsNamingTheFix() throws Exception {
-        start(true);
-        User user = new User();
-        user.firstIncrement();
-        Socket socket = user.connect();
+        Socket socket = startAndConnect(true);
         socket.session.send("/app/misuse", "x");
         String failure = socket.next().body;
         assertThat(failure).startsWith("failed: DurableOutsideSessionException")
                 .contains("@Durable bean").contains("STOMP or WebSocket session's").contains("@HttpSessionContext");
+    }
+
+    /** Starts the node, opens a user's HTTP session with its first increment (answered 1), and connects its socket. */
+    private Socket startAndConnect(boolean writeThrough) throws Exception {
+        start(writeThrough);
+        User user = new User();
+        assertThat(user.firstIncrement()).isEqualTo("1");
+        return user.connect();
+    }
+
+    /**
+     * Sends {@code destination} an increment for each count from 2 to {@code last}, asserting that each reply came
+     * after the store accepted the snapshot with its count.
+     */
+    private static void assertEachReplyFollowsItsSnapshot(Socket socket, String destination, int last)
+            throws InterruptedException {
+        for (int i = 2; i <= last; i++) {
+            socket.session.send(destination, "x");
+            Reply reply = socket.next();
+            assertThat(reply.body).isEqualTo(String.valueOf(i));
+            assertThat(reply.storedWhenReceived).as("the snapshot accepted before reply %d arrived", i)
+                    .contains("\"count\":" + i);
+        }
     }
 
     private void start(boolean writeThrough) {

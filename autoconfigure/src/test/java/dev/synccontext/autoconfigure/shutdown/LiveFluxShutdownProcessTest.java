@@ -3,8 +3,6 @@ package dev.synccontext.autoconfigure.shutdown;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +31,8 @@ class LiveFluxShutdownProcessTest {
     void sigtermWithOpenEventStreamsSendsEachItsGoingAwayAndExitsWithinTheDeadline() throws Exception {
         Process app = start();
         List<String> out = new CopyOnWriteArrayList<>();
-        Thread pump = ShutdownDrainProcessTest.pump(app, out);
-        try (SseCrowd crowd = new SseCrowd(ShutdownDrainProcessTest.port(app, out))) {
+        Thread pump = DrainAppProcess.pump(app, out);
+        try (SseCrowd crowd = new SseCrowd(DrainAppProcess.port(app, out))) {
             for (int opened = 0; opened < STREAMS; opened += 100) {
                 List<SseCrowd.Tab> batch = crowd.open("/events", 100);
                 await().atMost(Duration.ofSeconds(60)).until(() -> batch.stream().allMatch(c -> c.snapshotAt() >= 0));
@@ -61,32 +59,19 @@ class LiveFluxShutdownProcessTest {
                         assertThat(c.goingAwayLast()).isTrue();
                         assertThat(c.endedAt()).isGreaterThanOrEqualTo(c.goingAwayAt());
                     });
-            Map<String, Long> report = ShutdownDrainProcessTest.counts(out, "report ");
+            Map<String, Long> report = DrainAppProcess.counts(out, "report ");
             assertThat(report.get("goneAway")).isEqualTo(STREAMS);
-            assertThat(report.get("goneAwayAtDeadline")).isZero();
-            assertThat(report.get("forced")).isZero();
-            int readiness = ShutdownDrainProcessTest.indexOf(out, DrainApp.OUT + "readiness=REFUSING_TRAFFIC");
-            assertThat(readiness).as("readiness refused traffic").isNotNegative()
-                    .isLessThan(ShutdownDrainProcessTest.indexOf(out, DrainApp.OUT + "report "));
+            DrainAppProcess.assertDrainedWithinTheDeadline(out);
         } finally {
-            Files.write(Path.of("target", "flux-drain-app.log"), out); // the app's whole output, to look at
-            if (app.isAlive()) {
-                app.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-            assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList())
-                    .as("child processes left").isEmpty();
+            DrainAppProcess.stop(app, out, "flux-drain-app.log");
         }
     }
 
     private static Process start() throws Exception {
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = List.of(java, "-Xmx512m", "-XX:+UseSerialGC", "-cp", classPath,
-                FluxDrainApp.class.getName(), "--spring.main.web-application-type=reactive", "--server.port=0",
-                "--spring.main.banner-mode=off", "--logging.level.root=WARN",
+        return DrainAppProcess.start(FluxDrainApp.class, List.of("--spring.main.web-application-type=reactive",
+                "--server.port=0", "--spring.main.banner-mode=off", "--logging.level.root=WARN",
                 "--logging.level.dev.synccontext.autoconfigure.shutdown=INFO",
                 "--synccontext.shutdown-timeout=" + SHUTDOWN_TIMEOUT.toSeconds() + "s",
-                "--synccontext.live.shutdown-pace=" + PACE);
-        return new ProcessBuilder(command).redirectErrorStream(true).start();
+                "--synccontext.live.shutdown-pace=" + PACE));
     }
 }

@@ -4,14 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.testing.SseCrowd;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.lang.reflect.Type;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -69,12 +64,12 @@ class ShutdownDrainProcessTest {
     void sigtermDrainsEverySubscriberAtThePaceAndExitsWithinTheTimeout() throws Exception {
         Process app = start();
         List<String> out = new CopyOnWriteArrayList<>();
-        Thread pump = pump(app, out);
+        Thread pump = DrainAppProcess.pump(app, out);
         WebSocketStompClient stompClient = new WebSocketStompClient(new StandardWebSocketClient());
         stompClient.setMessageConverter(new StringMessageConverter());
         List<StompTab> stompTabs = new ArrayList<>();
-        try (SseCrowd crowd = new SseCrowd(port(app, out))) {
-            int port = port(app, out);
+        try (SseCrowd crowd = new SseCrowd(DrainAppProcess.port(app, out))) {
+            int port = DrainAppProcess.port(app, out);
             for (int opened = 0; opened < SSE; opened += 250) {
                 List<SseCrowd.Tab> batch = crowd.open("/events", Math.min(250, SSE - opened));
                 await().atMost(Duration.ofSeconds(60)).until(() -> batch.stream().allMatch(c -> c.snapshotAt() >= 0));
@@ -133,8 +128,8 @@ class ShutdownDrainProcessTest {
             assertThat(spreadSeconds).as("the going-aways are spread over (subscribers - 1) / pace")
                     .isGreaterThanOrEqualTo((SSE + STOMP - 1) / (double) PACE * 0.9);
 
-            Map<String, Long> load = counts(out, "load ");
-            Map<String, Long> report = counts(out, "report ");
+            Map<String, Long> load = DrainAppProcess.counts(out, "load ");
+            Map<String, Long> report = DrainAppProcess.counts(out, "report ");
             assertThat(load.get("submitted")).as("every submission answered").isEqualTo(load.get("answered"));
             assertThat(load.get("submitted")).as("submitted = ran + refused + cancelled")
                     .isEqualTo(load.get("ran") + load.get("refused") + load.get("cancelled"));
@@ -142,76 +137,20 @@ class ShutdownDrainProcessTest {
             assertThat(load.get("refused")).as("the load met the drain's refusal").isPositive();
             assertThat(report.get("refused")).as("the drain counted refusals").isPositive();
             assertThat(report.get("goneAway") + report.get("goneAwayAtDeadline")).isEqualTo(SSE + STOMP);
-            assertThat(report.get("goneAwayAtDeadline")).isZero();
-            assertThat(report.get("forced")).isZero();
-            int readiness = indexOf(out, DrainApp.OUT + "readiness=REFUSING_TRAFFIC");
-            assertThat(readiness).as("readiness refused traffic").isNotNegative()
-                    .isLessThan(indexOf(out, DrainApp.OUT + "report "));
+            DrainAppProcess.assertDrainedWithinTheDeadline(out);
         } finally {
-            java.nio.file.Files.write(Path.of("target", "drain-app.log"), out); // the app's whole output, to look at
             stompTabs.forEach(StompTab::disconnectQuietly);
-            if (app.isAlive()) {
-                app.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-            assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList())
-                    .as("child processes left").isEmpty();
+            DrainAppProcess.stop(app, out, "drain-app.log");
         }
     }
 
     private static Process start() throws Exception {
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = List.of(java, "-Xmx512m", "-XX:+UseSerialGC", "-cp", classPath, DrainApp.class.getName(),
-                "--server.port=0", "--spring.main.banner-mode=off", "--logging.level.root=WARN",
-                "--logging.level.dev.synccontext.autoconfigure.shutdown=INFO",
+        return DrainAppProcess.start(DrainApp.class, List.of("--server.port=0", "--spring.main.banner-mode=off",
+                "--logging.level.root=WARN", "--logging.level.dev.synccontext.autoconfigure.shutdown=INFO",
                 "--logging.level.org.springframework.boot.web.server=INFO", "--logging.level.org.springframework.context=INFO",
                 "--synccontext.shutdown-timeout=" + SHUTDOWN_TIMEOUT.toSeconds() + "s",
                 "--synccontext.live.shutdown-pace=" + PACE, "--server.tomcat.max-connections=10000",
-                "--server.tomcat.accept-count=1000");
-        return new ProcessBuilder(command).redirectErrorStream(true).start();
-    }
-
-    static Thread pump(Process app, List<String> out) {
-        Thread pump = new Thread(() -> {
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = lines.readLine()) != null; ) {
-                    out.add(line);
-                }
-            } catch (java.io.IOException ended) {
-                // the process is gone
-            }
-        }, "drain-app-output");
-        pump.setDaemon(true);
-        pump.start();
-        return pump;
-    }
-
-    static int port(Process app, List<String> out) {
-        await().atMost(Duration.ofSeconds(90)).until(() -> indexOf(out, DrainApp.OUT + "port=") >= 0 || !app.isAlive());
-        int at = indexOf(out, DrainApp.OUT + "port=");
-        assertThat(at).as("the app started; its output:%n%s", String.join("\n", out)).isNotNegative();
-        return Integer.parseInt(out.get(at).substring((DrainApp.OUT + "port=").length()).trim());
-    }
-
-    static int indexOf(List<String> out, String prefix) {
-        for (int i = 0; i < out.size(); i++) {
-            if (out.get(i).startsWith(prefix)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /** The {@code name=value} pairs of the app's line {@code DRAIN-APP <kind>...}. */
-    static Map<String, Long> counts(List<String> out, String kind) {
-        int at = indexOf(out, DrainApp.OUT + kind);
-        assertThat(at).as("the app printed its %scounts; its output:%n%s", kind, String.join("\n", out)).isNotNegative();
-        Map<String, Long> counts = new HashMap<>();
-        for (String pair : out.get(at).substring((DrainApp.OUT + kind).length()).trim().split(" ")) {
-            String[] nameValue = pair.split("=");
-            counts.put(nameValue[0], Long.parseLong(nameValue[1]));
-        }
-        return counts;
+                "--server.tomcat.accept-count=1000"));
     }
 
     /** How many of the sorted instants fall in each {@code bucket} nanoseconds from the first. */

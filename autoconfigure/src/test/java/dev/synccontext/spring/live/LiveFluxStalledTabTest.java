@@ -55,49 +55,36 @@ class LiveFluxStalledTabTest {
     @Test
     void aStalledTabHoldsNeitherItsSessionNorOtherTabsNorAThread() throws Exception {
         int sessions = 2;
-        List<Browser> tabs = new ArrayList<>();
-        List<Board> sessionBoards = new ArrayList<>();
-        List<SseClient> healthy = new ArrayList<>();
-        List<StalledSocket> stalled = new ArrayList<>();
-        try {
+        try (StalledTabSessions<Board> tabs = new StalledTabSessions<>()) {
             for (int i = 0; i < sessions; i++) {
-                Browser tab = new Browser(port);
-                tabs.add(tab);
-                Board board = newBoard(tab, boards);
-                sessionBoards.add(board);
-                healthy.add(new SseClient(tab.httpClient(), tab.uri("/events?tab=healthy"), null, null));
-                stalled.add(new StalledSocket(port, "GET /events?tab=stalled HTTP/1.1\r\nHost: localhost:" + port
+                Browser tab = tabs.open(port, browser -> newBoard(browser, boards));
+                Board board = tabs.boards.get(i);
+                tabs.stalled.add(new StalledSocket(port, "GET /events?tab=stalled HTTP/1.1\r\nHost: localhost:" + port
                         + "\r\nAccept: text/event-stream\r\nCookie: SESSION=" + tab.cookie("SESSION") + "\r\n\r\n"));
                 await().atMost(GENEROUS).until(() -> board.tabs.size() == 2);
             }
             for (int done = 0; done < CHANGES; done += 20) {
-                for (Browser tab : tabs) {
+                for (Browser tab : tabs.browsers) {
                     change(tab, 20, SIZE); // answered: the stalled tab holds nothing of its session's context
                 }
             }
             for (int i = 0; i < sessions; i++) {
-                long last = sessionBoards.get(i).live.lastSequence();
-                SseClient client = healthy.get(i);
+                long last = tabs.boards.get(i).live.lastSequence();
+                SseClient client = tabs.healthy.get(i);
                 await().atMost(Duration.ofSeconds(60)).until(() -> client.last() != null && client.last().sequence() == last);
             }
             assertThat(threadsInWrites()).as("no thread is inside a live drain or the transport once the healthy tabs"
                     + " caught up").isEmpty();
             for (int i = 0; i < sessions; i++) {
-                Board board = sessionBoards.get(i);
+                Board board = tabs.boards.get(i);
                 long last = board.live.lastSequence();
                 LiveSubscriber fine = board.tabs.get("healthy");
                 LiveSubscriber stuck = board.tabs.get("stalled");
                 assertThat(board.live.subscribers()).as("session %d: both tabs still subscribed", i)
                         .containsExactlyInAnyOrder(fine, stuck);
-                List<Long> seen = healthy.get(i).sequences();
-                assertThat(seen).as("session %d's healthy tab: strictly increasing", i).isSorted().doesNotHaveDuplicates();
-                assertThat(last + 1 - seen.size()).as("session %d: the healthy tab's gaps are its counted drops", i)
-                        .isEqualTo(fine.dropped());
+                tabs.assertHealthyTabGapsAreCountedDrops(i, last, fine);
                 for (LiveSubscriber subscriber : List.of(fine, stuck)) {
-                    assertThat(subscriber.highWater()).isLessThanOrEqualTo(subscriber.capacity());
-                    assertThat(subscriber.written() + subscriber.buffered() + subscriber.dropped())
-                            .as("session %d: everything published reached the transport, waits, or was counted dropped", i)
-                            .isEqualTo(last + 1);
+                    StalledTabSessions.assertAccounted(i, subscriber, last + 1);
                 }
                 assertThat(stuck.lastWritten()).as("session %d: the stalled tab's transport stopped taking messages", i)
                         .isLessThan(last);
@@ -109,13 +96,6 @@ class LiveFluxStalledTabTest {
                         + " written %d (%.1f MB: the server's queues and the kernel's buffers) buffered %d dropped %d%n", i,
                         last, fine.written(), fine.dropped(), stuck.written(), stuck.written() * (SIZE + 40) / 1e6,
                         stuck.buffered(), stuck.dropped());
-            }
-        } finally {
-            for (SseClient client : healthy) {
-                client.close();
-            }
-            for (StalledSocket socket : stalled) {
-                socket.close();
             }
         }
     }

@@ -16,20 +16,19 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Live channels on WebFlux over real Reactor Netty and {@code java.net.http} clients: a tab's snapshot and
- * changes in order, resume with {@code Last-Event-ID} (what it missed, or a snapshot past the replay buffer), the
- * going-away event, the meters. Same settings as {@link LiveFluxStalledTabTest}, so both share one application.
+ * changes in order, resume with {@code Last-Event-ID} ({@link SseResumeContract}), the going-away event, the
+ * meters. Same settings as {@link LiveFluxStalledTabTest}, so both share one application.
  */
 @OnRandomPort(classes = LiveFluxBoardApp.class,
         properties = {"spring.main.web-application-type=reactive", "synccontext.live.policy=drop-oldest",
                 "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=100",
                 "server.shutdown=immediate"})
-class LiveFluxTest {
+class LiveFluxTest extends SseResumeContract {
 
     static final Duration GENEROUS = Duration.ofSeconds(10);
 
@@ -73,49 +72,6 @@ class LiveFluxTest {
     }
 
     @Test
-    void aReconnectWithLastEventIdGetsTheEventsItMissedOnceAndInOrder(Browser tab) throws Exception {
-        Board board = newBoard(tab, boards);
-        String lastId;
-        try (SseClient first = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
-            change(tab, 10, 0);
-            await().atMost(GENEROUS).until(() -> first.events.size() == 11);
-            lastId = first.last().id();
-            assertThat(first.last().sequence()).isEqualTo(10);
-        }
-        await().atMost(GENEROUS).until(() -> board.live.subscribers().isEmpty()); // the server saw the tab go
-        change(tab, 20, 0);
-        long missedUpTo = board.live.lastSequence();
-        try (SseClient back = new SseClient(tab.httpClient(), tab.uri("/events"), null, lastId)) {
-            change(tab, 5, 0);
-            await().atMost(GENEROUS).until(() -> back.last() != null && back.last().sequence() == missedUpTo + 5);
-            assertThat(back.sequences()).as("every event after %s exactly once, in order", lastId)
-                    .containsExactlyElementsOf(LongStream.rangeClosed(11, missedUpTo + 5).boxed().toList());
-            assertThat(back.events).noneMatch(event -> event.event().equals("snapshot"));
-        }
-    }
-
-    @Test
-    void aReconnectPastTheReplayBufferGetsOneSnapshotAndContinuesFromIt(Browser tab) throws Exception {
-        Board board = newBoard(tab, boards);
-        String lastId;
-        try (SseClient first = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
-            await().atMost(GENEROUS).until(() -> first.events.size() == 1);
-            lastId = first.last().id();
-        }
-        await().atMost(GENEROUS).until(() -> board.live.subscribers().isEmpty());
-        change(tab, 150, 0); // the replay buffer keeps 100
-        long at = board.live.lastSequence();
-        try (SseClient back = new SseClient(tab.httpClient(), tab.uri("/events"), null, lastId)) {
-            await().atMost(GENEROUS).until(() -> back.events.size() == 1);
-            change(tab, 3, 0);
-            await().atMost(GENEROUS).until(() -> back.events.size() == 4);
-            assertThat(back.events.get(0).event()).isEqualTo("snapshot");
-            assertThat(back.events.get(0).data()).contains("\"counter\":" + at);
-            assertThat(back.sequences()).containsExactly(at, at + 1, at + 2, at + 3);
-        }
-    }
-
-    @Test
     void aSubscriberToldToGoAwayGetsTheGoingAwayEventLastThenItsStreamEnds(Browser tab) throws Exception {
         Board board = newBoard(tab, boards);
         change(tab, 2, 0);
@@ -144,6 +100,21 @@ class LiveFluxTest {
         }
         await().atMost(GENEROUS).until(() -> board.live.subscribers().isEmpty());
         assertThat(board.tabs.get("left").closeReason()).isEqualTo(CloseReason.GONE);
+    }
+
+    @Override
+    CountingBoard newSessionBoard(Browser tab) {
+        return newBoard(tab, boards);
+    }
+
+    @Override
+    void change(Browser tab, int times) {
+        change(tab, times, 0);
+    }
+
+    @Override
+    void awaitTabGone(Browser tab, CountingBoard board) {
+        await().atMost(GENEROUS).until(() -> board.live.subscribers().isEmpty());
     }
 
     static void change(Browser tab, int times, int size) {

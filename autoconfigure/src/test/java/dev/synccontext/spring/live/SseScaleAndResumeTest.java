@@ -18,21 +18,21 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * Many sessions with stalled and healthy SSE tabs, and resume after a dropped connection, over real Tomcat.
+ * Many sessions with stalled and healthy SSE tabs, and resume after a dropped connection ({@link SseResumeContract}),
+ * over real Tomcat.
  * Same settings as {@link SseHeadOfLineTest}, so both share one application.
  */
 @OnRandomPort(classes = LiveBoardApp.class, properties = {
         "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32",
         "synccontext.live.replay-capacity=100", "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
 @Tag("scale")
-class SseScaleAndResumeTest {
+class SseScaleAndResumeTest extends SseResumeContract {
 
     private static final Duration GENEROUS = Duration.ofSeconds(10);
 
@@ -49,35 +49,28 @@ class SseScaleAndResumeTest {
     @Test
     void fiftyStalledSubscribersHoldNoThreadAndEveryGapIsACountedDrop() throws Exception {
         int sessions = 25;
-        List<Browser> tabs = new ArrayList<>();
-        List<Board> sessionBoards = new ArrayList<>();
-        List<SseClient> healthy = new ArrayList<>();
-        List<StalledSocket> stalled = new ArrayList<>();
-        try {
+        try (StalledTabSessions<Board> tabs = new StalledTabSessions<>()) {
             for (int i = 0; i < sessions; i++) {
-                Browser tab = new Browser(port);
-                tabs.add(tab);
-                sessionBoards.add(newBoard(tab));
-                healthy.add(new SseClient(tab.httpClient(), tab.uri("/events?tab=healthy"), null, null));
+                tabs.open(port, this::newBoard);
             }
-            changeEach(tabs, 10);
+            changeEach(tabs.browsers, 10);
             int threadsBefore = serverThreads();
-            for (Browser tab : tabs) {
-                stalled.add(StalledSocket.sse(port, "/events?tab=stalled-a", tab.cookie("JSESSIONID")));
-                stalled.add(StalledSocket.sse(port, "/events?tab=stalled-b", tab.cookie("JSESSIONID")));
+            for (Browser tab : tabs.browsers) {
+                tabs.stalled.add(StalledSocket.sse(port, "/events?tab=stalled-a", tab.cookie("JSESSIONID")));
+                tabs.stalled.add(StalledSocket.sse(port, "/events?tab=stalled-b", tab.cookie("JSESSIONID")));
             }
-            for (Board board : sessionBoards) {
+            for (Board board : tabs.boards) {
                 await().atMost(GENEROUS).until(() -> board.tabs.size() == 3);
             }
             for (int round = 0; round < 3; round++) {
-                changeEach(tabs, 100);
+                changeEach(tabs.browsers, 100);
                 assertThat(RendererSyncContext.blockedCallbacks()).as("no callback blocked").isEmpty();
             }
             int threadsAfter = serverThreads();
             for (int i = 0; i < sessions; i++) {
-                long last = sessionBoards.get(i).live.lastSequence();
-                SseClient client = healthy.get(i);
-                Board board = sessionBoards.get(i);
+                long last = tabs.boards.get(i).live.lastSequence();
+                SseClient client = tabs.healthy.get(i);
+                Board board = tabs.boards.get(i);
                 await().atMost(Duration.ofSeconds(30)).failFast(() -> false).conditionEvaluationListener(condition -> {
                     if (condition.getRemainingTimeInMS() < 1000) {
                         board.live.subscribers().forEach(sub -> System.out.printf("late: client %s, server written %d"
@@ -92,7 +85,7 @@ class SseScaleAndResumeTest {
             long stalledBuffered = 0;
             long stalledDropped = 0;
             for (int i = 0; i < sessions; i++) {
-                Board board = sessionBoards.get(i);
+                Board board = tabs.boards.get(i);
                 long last = board.live.lastSequence();
                 // Told apart by the tab name their requests gave, not by how much each took (drop-oldest drops
                 // from the healthy tab too, and a stalled one takes as much until its socket buffers fill).
@@ -100,17 +93,11 @@ class SseScaleAndResumeTest {
                 List<LiveSubscriber> subscribers = List.of(board.tabs.get("stalled-a"), board.tabs.get("stalled-b"), fine);
                 assertThat(board.live.subscribers()).as("session %d: every tab still subscribed (%s)", i,
                         describe(board)).containsExactlyInAnyOrderElementsOf(subscribers);
-                List<Long> seen = healthy.get(i).sequences();
-                assertThat(seen).as("session %d's healthy tab: strictly increasing", i).isSorted().doesNotHaveDuplicates();
-                assertThat(last + 1 - seen.size()).as("session %d: the healthy tab's gaps are its counted drops", i)
-                        .isEqualTo(fine.dropped());
+                tabs.assertHealthyTabGapsAreCountedDrops(i, last, fine);
                 for (LiveSubscriber subscriber : subscribers) {
                     // the healthy tab's snapshot was at 0, the stalled tabs' (subscribed after 10 changes) at 10
                     long snapshotAt = subscriber == fine ? 0 : 10;
-                    assertThat(subscriber.highWater()).isLessThanOrEqualTo(subscriber.capacity());
-                    assertThat(subscriber.written() + subscriber.buffered() + subscriber.dropped())
-                            .as("session %d: everything published reached the transport, waits, or was counted dropped", i)
-                            .isEqualTo(last - snapshotAt + 1);
+                    StalledTabSessions.assertAccounted(i, subscriber, last - snapshotAt + 1);
                 }
                 for (LiveSubscriber subscriber : subscribers.subList(0, 2)) {
                     assertThat(subscriber.dropped()).as("session %d: a stalled tab's buffer filled up (drop-oldest dropped)", i)
@@ -121,67 +108,12 @@ class SseScaleAndResumeTest {
             }
             System.out.printf("scale: %d sessions, %d healthy and %d stalled tabs; server threads (Tomcat's and the"
                     + " executor's) %d before the stalled tabs, %d after; stalled tabs hold %d buffered messages (bound %d), dropped %d%n", sessions,
-                    healthy.size(), stalled.size(), threadsBefore, threadsAfter, stalledBuffered, stalled.size() * 32,
+                    tabs.healthy.size(), tabs.stalled.size(), threadsBefore, threadsAfter, stalledBuffered,
+                    tabs.stalled.size() * 32,
                     stalledDropped);
             // The pools may have grown meanwhile (Tomcat's for 50 handshakes, the elastic executor under a busy
             // CPU), but idle: what a stalled subscriber could hold is a thread inside its drain, asserted empty above.
             assertThat(stalledDropped).isPositive();
-        } finally {
-            for (SseClient client : healthy) {
-                client.close();
-            }
-            for (StalledSocket socket : stalled) {
-                socket.close();
-            }
-        }
-    }
-
-    @Test
-    void aReconnectWithLastEventIdGetsTheEventsItMissedOnceAndInOrder(Browser tab) throws Exception {
-        Board board = newBoard(tab);
-        String lastId;
-        try (SseClient first = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
-            change(tab, 10);
-            await().atMost(GENEROUS).until(() -> first.events.size() == 11);
-            lastId = first.last().id();
-            assertThat(first.last().sequence()).isEqualTo(10);
-        }
-        await().atMost(GENEROUS).until(() -> {
-            change(tab, 1); // the server learns that the connection is gone when a write fails
-            return board.live.subscribers().isEmpty();
-        });
-        change(tab, 20);
-        long missedUpTo = board.live.lastSequence();
-        try (SseClient back = new SseClient(tab.httpClient(), tab.uri("/events"), null, lastId)) {
-            change(tab, 5);
-            await().atMost(GENEROUS).until(() -> back.last() != null && back.last().sequence() == missedUpTo + 5);
-            assertThat(back.sequences()).as("every event after %s exactly once, in order", lastId)
-                    .containsExactlyElementsOf(LongStream.rangeClosed(11, missedUpTo + 5).boxed().toList());
-            assertThat(back.events).noneMatch(event -> event.event().equals("snapshot"));
-        }
-    }
-
-    @Test
-    void aReconnectPastTheReplayBufferGetsOneSnapshotAndContinuesFromIt(Browser tab) throws Exception {
-        Board board = newBoard(tab);
-        String lastId;
-        try (SseClient first = new SseClient(tab.httpClient(), tab.uri("/events"), null, null)) {
-            await().atMost(GENEROUS).until(() -> first.events.size() == 1);
-            lastId = first.last().id();
-        }
-        change(tab, 150); // the replay buffer keeps 100
-        await().atMost(GENEROUS).until(() -> {
-            change(tab, 1);
-            return board.live.subscribers().isEmpty();
-        });
-        long at = board.live.lastSequence();
-        try (SseClient back = new SseClient(tab.httpClient(), tab.uri("/events"), null, lastId)) {
-            await().atMost(GENEROUS).until(() -> back.events.size() == 1);
-            change(tab, 3);
-            await().atMost(GENEROUS).until(() -> back.events.size() == 4);
-            assertThat(back.events.get(0).event()).isEqualTo("snapshot");
-            assertThat(back.events.get(0).data()).contains("\"counter\":" + at);
-            assertThat(back.sequences()).containsExactly(at, at + 1, at + 2, at + 3);
         }
     }
 
@@ -214,7 +146,22 @@ class SseScaleAndResumeTest {
         return held;
     }
 
-    private static void change(Browser tab, int times) {
+    @Override
+    CountingBoard newSessionBoard(Browser tab) {
+        return newBoard(tab);
+    }
+
+    /** Changes until the server has seen the tab go: it learns that a connection is gone when a write fails. */
+    @Override
+    void awaitTabGone(Browser tab, CountingBoard board) {
+        await().atMost(GENEROUS).until(() -> {
+            change(tab, 1);
+            return board.live.subscribers().isEmpty();
+        });
+    }
+
+    @Override
+    void change(Browser tab, int times) {
         HttpResponse<String> answer = tab.send(tab.request("/change?times=" + times)
                 .POST(HttpRequest.BodyPublishers.noBody()).timeout(GENEROUS));
         assertThat(answer.statusCode()).isEqualTo(200);

@@ -41,21 +41,15 @@ class CompletedFutureHttpTest {
 
     @Test
     void anInlineInvokeAsyncOnAnIdleSessionIsWrittenWithoutAnAsyncDispatch(Browser browser) {
-        HttpResponse<String> reply = browser.get("/inline");
-        assertThat(reply.statusCode()).isEqualTo(200);
-        assertThat(reply.body()).isEqualTo("{\"count\":1}");
+        HttpResponse<String> reply = answer(browser, "/inline", 200, "{\"count\":1}");
         assertThat(reply.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).contains("json"));
         assertThat(asyncDispatches).as("async dispatches").hasValue(0);
     }
 
     @Test
     void aCompletedResponseEntityKeepsItsStatusAndAVoidFutureAnswersEmpty(Browser browser) {
-        HttpResponse<String> created = browser.get("/entity");
-        assertThat(created.statusCode()).isEqualTo(201);
-        assertThat(created.body()).isEqualTo("made");
-        HttpResponse<String> nothing = browser.get("/void");
-        assertThat(nothing.statusCode()).isEqualTo(200);
-        assertThat(nothing.body()).isEmpty();
+        answer(browser, "/entity", 201, "made");
+        answer(browser, "/void", 200, "");
         assertThat(asyncDispatches).as("async dispatches").hasValue(0);
     }
 
@@ -63,16 +57,10 @@ class CompletedFutureHttpTest {
     void oneMethodWhoseValuesChangeClassIsWrittenByTheRightHandlerEachTime(Browser browser) {
         // The handler chosen for a method is kept per value class: each change of class must choose again.
         for (int round = 0; round < 3; round++) {
-            HttpResponse<String> entity = browser.get("/mixed?kind=entity");
-            assertThat(entity.statusCode()).isEqualTo(202);
-            assertThat(entity.body()).isEqualTo("accepted");
-            HttpResponse<String> count = browser.get("/mixed?kind=count");
-            assertThat(count.statusCode()).isEqualTo(200);
-            assertThat(count.body()).isEqualTo("{\"count\":7}");
+            answer(browser, "/mixed?kind=entity", 202, "accepted");
+            HttpResponse<String> count = answer(browser, "/mixed?kind=count", 200, "{\"count\":7}");
             assertThat(count.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).contains("json"));
-            HttpResponse<String> nothing = browser.get("/mixed?kind=none");
-            assertThat(nothing.statusCode()).isEqualTo(200);
-            assertThat(nothing.body()).isEmpty();
+            answer(browser, "/mixed?kind=none", 200, "");
             HttpResponse<String> again = browser.get("/mixed?kind=count");
             assertThat(again.body()).isEqualTo("{\"count\":7}");
         }
@@ -81,17 +69,21 @@ class CompletedFutureHttpTest {
 
     @Test
     void aFutureCompletedLaterStillGoesTheAsynchronousWay(Browser browser) {
-        HttpResponse<String> reply = browser.get("/later");
-        assertThat(reply.statusCode()).isEqualTo(200);
-        assertThat(reply.body()).isEqualTo("later");
+        answer(browser, "/later", 200, "later");
         assertThat(asyncDispatches).as("async dispatches").hasValue(1);
     }
 
     @Test
     void aFailedFutureReachesTheExceptionHandlerAsBefore(Browser browser) {
-        HttpResponse<String> reply = browser.get("/failed");
-        assertThat(reply.statusCode()).isEqualTo(409);
-        assertThat(reply.body()).isEqualTo("handled: no");
+        answer(browser, "/failed", 409, "handled: no");
+    }
+
+    /** GETs {@code path} and asserts the answer's status and body; answers it for what else a test checks. */
+    private static HttpResponse<String> answer(Browser browser, String path, int status, String body) {
+        HttpResponse<String> reply = browser.get(path);
+        assertThat(reply.statusCode()).as("status of %s", path).isEqualTo(status);
+        assertThat(reply.body()).as("body of %s", path).isEqualTo(body);
+        return reply;
     }
 
     @SpringBootConfiguration

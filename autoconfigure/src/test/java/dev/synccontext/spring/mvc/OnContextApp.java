@@ -4,7 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.handler.OnContext;
-import dev.synccontext.spring.scope.ContextScoped;
+import dev.synccontext.spring.handler.OverlapTally;
 import dev.synccontext.testing.Browser;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -39,7 +39,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({ OnContextApp.Tally.class, OnContextApp.OnController.class, OnContextApp.PlainController.class,
+@Import({ OverlapTally.class, OnContextApp.OnController.class, OnContextApp.PlainController.class,
         OnContextApp.PageController.class, OnContextApp.Gate.class, AsyncDispatchCounter.class })
 class OnContextApp {
 
@@ -59,39 +59,6 @@ class OnContextApp {
                 response.getWriter().write("page on " + (model == null ? null : model.get("context")));
             }
         };
-    }
-
-    /** Per-context state with plain fields and no lock (read through methods: the injected proxy has no state). */
-    @Component
-    @ContextScoped
-    static class Tally {
-
-        private int count;
-        private int inside;
-        private int maxInside;
-
-        int count() {
-            return count;
-        }
-
-        void count(int value) {
-            count = value;
-        }
-
-        int maxInside() {
-            return maxInside;
-        }
-
-        /** A read-yield-write increment that loses updates whenever two calls overlap. */
-        int increment() {
-            inside++;
-            maxInside = Math.max(maxInside, inside);
-            int read = count;
-            Thread.yield();
-            count = read + 1;
-            inside--;
-            return count;
-        }
     }
 
     /** Holds a session's context busy from a pool thread until released. */
@@ -130,7 +97,7 @@ class OnContextApp {
     /** Every method of this controller runs on its session's context. */
     @RestController
     @OnContext
-    record OnController(Tally tally, RendererSyncContext context) implements IllegalStateAsConflict {
+    record OnController(OverlapTally tally, RendererSyncContext context) implements IllegalStateAsConflict {
 
         @PostMapping("/on/increment")
         int increment() {
@@ -139,7 +106,7 @@ class OnContextApp {
 
         @GetMapping("/on/tally")
         String tallyOf() {
-            return tally.count() + " max-inside " + tally.maxInside();
+            return tally.report();
         }
 
         @GetMapping("/on/where")
@@ -205,7 +172,7 @@ class OnContextApp {
 
     /** The same methods without the annotation, for the premise and for comparing answers. */
     @RestController
-    record PlainController(Tally tally, RendererSyncContext sessionContext, Gate gate)
+    record PlainController(OverlapTally tally, RendererSyncContext sessionContext, Gate gate)
             implements IllegalStateAsConflict {
 
         /** The session's context, as the session part resolves it on the request thread. */

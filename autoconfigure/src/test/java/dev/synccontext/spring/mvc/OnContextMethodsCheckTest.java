@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.autoconfigure.AllParts;
 import dev.synccontext.spring.handler.OnContext;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
@@ -65,6 +66,16 @@ class OnContextMethodsCheckTest {
         });
     }
 
+    /** The application's own registrations, whose adapter {@code adapter} makes. */
+    static WebMvcRegistrations registrations(Supplier<RequestMappingHandlerAdapter> adapter) {
+        return new WebMvcRegistrations() {
+            @Override
+            public RequestMappingHandlerAdapter getRequestMappingHandlerAdapter() {
+                return adapter.get();
+            }
+        };
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class Annotated {
 
@@ -89,12 +100,7 @@ class OnContextMethodsCheckTest {
 
         @Bean
         WebMvcRegistrations ownRegistrations() {
-            return new WebMvcRegistrations() {
-                @Override
-                public RequestMappingHandlerAdapter getRequestMappingHandlerAdapter() {
-                    return new RequestMappingHandlerAdapter();
-                }
-            };
+            return registrations(RequestMappingHandlerAdapter::new);
         }
     }
 
@@ -106,12 +112,7 @@ class OnContextMethodsCheckTest {
 
         @Bean
         WebMvcRegistrations ownRegistrations() {
-            return new WebMvcRegistrations() {
-                @Override
-                public RequestMappingHandlerAdapter getRequestMappingHandlerAdapter() {
-                    return new OwnAdapter();
-                }
-            };
+            return registrations(OwnAdapter::new);
         }
     }
 }

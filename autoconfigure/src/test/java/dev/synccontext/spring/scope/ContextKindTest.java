@@ -9,6 +9,7 @@ import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.OnRandomPort;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -40,54 +41,42 @@ class ContextKindTest {
 
     @Test
     void aSessionBeanCalledInARoomsCallbackFailsNamingTheBeanAndTheContext() {
-        RendererSyncContext roomContext = registry.forKey("room:1");
-        try {
+        inKeyedContext("room:1", roomContext -> {
             assertThatThrownBy(() -> roomContext.invokeAsync(profile::name).join())
                     .isInstanceOf(CompletionException.class).cause().isInstanceOf(WrongContextKindException.class)
                     .hasMessageContaining("KindBeans$Profile'").hasMessageContaining("kind = SESSION")
                     .hasMessageContaining("'room:1' (a KEYED context)");
             assertThat(scope.find(roomContext, KindBeans.Profile.class)).as("nothing was created for the room")
                     .isEmpty();
-        } finally {
-            registry.remove("room:1");
-        }
+        });
     }
 
     @Test
     void aRoomBeanCalledFromASessionsHandlerFailsAndOneOfAnotherKeyToo(Browser user) {
         assertThat(user.get("/room").body()).isEqualTo("WrongContextKindException");
-        RendererSyncContext lobby = registry.forKey("lobby");
-        try {
+        inKeyedContext("lobby", lobby -> {
             assertThatThrownBy(() -> lobby.invokeAsync(room::name).join()).cause()
                     .isInstanceOf(WrongContextKindException.class).hasMessageContaining("key = \"room:*\"");
-        } finally {
-            registry.remove("lobby");
-        }
+        });
     }
 
     @Test
     void eachBeanResolvesInItsOwnKind(Browser user) {
         assertThat(user.post("/profile").body()).isEqualTo("profile 1");
         assertThat(user.post("/profile").body()).isEqualTo("profile 2");
-        RendererSyncContext roomContext = registry.forKey("room:2");
-        try {
+        inKeyedContext("room:2", roomContext -> {
             assertThat(roomContext.invokeAsync(room::name).join()).isEqualTo("room room:2");
-        } finally {
-            registry.remove("room:2");
-        }
+        });
     }
 
     @Test
     void premiseABeanThatDeclaresNoKindIsCreatedFreshInARoomAsBefore(Browser user) {
         assertThat(user.post("/notes").body()).isEqualTo("1");
         assertThat(user.post("/notes").body()).isEqualTo("2");
-        RendererSyncContext roomContext = registry.forKey("room:4");
-        try {
+        inKeyedContext("room:4", roomContext -> {
             assertThat(roomContext.invokeAsync(notes::add).join())
                     .as("the default kind (CURRENT): the room silently gets an empty instance of its own").isEqualTo(1);
-        } finally {
-            registry.remove("room:4");
-        }
+        });
     }
 
     @Test
@@ -96,15 +85,22 @@ class ContextKindTest {
         assertThat(user.get("/has-profile").body()).as("find created nothing").isEqualTo("false");
         user.post("/profile");
         assertThat(user.get("/has-profile").body()).isEqualTo("true");
-        RendererSyncContext roomContext = registry.forKey("room:3");
-        try {
+        inKeyedContext("room:3", roomContext -> {
             int before = scope.contextsWithBeans();
             assertThat(scope.find(roomContext, KindBeans.Room.class)).isEmpty();
             assertThat(scope.contextsWithBeans()).isEqualTo(before);
             roomContext.invokeAsync(room::name).join();
             assertThat(scope.find(roomContext, KindBeans.Room.class)).isPresent();
+        });
+    }
+
+    /** Runs {@code body} with the keyed context {@code key}, and removes that context afterwards. */
+    private void inKeyedContext(String key, Consumer<RendererSyncContext> body) {
+        RendererSyncContext context = registry.forKey(key);
+        try {
+            body.accept(context);
         } finally {
-            registry.remove("room:3");
+            registry.remove(key);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.synccontext.spring.webflux;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.handler.OverlapTally;
 import dev.synccontext.spring.scope.NoCurrentContextException;
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.OnRandomPort;
@@ -57,7 +58,7 @@ class ContextScopedWebFluxHttpTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import({ OnContextWebFluxHttpTest.Tally.class, OnContextWebFluxHttpTest.OnFluxController.class,
+    @Import({ OverlapTally.class, OnContextWebFluxHttpTest.OnFluxController.class,
             OnContextWebFluxHttpTest.PlainController.class, OffCallbackController.class })
     static class App {
     }
@@ -66,9 +67,9 @@ class ContextScopedWebFluxHttpTest {
     @RestController
     static class OffCallbackController {
 
-        private final OnContextWebFluxHttpTest.Tally tally;
+        private final OverlapTally tally;
 
-        OffCallbackController(OnContextWebFluxHttpTest.Tally tally) {
+        OffCallbackController(OverlapTally tally) {
             this.tally = tally;
         }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.handler.OverlapTally;
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpRequest;
@@ -54,8 +55,7 @@ class OnContextWebFluxBusyHttpTest {
     void aBodyBehindABusyContextIsQueuedAndAnsweredWhenItsTurnComes(Browser alice) {
         String context = alice.get("/plain/context").body();
         RendererSyncContext held = hold(alice);
-        CompletableFuture<HttpResponse<String>> queued = send(alice, alice.request("/flux/where").GET());
-        await().atMost(Duration.ofSeconds(30)).until(() -> held.queueDepth() == 1);
+        CompletableFuture<HttpResponse<String>> queued = sendQueued(alice, alice.request("/flux/where").GET(), held, 1);
         assertThat(queued).as("answered while the context was still busy").isNotDone();
         gate.release.countDown();
         HttpResponse<String> reply = queued.orTimeout(30, TimeUnit.SECONDS).join();
@@ -67,10 +67,8 @@ class OnContextWebFluxBusyHttpTest {
     void aBodyTheFullQueueRefusesAnswers503NamingTheContextAndTheLimitAndTheQueuedOnesStillRun(Browser bob) {
         bob.get("/plain/context");
         RendererSyncContext held = hold(bob);
-        CompletableFuture<HttpResponse<String>> first = send(bob, increment(bob));
-        await().atMost(Duration.ofSeconds(30)).until(() -> held.queueDepth() == 1);
-        CompletableFuture<HttpResponse<String>> second = send(bob, increment(bob));
-        await().atMost(Duration.ofSeconds(30)).until(() -> held.queueDepth() == 2);
+        CompletableFuture<HttpResponse<String>> first = sendQueued(bob, increment(bob), held, 1);
+        CompletableFuture<HttpResponse<String>> second = sendQueued(bob, increment(bob), held, 2);
 
         HttpResponse<String> refused = send(bob, increment(bob)).orTimeout(30, TimeUnit.SECONDS).join();
         assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
@@ -88,8 +86,7 @@ class OnContextWebFluxBusyHttpTest {
     void aQueuedBodyOfAForceClosedContextAnswers503AndTheSessionGoesOnOnANewContext(Browser carol) {
         carol.get("/plain/context");
         RendererSyncContext held = hold(carol);
-        CompletableFuture<HttpResponse<String>> queued = send(carol, increment(carol));
-        await().atMost(Duration.ofSeconds(30)).until(() -> held.queueDepth() == 1);
+        CompletableFuture<HttpResponse<String>> queued = sendQueued(carol, increment(carol), held, 1);
         held.closeNow(); // as at shutdown after the grace period, or a session released by force
 
         HttpResponse<String> reply = queued.orTimeout(30, TimeUnit.SECONDS).join();
@@ -107,6 +104,14 @@ class OnContextWebFluxBusyHttpTest {
         return gate.held.get();
     }
 
+    /** Sends {@code request} and waits until {@code held} has queued it, {@code depth} deep. */
+    private static CompletableFuture<HttpResponse<String>> sendQueued(Browser browser, HttpRequest.Builder request,
+            RendererSyncContext held, int depth) {
+        CompletableFuture<HttpResponse<String>> reply = send(browser, request);
+        await().atMost(Duration.ofSeconds(30)).until(() -> held.queueDepth() == depth);
+        return reply;
+    }
+
     private static HttpRequest.Builder increment(Browser browser) {
         return browser.request("/flux/increment").POST(HttpRequest.BodyPublishers.noBody());
     }
@@ -117,7 +122,7 @@ class OnContextWebFluxBusyHttpTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import({ OnContextWebFluxHttpTest.Tally.class, OnContextWebFluxHttpTest.OnFluxController.class,
+    @Import({ OverlapTally.class, OnContextWebFluxHttpTest.OnFluxController.class,
             OnContextWebFluxHttpTest.PlainController.class, Gate.class, HoldController.class })
     static class App {
     }

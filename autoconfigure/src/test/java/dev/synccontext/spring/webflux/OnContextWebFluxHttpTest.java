@@ -6,7 +6,7 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.mvc.IllegalStateAsConflict;
 import dev.synccontext.autoconfigure.AllParts;
 import dev.synccontext.spring.handler.OnContext;
-import dev.synccontext.spring.scope.ContextScoped;
+import dev.synccontext.spring.handler.OverlapTally;
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpRequest;
@@ -21,7 +21,6 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -77,32 +76,8 @@ class OnContextWebFluxHttpTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import({ Tally.class, OnFluxController.class, PlainController.class })
+    @Import({ OverlapTally.class, OnFluxController.class, PlainController.class })
     static class App {
-    }
-
-    /** Per-context state with plain fields and no lock. */
-    @Component
-    @ContextScoped
-    static class Tally {
-
-        private int count;
-        private int inside;
-        private int maxInside;
-
-        int increment() {
-            inside++;
-            maxInside = Math.max(maxInside, inside);
-            int read = count;
-            Thread.yield();
-            count = read + 1;
-            inside--;
-            return count;
-        }
-
-        String report() {
-            return count + " max-inside " + maxInside;
-        }
     }
 
     static String where() {
@@ -113,9 +88,9 @@ class OnContextWebFluxHttpTest {
     @OnContext
     static class OnFluxController implements IllegalStateAsConflict {
 
-        private final Tally tally;
+        private final OverlapTally tally;
 
-        OnFluxController(Tally tally) {
+        OnFluxController(OverlapTally tally) {
             this.tally = tally;
         }
 
