@@ -3,7 +3,7 @@
 # in a JVM of its own, steps live sessions up (one SSE tab each, a click every 5 s) and prints, per step,
 # click-to-update latency, errors, heap per session, CPU of server and client, threads and file descriptors.
 # Extra key=value arguments go to CapacityRun, e.g.  bench/capacity.sh steps=1000,5000,10000 measure=60s
-# selectors=K runs the load client on K selector threads (default 2; 1 is the single-thread client).
+# selectors=K runs the load client on K selector threads (default 1).
 # Writes bench/http/target/capacity/{capacity.md,capacity.svg,server.log}.
 set -euo pipefail
 cd "$(dirname "$0")/.."

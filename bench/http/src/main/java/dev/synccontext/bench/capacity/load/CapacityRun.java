@@ -31,9 +31,9 @@ import java.util.concurrent.TimeUnit;
  * (the click period, 5s), {@code lines} (click connections, 1024), {@code server-jvm} (extra JVM flags,
  * space-separated), {@code server-args} (extra application arguments, space-separated), {@code transport}
  * ({@code sse}, the default: an event stream per tab, clicks on a pool of connections; or {@code websocket}: a
- * WebSocket per tab, its clicks on the same socket), {@code selectors} (the load client's selector loops, 2:
- * {@link ShardedLoadClient}; two because this machine has two cores, and one loop alone reads a tick's burst of
- * updates while clicks fall due; 1 is the client of one loop), {@code out} (bench/http/target/capacity). {@code bench/capacity.sh} runs it.
+ * WebSocket per tab, its clicks on the same socket), {@code selectors} (the load client's selector loops, 1;
+ * {@link ShardedLoadClient}: on 2 cores a second loop did not lower p99 at 10,000 sessions and raised the
+ * server's share, docs/2026-12-03-capacity-client-threads.md), {@code out} (bench/http/target/capacity). {@code bench/capacity.sh} runs it.
  */
 public final class CapacityRun {
 
@@ -47,7 +47,7 @@ public final class CapacityRun {
         Map<String, String> options = new HashMap<>(Map.of(
                 "steps", "1000,2000,5000,10000,15000", "warmup", "10s", "measure", "30s", "period", "5s",
                 "lines", "1024", "server-jvm", "", "server-args", "", "out", "bench/http/target/capacity",
-                "transport", "sse", "selectors", "2"));
+                "transport", "sse", "selectors", "1"));
         for (String arg : args) {
             int eq = arg.indexOf('=');
             if (eq < 0 || !options.containsKey(arg.substring(0, eq))) {
