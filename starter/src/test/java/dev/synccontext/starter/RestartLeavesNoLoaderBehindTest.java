@@ -2,13 +2,9 @@ package dev.synccontext.starter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
+import dev.synccontext.testing.ChildJvm;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,8 +28,9 @@ class RestartLeavesNoLoaderBehindTest {
 
     @Test
     void noThreadKeepsTheFirstApplicationsLoaderAndTheLoaderIsCollectedAfterARestart() throws Exception {
-        List<String> lines = run("-XX:SoftRefLRUPolicyMSPerMB=0", "-Dspring.backgroundpreinitializer.ignore=true",
-                RestartProbe.class.getName());
+        List<String> lines = ChildJvm.run(Duration.ofSeconds(120), "-XX:SoftRefLRUPolicyMSPerMB=0",
+                "-Dspring.backgroundpreinitializer.ignore=true", RestartProbe.class.getName());
+        System.out.println(String.join(System.lineSeparator(), lines));
 
         assertThat(lines).as("child output").anyMatch(l -> l.startsWith("RAN 1 "))
                 .anyMatch(l -> l.startsWith("RAN 2 "));
@@ -41,24 +38,5 @@ class RestartLeavesNoLoaderBehindTest {
                 .noneMatch(l -> l.startsWith("THREAD_WITH_FIRST_LOADER"));
         assertThat(lines).as("the first application's loader, after a bounded number of System.gc() calls")
                 .anyMatch(l -> l.startsWith("FIRST_LOADER_COLLECTED"));
-    }
-
-    private static List<String> run(String... args) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-cp",
-                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"))));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader out = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = out.readLine()) != null;) {
-                lines.add(line);
-            }
-        }
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("child exited").isTrue();
-        System.out.println(String.join(System.lineSeparator(), lines));
-        assertThat(lines).as("child output").contains("EXIT");
-        return lines;
     }
 }
