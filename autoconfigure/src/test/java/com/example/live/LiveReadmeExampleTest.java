@@ -3,17 +3,12 @@ package com.example.live;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.DocExample;
 import dev.synccontext.testing.OnRandomPort;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -28,30 +23,10 @@ import org.springframework.web.bind.annotation.RestController;
 @Import(LiveReadmeExampleTest.SessionEnd.class)
 class LiveReadmeExampleTest {
 
-    private static final Pattern FILE_BLOCK = Pattern.compile("<!-- file: (\\S+) -->\\n```java\\n(.*?)```", Pattern.DOTALL);
-    private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
-
     @Test
     void theReadmeShowsThisExampleVerbatim() throws IOException {
-        String readme = Files.readString(REPOSITORY.resolve("autoconfigure/docs/live-channels.md"));
-        Map<String, String> shown = new LinkedHashMap<>();
-        Matcher matcher = FILE_BLOCK.matcher(readme);
-        String here = "autoconfigure/src/test/java/com/example/live/";
-        while (matcher.find()) {
-            if (matcher.group(1).startsWith(here)) { // the README shows other parts' examples too
-                shown.put(matcher.group(1), matcher.group(2));
-            }
-        }
-        assertThat(shown).as("files of this example the README shows")
-                .containsOnlyKeys(here + "Board.java", here + "BoardController.java");
-        shown.forEach((file, code) -> {
-            try {
-                assertThat(code).as("README's copy of %s (update the README when the file changes)", file)
-                        .isEqualTo(Files.readString(REPOSITORY.resolve(file)));
-            } catch (IOException e) {
-                throw new AssertionError(e);
-            }
-        });
+        DocExample.assertShowsVerbatim("autoconfigure/docs/live-channels.md",
+                "autoconfigure/src/test/java/com/example/live/", "Board.java", "BoardController.java");
     }
 
     @Test

@@ -11,6 +11,8 @@ import static dev.synccontext.cluster.BoardTabs.openByNode;
 import static dev.synccontext.cluster.BoardTabs.sequences;
 import static dev.synccontext.cluster.BoardTabs.sessions;
 import static dev.synccontext.cluster.BoardTabs.settled;
+import static dev.synccontext.testing.Arrivals.histogram;
+import static dev.synccontext.testing.Arrivals.maxInWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -257,32 +259,6 @@ class DeployDrainClusterTest {
     }
 
     // ---------------------------------------------------------------- figures
-
-    /** The most sorted instants within any window of {@code window} nanoseconds. */
-    static int maxInWindow(List<Long> sorted, long window) {
-        int max = 0;
-        int from = 0;
-        for (int to = 0; to < sorted.size(); to++) {
-            while (sorted.get(to) - sorted.get(from) >= window) {
-                from++;
-            }
-            max = Math.max(max, to - from + 1);
-        }
-        return max;
-    }
-
-    /** How many of the sorted instants fall in each {@code bucket} nanoseconds from the first. */
-    static List<Integer> histogram(List<Long> sorted, long bucket) {
-        List<Integer> counts = new ArrayList<>();
-        for (long instant : sorted) {
-            int at = (int) ((instant - sorted.get(0)) / bucket);
-            while (counts.size() <= at) {
-                counts.add(0);
-            }
-            counts.set(at, counts.get(at) + 1);
-        }
-        return counts;
-    }
 
     private static long millisSince(long nanos) {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanos);

@@ -100,17 +100,7 @@ public class DurableClusterApp {
 
     /** The board's event stream, at the path nginx passes unbuffered; the subscription runs on the context. */
     @RestController
-    static class BoardController {
-
-        private final RendererSyncContext context;
-        private final DurableBoard board;
-        private final LiveSse sse;
-
-        BoardController(RendererSyncContext context, DurableBoard board, LiveSse sse) {
-            this.context = context;
-            this.board = board;
-            this.sse = sse;
-        }
+    record BoardController(RendererSyncContext context, DurableBoard board, LiveSse sse) {
 
         @GetMapping(path = Nginx.EVENT_STREAMS, produces = MediaType.TEXT_EVENT_STREAM_VALUE)
         void events(HttpServletRequest request, HttpServletResponse response) {

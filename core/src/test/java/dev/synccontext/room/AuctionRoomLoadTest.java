@@ -1,5 +1,8 @@
 package dev.synccontext.room;
 
+import static dev.synccontext.room.AuctionLoad.BIDS;
+import static dev.synccontext.room.AuctionLoad.TABS;
+import static dev.synccontext.room.AuctionLoad.USERS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -14,9 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -33,9 +35,6 @@ import org.junit.jupiter.api.Test;
  */
 class AuctionRoomLoadTest {
 
-    private static final int USERS = 50;
-    private static final int BIDS = 20;
-    private static final int TABS = 2;
     private static final int RUNS = 20;
 
     /** An accepted bid: its place in the room's history, who made it, how much. */
@@ -52,34 +51,20 @@ class AuctionRoomLoadTest {
     /** A user's private state: touched only on the user's session context. */
     static final class UserState {
         final RendererSyncContext session;
-        int answers;
-        final List<Integer> acceptedSeqs = new ArrayList<>();
-        int lastAcceptedSeq = -1;
-        boolean leading;
-        int outbidBeforeAccepted;
+        final BidderLedger ledger = new BidderLedger();
 
         UserState(RendererSyncContext session) {
             this.session = session;
         }
 
-        void answered(Bid accepted) {
+        void answered(@Nullable Bid accepted) {
             session.assertAccess();
-            answers++;
-            if (accepted != null) {
-                acceptedSeqs.add(accepted.seq());
-                lastAcceptedSeq = accepted.seq();
-                leading = true;
-            }
+            ledger.answered(accepted == null ? null : accepted.seq());
         }
 
         void outbid(int beatenSeq) {
             session.assertAccess();
-            if (beatenSeq > lastAcceptedSeq) {
-                outbidBeforeAccepted++; // told a bid was beaten before being told it was accepted
-            }
-            if (beatenSeq >= lastAcceptedSeq) {
-                leading = false;
-            }
+            ledger.outbid(beatenSeq);
         }
     }
 
@@ -117,17 +102,7 @@ class AuctionRoomLoadTest {
     @Test
     @Tag("scale")
     void premiseTheHopBackRecipeLetsAnOutbidOvertakeTheAnswer() throws Exception {
-        long seed = Long.getLong("stress.seed", System.nanoTime());
-        SplittableRandom random = new SplittableRandom(seed);
-        int reordered = 0;
-        int runs = 0;
-        while (reordered == 0 && runs < 200) { // bounded: the race needs a preemption inside a short window
-            reordered += runAuction(HOP_BACK, random.split()).outbidBeforeAccepted();
-            runs++;
-        }
-        System.out.println("hop-back recipe: " + reordered + " outbid(s) before their answer within " + runs
-                + " run(s), seed " + seed);
-        assertThat(reordered).describedAs("the recipe's reordering within %d runs", runs).isPositive();
+        AuctionLoad.assertHopBackReorders("", 200, random -> runAuction(HOP_BACK, random).outbidBeforeAnswer());
     }
 
     private static Outcome runAuction(Asking asking, SplittableRandom random) throws Exception {
@@ -151,38 +126,16 @@ class AuctionRoomLoadTest {
                 }
                 room.join(session, channel, "bid", bid -> bid);
             }
-            CountDownLatch start = new CountDownLatch(1);
-            AtomicReference<Throwable> failed = new AtomicReference<>();
-            List<Thread> threads = new ArrayList<>();
-            for (int u = 0; u < USERS; u++) {
-                int user = u;
-                UserState state = users.get(u);
-                SplittableRandom mine = random.split();
-                Thread thread = new Thread(() -> {
-                    try {
-                        start.await();
-                        for (int b = 0; b < BIDS; b++) {
-                            int raise = 1 + mine.nextInt(3);
-                            CompletableFuture<Bid> answered = state.session.invokeAsyncStage(() -> asking.bid(room,
-                                    state.session, auction -> take(registry, room, users, auction, user, raise))
-                                    .thenApply(accepted -> {
-                                        state.answered(accepted);
-                                        return accepted;
-                                    }));
-                            answered.join();
-                        }
-                    } catch (Throwable t) {
-                        failed.compareAndSet(null, t);
-                    }
-                }, "user-" + u);
-                threads.add(thread);
-                thread.start();
-            }
-            start.countDown();
-            for (Thread thread : threads) {
-                thread.join();
-            }
-            assertThat(failed.get()).isNull();
+            AuctionLoad.run(random, (user, raise) -> {
+                UserState state = users.get(user);
+                CompletableFuture<Bid> answered = state.session.invokeAsyncStage(() -> asking.bid(room,
+                        state.session, auction -> take(registry, room, users, auction, user, raise))
+                        .thenApply(accepted -> {
+                            state.answered(accepted);
+                            return accepted;
+                        }));
+                answered.join();
+            });
             for (UserState user : users) {
                 user.session.invokeAsync(() -> { }).join(); // every outbid queued before has run
             }
@@ -192,8 +145,9 @@ class AuctionRoomLoadTest {
                     .allMatch(s -> s.data("bid").size() == history.size()));
             List<Snapshot> snapshots = new ArrayList<>();
             for (UserState user : users) {
-                snapshots.add(user.session.invokeAsync(() -> new Snapshot(user.answers, List.copyOf(user.acceptedSeqs),
-                        user.leading, user.outbidBeforeAccepted)).join());
+                BidderLedger told = user.ledger;
+                snapshots.add(user.session.invokeAsync(() -> new Snapshot(told.answers(), told.acceptedSeqs(),
+                        told.leading(), told.outbidBeforeAnswer())).join());
             }
             int highest = room.ask(a -> a.highest).join();
             int leader = room.ask(a -> a.leader).join();
@@ -227,14 +181,14 @@ class AuctionRoomLoadTest {
         return bid;
     }
 
-    record Snapshot(int answers, List<Integer> acceptedSeqs, boolean leading, int outbidBeforeAccepted) {
+    record Snapshot(int answers, List<Integer> acceptedSeqs, boolean leading, int outbidBeforeAnswer) {
     }
 
     record Outcome(List<Bid> history, int highest, int leader, List<Snapshot> users, List<List<Object>> streams,
             int historySize) {
 
-        int outbidBeforeAccepted() {
-            return users.stream().mapToInt(Snapshot::outbidBeforeAccepted).sum();
+        int outbidBeforeAnswer() {
+            return users.stream().mapToInt(Snapshot::outbidBeforeAnswer).sum();
         }
 
         void assertExact(String where) {
@@ -259,7 +213,7 @@ class AuctionRoomLoadTest {
                 assertThat(user.answers()).describedAs(where + "user %d: one answer per bid", u).isEqualTo(BIDS);
                 assertThat(user.acceptedSeqs()).describedAs(where + "user %d: its accepted bids", u)
                         .isEqualTo(history.stream().filter(b -> b.user() == me).map(Bid::seq).toList());
-                assertThat(user.outbidBeforeAccepted()).describedAs(where + "user %d: outbid before its answer", u)
+                assertThat(user.outbidBeforeAnswer()).describedAs(where + "user %d: outbid before its answer", u)
                         .isZero();
                 assertThat(user.leading()).describedAs(where + "user %d leading", u).isEqualTo(u == leader);
                 if (user.leading()) {

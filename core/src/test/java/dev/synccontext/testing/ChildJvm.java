@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * A probe run in a fresh JVM: the test's own java binary and class path, for what only a JVM's first use shows
  * (class loading, a first registration) or what must not outlive an application (its class loader). The probe
  * prints {@code EXIT} as its last line; {@link #run} returns every line it printed (stdout and stderr), once the
- * child has exited. Shared through core's test jar.
+ * child has exited; {@link #start} starts one the test talks to while it runs. Shared through core's test jar.
  */
 public final class ChildJvm {
 
@@ -28,11 +28,7 @@ public final class ChildJvm {
      * exited within {@code timeout} or never printed {@code EXIT}.
      */
     public static List<String> run(Duration timeout, String... args) throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-cp",
-                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"))));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Process process = start(args);
         List<String> lines = new ArrayList<>();
         try (BufferedReader out = new BufferedReader(
                 new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -43,5 +39,17 @@ public final class ChildJvm {
         assertThat(process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)).as("child exited").isTrue();
         assertThat(lines).as("child output").contains("EXIT");
         return lines;
+    }
+
+    /**
+     * Starts {@code java -cp <the test class path> args...}, its error output merged into its output, and returns
+     * at once: for a child the test talks to while it runs; the caller reads its output and ends it.
+     */
+    public static Process start(String... args) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-cp",
+                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"))));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 }

@@ -3,20 +3,15 @@ package com.example.board;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.testing.Browser;
+import dev.synccontext.testing.DocExample;
 import dev.synccontext.testing.OnRandomPort;
 import java.io.IOException;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,30 +22,10 @@ import org.junit.jupiter.api.Test;
 @OnRandomPort(classes = BoardApplication.class)
 class ReadmeExampleTest {
 
-    private static final Pattern FILE_BLOCK = Pattern.compile("<!-- file: (\\S+) -->\\n```java\\n(.*?)```", Pattern.DOTALL);
-    private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
-
     @Test
     void theReadmeShowsThisExampleVerbatim() throws IOException {
-        String readme = Files.readString(REPOSITORY.resolve("README.md"));
-        Map<String, String> shown = new LinkedHashMap<>();
-        Matcher matcher = FILE_BLOCK.matcher(readme);
-        String here = "starter/src/test/java/com/example/board/";
-        while (matcher.find()) {
-            if (matcher.group(1).startsWith(here)) { // the README shows other parts' examples too
-                shown.put(matcher.group(1), matcher.group(2));
-            }
-        }
-        assertThat(shown).as("files the README shows").containsOnlyKeys(here + "Board.java",
-                here + "BoardController.java", here + "BoardApplication.java");
-        shown.forEach((file, code) -> {
-            try {
-                assertThat(code).as("README's copy of %s (update the README when the file changes)", file)
-                        .isEqualTo(Files.readString(REPOSITORY.resolve(file)));
-            } catch (IOException e) {
-                throw new AssertionError(e);
-            }
-        });
+        DocExample.assertShowsVerbatim("README.md", "starter/src/test/java/com/example/board/", "Board.java",
+                "BoardController.java", "BoardApplication.java");
     }
 
     @Test

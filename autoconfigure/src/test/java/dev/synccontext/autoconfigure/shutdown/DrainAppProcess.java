@@ -3,6 +3,7 @@ package dev.synccontext.autoconfigure.shutdown;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.synccontext.testing.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -27,12 +28,9 @@ final class DrainAppProcess {
 
     /** Starts {@code main} with 512 MB of heap and the serial collector, its error output merged into its output. */
     static Process start(Class<?> main, List<String> arguments) throws IOException {
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseSerialGC", "-cp", classPath,
-                main.getName()));
-        command.addAll(arguments);
-        return new ProcessBuilder(command).redirectErrorStream(true).start();
+        List<String> args = new ArrayList<>(List.of("-Xmx512m", "-XX:+UseSerialGC", main.getName()));
+        args.addAll(arguments);
+        return ChildJvm.start(args.toArray(String[]::new));
     }
 
     /** A daemon thread that adds each line the app prints to {@code out} until the app's output ends. */

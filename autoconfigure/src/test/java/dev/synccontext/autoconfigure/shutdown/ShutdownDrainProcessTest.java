@@ -1,5 +1,7 @@
 package dev.synccontext.autoconfigure.shutdown;
 
+import static dev.synccontext.testing.Arrivals.histogram;
+import static dev.synccontext.testing.Arrivals.maxInWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -151,32 +153,6 @@ class ShutdownDrainProcessTest {
                 "--synccontext.shutdown-timeout=" + SHUTDOWN_TIMEOUT.toSeconds() + "s",
                 "--synccontext.live.shutdown-pace=" + PACE, "--server.tomcat.max-connections=10000",
                 "--server.tomcat.accept-count=1000"));
-    }
-
-    /** How many of the sorted instants fall in each {@code bucket} nanoseconds from the first. */
-    static List<Integer> histogram(List<Long> sorted, long bucket) {
-        List<Integer> counts = new ArrayList<>();
-        for (long instant : sorted) {
-            int at = (int) ((instant - sorted.get(0)) / bucket);
-            while (counts.size() <= at) {
-                counts.add(0);
-            }
-            counts.set(at, counts.get(at) + 1);
-        }
-        return counts;
-    }
-
-    /** The most sorted instants within any window of {@code window} nanoseconds. */
-    static int maxInWindow(List<Long> sorted, long window) {
-        int max = 0;
-        int from = 0;
-        for (int to = 0; to < sorted.size(); to++) {
-            while (sorted.get(to) - sorted.get(from) >= window) {
-                from++;
-            }
-            max = Math.max(max, to - from + 1);
-        }
-        return max;
     }
 
     /** One STOMP session: its snapshot, its going-away ERROR frame and its connection's end, stamped. */

@@ -3,6 +3,7 @@ package dev.synccontext.spring.live;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.room.BidderLedger;
 import dev.synccontext.room.Room;
 import dev.synccontext.room.Rooms;
 import dev.synccontext.spring.handler.OnContext;
@@ -96,11 +97,7 @@ class AuctionApp {
     static class Bidder {
 
         private final LiveChannel live;
-        private int answers;
-        private final List<Integer> acceptedSeqs = new ArrayList<>();
-        private int lastAcceptedSeq = -1;
-        private boolean leading;
-        private int outbidBeforeAnswer;
+        private final BidderLedger ledger = new BidderLedger();
 
         Bidder(LiveChannels channels) {
             this.live = channels.open("bidder", () -> "snapshot");
@@ -112,28 +109,18 @@ class AuctionApp {
 
         /** The room's answer to one of its bids: {@code null} if refused (it was leading already). */
         void answered(@Nullable Bid accepted) {
-            answers++;
-            if (accepted != null) {
-                acceptedSeqs.add(accepted.seq());
-                lastAcceptedSeq = accepted.seq();
-                leading = true;
-            }
+            ledger.answered(accepted == null ? null : accepted.seq());
         }
 
         /** The room's notice that bid {@code beatenSeq} was beaten. */
         void outbid(int beatenSeq) {
-            if (beatenSeq > lastAcceptedSeq) {
-                outbidBeforeAnswer++; // told its bid was beaten before being told it was accepted
-            }
-            if (beatenSeq >= lastAcceptedSeq) {
-                leading = false;
-            }
+            ledger.outbid(beatenSeq);
         }
 
         /** {@code answers;accepted seqs;leading;outbid-before-answer}. */
         String state() {
-            return answers + ";" + acceptedSeqs.stream().map(String::valueOf).collect(Collectors.joining(",")) + ";"
-                    + leading + ";" + outbidBeforeAnswer;
+            return ledger.answers() + ";" + ledger.acceptedSeqs().stream().map(String::valueOf)
+                    .collect(Collectors.joining(",")) + ";" + ledger.leading() + ";" + ledger.outbidBeforeAnswer();
         }
 
         @PreDestroy

@@ -1,8 +1,12 @@
 package dev.synccontext.spring.live;
 
+import dev.synccontext.room.AuctionLoad;
 import dev.synccontext.spring.websocket.StompClients;
 import dev.synccontext.testing.OnRandomPort;
 import dev.synccontext.testing.SseClient;
+import static dev.synccontext.room.AuctionLoad.BIDS;
+import static dev.synccontext.room.AuctionLoad.TABS;
+import static dev.synccontext.room.AuctionLoad.USERS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -18,10 +22,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -46,9 +48,6 @@ import org.springframework.web.socket.messaging.WebSocketStompClient;
         "synccontext.live.replay-capacity=0", "server.shutdown=immediate"})
 class AuctionRoomHttpLoadTest {
 
-    static final int USERS = 50;
-    static final int BIDS = 20;
-    static final int TABS = 2;
     static final int RUNS = 20;
     static final Duration WAIT = Duration.ofSeconds(60);
 
@@ -82,18 +81,8 @@ class AuctionRoomHttpLoadTest {
     @Test
     @Tag("scale")
     void premiseOverMvcTheHopBackRecipeLetsAnOutbidOvertakeTheAnswer() throws Exception {
-        long seed = Long.getLong("stress.seed", System.nanoTime());
-        SplittableRandom random = new SplittableRandom(seed);
-        int reordered = 0;
-        int runs = 0;
-        while (reordered == 0 && runs < 40) { // bounded: the race needs a preemption inside a short window
-            Outcome outcome = overMvc(random.split(), "hop-back");
-            reordered += outcome.users().stream().mapToInt(UserState::outbidBeforeAnswer).sum();
-            runs++;
-        }
-        System.out.println("[auction over MVC] hop-back recipe: " + reordered + " outbid(s) before their answer"
-                + " within " + runs + " run(s), seed " + seed);
-        assertThat(reordered).describedAs("the recipe's reordering within %d runs", runs).isPositive();
+        AuctionLoad.assertHopBackReorders("[auction over MVC] ", 40, random -> overMvc(random, "hop-back").users()
+                .stream().mapToInt(UserState::outbidBeforeAnswer).sum());
     }
 
     // ---------------------------------------------------------------- one run over each stack
@@ -134,7 +123,7 @@ class AuctionRoomHttpLoadTest {
                 }
             }
             await().atMost(WAIT).until(() -> tabs.stream().allMatch(tab -> !tab.events.isEmpty()));
-            concurrently(random, (u, raise) -> {
+            AuctionLoad.run(random, (u, raise) -> {
                 String answer = ok(users.get(u).post("/auction/" + auction + "/bid?raise=" + raise + "&recipe="
                         + recipe));
                 assertThat(answer).matches("refused|\\d+,.+,\\d+");
@@ -170,7 +159,7 @@ class AuctionRoomHttpLoadTest {
             }
             await().atMost(WAIT).until(() -> users.stream().allMatch(user -> user.tabs.values().stream()
                     .allMatch(tab -> !tab.isEmpty())));
-            concurrently(random, (u, raise) -> {
+            AuctionLoad.run(random, (u, raise) -> {
                 String answer = users.get(u).ask("/app/auction/" + auction + "/bid", String.valueOf(raise), "answer");
                 assertThat(answer).matches("refused|\\d+,.+,\\d+");
             });
@@ -229,39 +218,6 @@ class AuctionRoomHttpLoadTest {
     }
 
     // ---------------------------------------------------------------- load and checks
-
-    @FunctionalInterface
-    interface Bidding {
-        void bid(int user, int raise) throws Exception;
-    }
-
-    /** Every user on its own thread, started together, bidding {@value #BIDS} times, each after the last answer. */
-    private static void concurrently(SplittableRandom random, Bidding bidding) throws Exception {
-        CountDownLatch start = new CountDownLatch(1);
-        AtomicReference<Throwable> failed = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
-        for (int u = 0; u < USERS; u++) {
-            int user = u;
-            SplittableRandom mine = random.split();
-            Thread thread = new Thread(() -> {
-                try {
-                    start.await();
-                    for (int b = 0; b < BIDS; b++) {
-                        bidding.bid(user, 1 + mine.nextInt(3));
-                    }
-                } catch (Throwable t) {
-                    failed.compareAndSet(null, t);
-                }
-            }, "bidder-" + u);
-            threads.add(thread);
-            thread.start();
-        }
-        start.countDown();
-        for (Thread thread : threads) {
-            thread.join();
-        }
-        assertThat(failed.get()).describedAs("a bidder's failure").isNull();
-    }
 
     private static String ok(HttpResponse<String> response) {
         assertThat(response.statusCode()).describedAs("%s answered %s", response.uri(), response.body()).isEqualTo(200);
