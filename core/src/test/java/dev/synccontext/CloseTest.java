@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.testing.PooledTest;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -99,14 +98,7 @@ class CloseTest extends PooledTest {
             Occupier.awaitUninterruptibly(release);
         });
         Occupier.awaitUninterruptibly(inside); // the drain on the pool runs the held callback now
-        List<Runnable> posts = new ArrayList<>();
-        List<CompletableFuture<Integer>> futures = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            Runnable post = ranAfter::incrementAndGet;
-            posts.add(post);
-            ctx.post(post);
-            futures.add(ctx.invokeAsync(ranAfter::incrementAndGet));
-        }
+        PendingWork pending = PendingWork.queue(ctx, 10, ranAfter);
         // Timed on a thread of its own, so a closeNow that waits fails here instead of hanging the build.
         CompletableFuture<Long> closeNanos = new CompletableFuture<>();
         List<Runnable> returned = new CopyOnWriteArrayList<>();
@@ -120,8 +112,8 @@ class CloseTest extends PooledTest {
             long nanos = closeNanos.get(10, TimeUnit.SECONDS);
             assertThat(Duration.ofNanos(nanos)).as("closeNow() took %s ms with a callback held", nanos / 1e6)
                     .isLessThan(Duration.ofMillis(100));
-            assertThat(returned).containsExactlyElementsOf(posts);
-            assertThat(futures).allSatisfy(f -> assertThat(f).isCancelled());
+            assertThat(returned).containsExactlyElementsOf(pending.posts());
+            assertThat(pending.futures()).allSatisfy(f -> assertThat(f).isCancelled());
             assertThat(ctx.awaitTermination(Duration.ofMillis(20))).as("awaitTermination waits for the held callback")
                     .isFalse();
         } finally {

@@ -10,6 +10,7 @@ import dev.synccontext.testing.NoThreadLeftStuck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
@@ -79,41 +80,16 @@ class DeadlockCatalogueTest {
     @ParameterizedTest
     @EnumSource(Threads.class)
     void selfJoinOnTheRunningCallbacksOwnFutureThrows(Threads kind) throws Exception {
-        RendererSyncContext a = context("self", executor(kind));
-        AtomicReference<CompletableFuture<Object>> self = new AtomicReference<>();
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        CompletableFuture<Object> f;
-        try (Occupier occupier = Occupier.occupy(a)) {
-            f = a.invokeAsync(() -> {
-                try {
-                    return self.get().join();
-                } catch (Throwable t) {
-                    thrown.set(t);
-                    return "threw";
-                }
-            });
-            self.set(f);
-        }
-        assertThat(f.get(10, TimeUnit.SECONDS)).isEqualTo("threw");
-        assertSelfDeadlock(thrown.get(), "self");
+        Throwable thrown = selfJoinThrown(context("self", executor(kind)), RendererSyncContext::invokeAsync);
+        assertSelfDeadlock(thrown, "self");
     }
 
     @ParameterizedTest
     @EnumSource(Threads.class)
     void selfJoinFromTheSynchronousPartOfAnAsyncCallbackThrows(Threads kind) throws Exception {
-        RendererSyncContext a = context("self-stage", executor(kind));
-        AtomicReference<CompletableFuture<String>> self = new AtomicReference<>();
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        CompletableFuture<String> f;
-        try (Occupier occupier = Occupier.occupy(a)) {
-            f = a.invokeAsyncStage(() -> {
-                thrown.set(catching(() -> self.get().join()));
-                return CompletableFuture.completedFuture("threw");
-            });
-            self.set(f);
-        }
-        assertThat(f.get(10, TimeUnit.SECONDS)).isEqualTo("threw");
-        assertSelfDeadlock(thrown.get(), "self-stage");
+        Throwable thrown = selfJoinThrown(context("self-stage", executor(kind)),
+                (a, callback) -> a.invokeAsyncStage(() -> CompletableFuture.completedFuture(callback.call())));
+        assertSelfDeadlock(thrown, "self-stage");
     }
 
     @ParameterizedTest
@@ -367,6 +343,30 @@ class DeadlockCatalogueTest {
         assertThat(e.getMessage()).startsWith("Deadlock: ");
         System.out.printf("[%s, %d ms] %s%n", kind, TimeUnit.NANOSECONDS.toMillis(tookNanos.get()), e.getMessage());
         return e;
+    }
+
+    /** How a test queues a callback: as a call, or as the synchronous part of an asynchronous one. */
+    private interface Queue {
+        CompletableFuture<String> queue(RendererSyncContext context, Callable<String> callback);
+    }
+
+    /**
+     * Queues on {@code a}, behind an occupier and through {@code queue}, a callback that joins its own future;
+     * what that join threw, once the callback returned.
+     */
+    private static Throwable selfJoinThrown(RendererSyncContext a, Queue queue) throws Exception {
+        AtomicReference<CompletableFuture<String>> self = new AtomicReference<>();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        CompletableFuture<String> f;
+        try (Occupier occupier = Occupier.occupy(a)) {
+            f = queue.queue(a, () -> {
+                thrown.set(catching(() -> self.get().join()));
+                return "threw";
+            });
+            self.set(f);
+        }
+        assertThat(f.get(10, TimeUnit.SECONDS)).isEqualTo("threw");
+        return thrown.get();
     }
 
     private static void assertSelfDeadlock(Throwable thrown, String context) {

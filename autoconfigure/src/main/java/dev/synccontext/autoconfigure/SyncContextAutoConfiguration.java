@@ -1,17 +1,14 @@
 package dev.synccontext.autoconfigure;
 
-import dev.synccontext.spring.CompositeCallbackDecorator;
 import dev.synccontext.spring.SyncContextBuilderCustomizer;
 import dev.synccontext.spring.SyncContextReleaser;
+import dev.synccontext.spring.config.RegistryExtensions;
 
 import dev.synccontext.CallbackDecorator;
 import dev.synccontext.ContextClock;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
-import java.util.List;
-import java.util.function.Consumer;
-import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -55,23 +52,12 @@ public final class SyncContextAutoConfiguration {
                 beanFactory, REGISTRY_BEAN);
         ContextTemplate template = new ContextTemplate(executor.executor(), executor.kind().id(),
                 properties.getMaxBatch(), properties.getMaxQueueDepth(), properties.getBlockedThreshold(),
-                properties.getShutdownTimeout(), decorator(decorators), properties.getMetrics().getSamplingInterval());
-        List<Consumer<RendererSyncContext.Builder>> builderCustomizers = customizers.orderedStream()
-                .<Consumer<RendererSyncContext.Builder>>map(customizer -> customizer::customize).toList();
-        SyncContextRegistry registry = new SyncContextRegistry(template, executor.owned(), builderCustomizers,
-                clock.getIfUnique(ContextClock::system));
+                properties.getShutdownTimeout(), RegistryExtensions.decorator(decorators),
+                properties.getMetrics().getSamplingInterval());
+        SyncContextRegistry registry = new SyncContextRegistry(template, executor.owned(),
+                RegistryExtensions.builderCustomizers(customizers), clock.getIfUnique(ContextClock::system));
         registry.statistics(properties.getScope().tag()); // the configured scope's meters exist from startup
         return registry;
-    }
-
-    /** Every {@link CallbackDecorator} bean, composed in {@code @Order}; none is ever silently dropped. */
-    private static @Nullable CallbackDecorator decorator(ObjectProvider<CallbackDecorator> decorators) {
-        List<CallbackDecorator> all = decorators.orderedStream().toList();
-        return switch (all.size()) {
-            case 0 -> null;
-            case 1 -> all.get(0);
-            default -> new CompositeCallbackDecorator(all);
-        };
     }
 
     @Bean

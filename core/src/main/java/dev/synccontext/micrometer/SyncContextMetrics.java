@@ -14,6 +14,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Exports one {@link SyncContextStatistics} (all contexts of one scope) to Micrometer. The meters are
@@ -86,15 +88,9 @@ public final class SyncContextMetrics implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         SyncContextStatistics s = statistics;
-        Gauge.builder("synccontext.contexts", s, SyncContextStatistics::contexts)
-                .description("Open RendererSyncContexts")
-                .tags(tags)
-                .register(registry);
-        Gauge.builder("synccontext.queue.depth", s, SyncContextStatistics::queueDepth)
-                .description("Callbacks queued and not yet started, summed over the open contexts")
-                .baseUnit("tasks")
-                .tags(tags)
-                .register(registry);
+        gauge(registry, "synccontext.contexts", SyncContextStatistics::contexts, null, "Open RendererSyncContexts");
+        gauge(registry, "synccontext.queue.depth", SyncContextStatistics::queueDepth, "tasks",
+                "Callbacks queued and not yet started, summed over the open contexts");
         for (CallbackPath path : CallbackPath.values()) {
             for (CallbackOutcome outcome : CallbackOutcome.values()) {
                 FunctionCounter.builder("synccontext.tasks", s, st -> st.tasks(path, outcome))
@@ -105,25 +101,15 @@ public final class SyncContextMetrics implements MeterBinder {
                         .register(registry);
             }
         }
-        FunctionCounter.builder("synccontext.allocated", s, SyncContextStatistics::allocatedBytes)
-                .description("Estimated bytes allocated by callbacks: sampled bytes times the sampling interval")
-                .baseUnit(BaseUnits.BYTES)
-                .tags(tags)
-                .register(registry);
-        Gauge.builder("synccontext.allocation.rate", s, SyncContextStatistics::allocatedBytesPerSecond)
-                .description("Estimated bytes per second allocated by callbacks over the last one to two minutes"
-                        + " (sampled bytes times the sampling interval); sums across instances")
-                .baseUnit("bytes.per.second")
-                .tags(tags)
-                .register(registry);
-        FunctionCounter.builder("synccontext.blocked", s, SyncContextStatistics::blocked)
-                .description("Callbacks that ran longer than the blocked threshold")
-                .tags(tags)
-                .register(registry);
-        FunctionCounter.builder("synccontext.unhandled", s, SyncContextStatistics::unhandled)
-                .description("Callback failures that reached the unhandled-exception handler")
-                .tags(tags)
-                .register(registry);
+        counter(registry, "synccontext.allocated", SyncContextStatistics::allocatedBytes, BaseUnits.BYTES,
+                "Estimated bytes allocated by callbacks: sampled bytes times the sampling interval");
+        gauge(registry, "synccontext.allocation.rate", SyncContextStatistics::allocatedBytesPerSecond,
+                "bytes.per.second", "Estimated bytes per second allocated by callbacks over the last one to two minutes"
+                        + " (sampled bytes times the sampling interval); sums across instances");
+        counter(registry, "synccontext.blocked", SyncContextStatistics::blocked, null,
+                "Callbacks that ran longer than the blocked threshold");
+        counter(registry, "synccontext.unhandled", SyncContextStatistics::unhandled, null,
+                "Callback failures that reached the unhandled-exception handler");
         Timer wait = Timer.builder("synccontext.task.wait.sampled")
                 .description("Time sampled queued callbacks waited before they started (about 1 in "
                         + s.samplingInterval() + " callbacks; the count is of samples, not of callbacks)")
@@ -140,6 +126,18 @@ public final class SyncContextMetrics implements MeterBinder {
             }
             duration.record(runNanos, TimeUnit.NANOSECONDS);
         });
+    }
+
+    private void gauge(MeterRegistry registry, String name, ToDoubleFunction<SyncContextStatistics> value,
+            @Nullable String baseUnit, String description) {
+        Gauge.builder(name, statistics, value).description(description).baseUnit(baseUnit).tags(tags)
+                .register(registry);
+    }
+
+    private void counter(MeterRegistry registry, String name, ToDoubleFunction<SyncContextStatistics> value,
+            @Nullable String baseUnit, String description) {
+        FunctionCounter.builder(name, statistics, value).description(description).baseUnit(baseUnit).tags(tags)
+                .register(registry);
     }
 
     private static String lower(Enum<?> value) {

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.synccontext.BlockedCallback;
 import dev.synccontext.CallbackOutcome;
 import dev.synccontext.CallbackPath;
+import dev.synccontext.PendingWork;
 import dev.synccontext.RendererSyncContext;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -232,14 +232,7 @@ class CallbackFaultTest extends FaultInjectionTest {
         AtomicInteger ranAfter = new AtomicInteger();
         ctx.post(hold);
         hold.awaitInside(); // a drain on the pool runs the first post now
-        List<Runnable> posts = new ArrayList<>();
-        List<CompletableFuture<?>> futures = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            Runnable post = ranAfter::incrementAndGet;
-            posts.add(post);
-            ctx.post(post);
-            futures.add(ctx.invokeAsync(ranAfter::incrementAndGet));
-        }
+        PendingWork pending = PendingWork.queue(ctx, 20, ranAfter);
         AtomicReference<Throwable> sendFailure = new AtomicReference<>();
         Thread sender = threads.start("sender", () -> {
             try {
@@ -253,13 +246,14 @@ class CallbackFaultTest extends FaultInjectionTest {
         assertThatThrownBy(() -> ctx.post(() -> { })).isInstanceOf(RejectedExecutionException.class)
                 .hasMessageContaining("'close-now'");
         assertThat(ctx.invokeAsync(() -> { })).isCompletedExceptionally();
-        assertThat(futures).as("cancelled when closeNow returns").allSatisfy(f -> assertThat(f).isCancelled());
+        assertThat(pending.futures()).as("cancelled when closeNow returns")
+                .allSatisfy(f -> assertThat(f).isCancelled());
         sender.join(HANG_GUARD.toMillis());
         assertThat(ctx.awaitTermination(Duration.ofMillis(10))).as("terminated while a callback runs").isFalse();
         hold.release(); // the running callback returns; its drain leaves without starting the rest
 
         assertThat(ctx.awaitTermination(HANG_GUARD)).isTrue();
-        assertThat(returned).containsExactlyElementsOf(posts);
+        assertThat(returned).containsExactlyElementsOf(pending.posts());
         assertThat(sendFailure.get()).isInstanceOf(RejectedExecutionException.class);
         assertThat(ranAfter).as("nothing pending ran after closeNow").hasValue(0);
         assertThat(observer.count(CallbackPath.QUEUED, CallbackOutcome.CANCELLED)).as(observer.toString()).isEqualTo(40);

@@ -69,19 +69,18 @@ class LeakReportTest {
 
     @SyncContextTest
     static class LeavesAPostQueued {
-        static final int SUBMIT_LINE = 77;
+        static final int SUBMIT_LINE = 76;
 
         @Test
         void leaves(SyncContextTestKit kit) {
-            RendererSyncContext context = kit.newContext("cart");
-            context.post(() -> { }); // SUBMIT_LINE
+            kit.newContext("cart").post(() -> { }); // SUBMIT_LINE
         }
     }
 
     @SyncContextTest
     static class LeavesTwoCallbacksQueued {
-        static final int FIRST_LINE = 89;
-        static final int SECOND_LINE = 90;
+        static final int FIRST_LINE = 88;
+        static final int SECOND_LINE = 89;
 
         @Test
         void leaves(SyncContextTestKit kit) {
@@ -94,7 +93,7 @@ class LeakReportTest {
 
     @SyncContextTest
     static class LeavesAFailureUnobserved {
-        static final int SUBMIT_LINE = 102;
+        static final int SUBMIT_LINE = 101;
 
         @Test
         void leaves(SyncContextTestKit kit) {

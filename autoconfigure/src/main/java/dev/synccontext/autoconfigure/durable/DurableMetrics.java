@@ -41,13 +41,7 @@ import java.util.function.ToDoubleFunction;
  *       {@code synccontext_durable_store_failures_total}.</li>
  * </ul>
  */
-final class DurableMetrics implements MeterBinder {
-
-    private final DurableContexts durable;
-
-    DurableMetrics(DurableContexts durable) {
-        this.durable = durable;
-    }
+record DurableMetrics(DurableContexts durable) implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {

@@ -41,12 +41,15 @@ public final class SyncContextEndpointAutoConfiguration {
     /** A class of {@code synccontext-scenarios} that the POST needs. */
     static final String SCENARIO_RUNNER = "dev.synccontext.scenario.ScenarioRunner";
 
-    private static void show(SyncContextEndpoint endpoint, ObjectProvider<SessionContexts> sessions,
-            EndpointProperties properties, ObjectProvider<LiveChannels> live) {
+    /** {@code endpoint}, shown the sessions, details, live channels and durable state the application has. */
+    private static <E extends SyncContextEndpoint> E shown(E endpoint, ObjectProvider<SessionContexts> sessions,
+            EndpointProperties properties, ObjectProvider<LiveChannels> live, ObjectProvider<DurableSection> durable) {
         endpoint.showSessions(sessions.getIfAvailable());
         endpoint.showDetails(new DetailsVisibility(properties.getShowDetails(), properties.getRoles()), properties.getTop());
         LiveChannels channels = live.getIfAvailable();
         endpoint.showLiveChannels(channels == null ? null : channels.group());
+        endpoint.showDurable(durableOverview(durable), largestSnapshots(durable));
+        return endpoint;
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -60,13 +63,10 @@ public final class SyncContextEndpointAutoConfiguration {
                 SyncContextProperties properties, ObjectProvider<SessionContexts> sessions,
                 EndpointProperties endpointProperties, ObjectProvider<LiveChannels> live,
                 ObjectProvider<DurableSection> durable) {
-            SyncContextScenarioEndpoint endpoint = new SyncContextScenarioEndpoint(registry,
+            return shown(new SyncContextScenarioEndpoint(registry,
                     SyncContextEndpoint.settings(properties, registry.template()),
                     ScenarioRuns.forRegistry(registry, properties.getBenchmark().getMaxIterations(),
-                            properties.getBenchmark().getMaxDuration()));
-            show(endpoint, sessions, endpointProperties, live);
-            endpoint.showDurable(durableOverview(durable), largestSnapshots(durable));
-            return endpoint;
+                            properties.getBenchmark().getMaxDuration())), sessions, endpointProperties, live, durable);
         }
     }
 
@@ -81,11 +81,9 @@ public final class SyncContextEndpointAutoConfiguration {
                 SyncContextProperties properties, ObjectProvider<SessionContexts> sessions,
                 EndpointProperties endpointProperties, ObjectProvider<LiveChannels> live,
                 ObjectProvider<DurableSection> durable) {
-            SyncContextEndpoint endpoint = new SyncContextEndpoint(registry,
-                    SyncContextEndpoint.settings(properties, registry.template()));
-            show(endpoint, sessions, endpointProperties, live);
-            endpoint.showDurable(durableOverview(durable), largestSnapshots(durable));
-            return endpoint;
+            return shown(new SyncContextEndpoint(registry,
+                    SyncContextEndpoint.settings(properties, registry.template())), sessions, endpointProperties, live,
+                    durable);
         }
     }
 

@@ -13,13 +13,7 @@ import dev.synccontext.spring.session.SessionContexts;
  * In Prometheus: {@code synccontext_session_handoffs_total}, {@code synccontext_session_splits_total},
  * {@code synccontext_session_released_total}. Open session contexts are {@code synccontext_contexts{scope="session"}}.
  */
-final class SessionContextsMetrics implements MeterBinder {
-
-    private final SessionContexts sessions;
-
-    SessionContextsMetrics(SessionContexts sessions) {
-        this.sessions = sessions;
-    }
+record SessionContextsMetrics(SessionContexts sessions) implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {

@@ -6,14 +6,10 @@ import dev.synccontext.RendererSyncContext;
 import dev.synccontext.SyncContextDefaults;
 import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
-import dev.synccontext.spring.CompositeCallbackDecorator;
 import dev.synccontext.spring.SyncContextBuilderCustomizer;
 import dev.synccontext.spring.SyncContextReleaser;
 import dev.synccontext.spring.scope.ContextScopeRegistrar;
 import dev.synccontext.spring.scope.ProxyableBeansCheck;
-import java.util.List;
-import java.util.function.Consumer;
-import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -44,21 +40,10 @@ final class SyncContextConfiguration {
             ObjectProvider<SyncContextBuilderCustomizer> customizers, ObjectProvider<ContextClock> clock) {
         ContextTemplate template = new ContextTemplate(RendererSyncContext.defaultExecutor(), ELASTIC,
                 SyncContextDefaults.MAX_BATCH, SyncContextDefaults.MAX_QUEUE_DEPTH,
-                SyncContextDefaults.BLOCKED_THRESHOLD, SyncContextDefaults.SHUTDOWN_TIMEOUT, decorator(decorators),
-                SyncContextDefaults.SAMPLING_INTERVAL);
-        List<Consumer<RendererSyncContext.Builder>> builderCustomizers = customizers.orderedStream()
-                .<Consumer<RendererSyncContext.Builder>>map(customizer -> customizer::customize).toList();
-        return new SyncContextRegistry(template, null, builderCustomizers, clock.getIfUnique(ContextClock::system));
-    }
-
-    /** Every {@link CallbackDecorator} bean, composed in {@code @Order}; none is ever silently dropped. */
-    private static @Nullable CallbackDecorator decorator(ObjectProvider<CallbackDecorator> decorators) {
-        List<CallbackDecorator> all = decorators.orderedStream().toList();
-        return switch (all.size()) {
-            case 0 -> null;
-            case 1 -> all.get(0);
-            default -> new CompositeCallbackDecorator(all);
-        };
+                SyncContextDefaults.BLOCKED_THRESHOLD, SyncContextDefaults.SHUTDOWN_TIMEOUT,
+                RegistryExtensions.decorator(decorators), SyncContextDefaults.SAMPLING_INTERVAL);
+        return new SyncContextRegistry(template, null, RegistryExtensions.builderCustomizers(customizers),
+                clock.getIfUnique(ContextClock::system));
     }
 
     @Bean

@@ -13,17 +13,8 @@ import org.jspecify.annotations.Nullable;
  * stream writes and flushes only while {@code isReady()}, and the container's {@code onWritePossible} wakes it.
  * The container's callbacks only signal the stream.
  */
-final class ServletStreamOutput implements StreamOutput, WriteListener, AsyncListener {
-
-    private final SharedStream stream;
-    private final AsyncContext async;
-    private final ServletOutputStream out;
-
-    ServletStreamOutput(SharedStream stream, AsyncContext async, ServletOutputStream out) {
-        this.stream = stream;
-        this.async = async;
-        this.out = out;
-    }
+record ServletStreamOutput(SharedStream stream, AsyncContext async, ServletOutputStream out)
+        implements StreamOutput, WriteListener, AsyncListener {
 
     @Override
     public boolean ready() {

@@ -24,11 +24,6 @@ class InMemoryStateStoreTest extends StateStoreContract {
         clock.advance(SHORT);
     }
 
-    @Override
-    protected int stressOperationsPerNode() {
-        return 20_000;
-    }
-
     @Test
     void aNodeLeaseExpiresExactlyAtItsTtlAndNotANanosecondEarlier() {
         NodeLease a = lease("a", SHORT);
