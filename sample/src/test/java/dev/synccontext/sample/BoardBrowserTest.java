@@ -71,60 +71,39 @@ class BoardBrowserTest {
 
     @Test
     void twoTabsOfOneSessionConvergeAndAnotherSessionStaysAtZero() throws IOException {
-        String page = "http://127.0.0.1:" + port + "/";
-        ChromeDriver alice = chrome(profiles.resolve("alice"));
-        try {
-            ChromeDriver bob = chrome(profiles.resolve("bob"));
-            try {
-                List<String> tabs = openLiveTabs(alice, page, 2);
-                String tab1 = tabs.get(0);
-                String tab2 = tabs.get(1);
-                openLiveTabs(bob, page, 1);
+        inTwoBrowsers("http://127.0.0.1:" + port + "/", "", (alice, bob, tabs, aliceSession) -> {
+            clickInEachTabUntilTheyConverge(alice, tabs);
 
-                String aliceSession = text(alice, "session-name");
-                alice.switchTo().window(tab1);
-                assertThat(text(alice, "session-name")).as("both tabs show one session").isEqualTo(aliceSession);
-                assertThat(text(bob, "session-name")).as("another browser is another session")
-                        .isNotEqualTo(aliceSession);
-                waitFor(alice).until(ExpectedConditions.textToBe(By.id("stat-tabs"), "2"));
+            String bobClock = text(bob, "clock");
+            waitFor(bob).until(driver -> !text(driver, "clock").equals(bobClock)); // still live, ticking
+            assertThat(text(bob, "counter")).as("the other session's counter").isEqualTo("0");
 
-                clickInEachTabUntilTheyConverge(alice, tabs);
+            alice.switchTo().window(tabs.get(0));
+            fillForScreenshot(alice);
+            alice.switchTo().window(tabs.get(1));
+            waitFor(alice).until(ExpectedConditions.textToBePresentInElementLocated(By.id("quote"), "ACME"));
+            assertThat(alice.findElements(By.cssSelector("#items li"))).as("items reached the other tab").hasSize(3);
+            alice.switchTo().window(tabs.get(0));
+            saveScreenshot(alice, "board-screenshot.png");
+            saveScreenshot(bob, "board-other-session.png");
 
-                String bobClock = text(bob, "clock");
-                waitFor(bob).until(driver -> !text(driver, "clock").equals(bobClock)); // still live, ticking
-                assertThat(text(bob, "counter")).as("the other session's counter").isEqualTo("0");
-
-                alice.switchTo().window(tab1);
-                fillForScreenshot(alice);
-                alice.switchTo().window(tab2);
-                waitFor(alice).until(ExpectedConditions.textToBePresentInElementLocated(By.id("quote"), "ACME"));
-                assertThat(alice.findElements(By.cssSelector("#items li"))).as("items reached the other tab").hasSize(3);
-                alice.switchTo().window(tab1);
-                saveScreenshot(alice, "board-screenshot.png");
-                saveScreenshot(bob, "board-other-session.png");
-
-                alice.findElement(By.id("end-session")).click();
-                for (String tab : tabs) {
-                    alice.switchTo().window(tab);
-                    waitFor(alice).until(ExpectedConditions.attributeToBe(By.id("status"), "data-state", "ended"));
-                    assertThat(alice.findElement(By.id("ended")).isDisplayed()).as("the ended banner").isTrue();
-                    assertThat(text(alice, "ended-reason")).as("the ended event's reason")
-                            .contains("ended from one of its tabs");
-                }
-                saveScreenshot(alice, "board-session-ended.png");
-                alice.findElement(By.id("restart")).click();
-                awaitLive(alice);
-                waitFor(alice).until(ExpectedConditions.textToBe(By.id("counter"), "0"));
-                assertThat(text(alice, "session-name")).as("a new session").isNotEqualTo(aliceSession);
-                assertThat(text(bob, "counter")).as("the other session is unaffected").isEqualTo("0");
-                assertCleanConsole(alice, "alice (SSE)");
-                assertCleanConsole(bob, "bob (SSE)");
-            } finally {
-                bob.quit();
+            alice.findElement(By.id("end-session")).click();
+            for (String tab : tabs) {
+                alice.switchTo().window(tab);
+                waitFor(alice).until(ExpectedConditions.attributeToBe(By.id("status"), "data-state", "ended"));
+                assertThat(alice.findElement(By.id("ended")).isDisplayed()).as("the ended banner").isTrue();
+                assertThat(text(alice, "ended-reason")).as("the ended event's reason")
+                        .contains("ended from one of its tabs");
             }
-        } finally {
-            alice.quit();
-        }
+            saveScreenshot(alice, "board-session-ended.png");
+            alice.findElement(By.id("restart")).click();
+            awaitLive(alice);
+            waitFor(alice).until(ExpectedConditions.textToBe(By.id("counter"), "0"));
+            assertThat(text(alice, "session-name")).as("a new session").isNotEqualTo(aliceSession);
+            assertThat(text(bob, "counter")).as("the other session is unaffected").isEqualTo("0");
+            assertCleanConsole(alice, "alice (SSE)");
+            assertCleanConsole(bob, "bob (SSE)");
+        });
     }
 
     /**
@@ -134,46 +113,61 @@ class BoardBrowserTest {
      */
     @Test
     void twoTabsOfOneSessionConvergeOverTheWebSocketChannel() throws IOException {
-        String page = "http://127.0.0.1:" + port + "/?live=websocket";
-        ChromeDriver alice = chrome(profiles.resolve("alice-ws"));
+        inTwoBrowsers("http://127.0.0.1:" + port + "/?live=websocket", "-ws", (alice, bob, tabs, aliceSession) -> {
+            assertThat(text(alice, "status")).as("the tab's live channel").contains("WebSocket");
+
+            clickInEachTabUntilTheyConverge(alice, tabs);
+
+            alice.switchTo().window(tabs.get(0));
+            alice.findElement(By.id("item-text")).sendKeys("Posted over HTTP, seen over the socket");
+            alice.findElement(By.cssSelector("#item-form button")).click();
+            alice.switchTo().window(tabs.get(1));
+            waitFor(alice).until(ExpectedConditions.textToBePresentInElementLocated(By.id("items"),
+                    "Posted over HTTP, seen over the socket"));
+            String bobClock = text(bob, "clock");
+            waitFor(bob).until(driver -> !text(driver, "clock").equals(bobClock)); // ticks arrive over the socket
+            assertThat(text(bob, "counter")).as("the other session's counter").isEqualTo("0");
+            saveScreenshot(alice, "board-websocket.png");
+
+            alice.findElement(By.id("end-session")).click();
+            for (String tab : tabs) {
+                alice.switchTo().window(tab);
+                waitFor(alice).until(ExpectedConditions.attributeToBe(By.id("status"), "data-state", "ended"));
+                assertThat(text(alice, "ended-reason")).as("the ended message's reason, from the socket")
+                        .contains("ended from one of its tabs");
+            }
+            assertThat(text(bob, "counter")).as("the other session is unaffected").isEqualTo("0");
+            assertCleanConsole(alice, "alice (WebSocket)");
+            assertCleanConsole(bob, "bob (WebSocket)");
+        });
+    }
+
+    /** What a test does with Alice's two live tabs of one session and Bob's tab of another. */
+    @FunctionalInterface
+    private interface TwoBrowsers {
+        void run(ChromeDriver alice, ChromeDriver bob, List<String> tabs, String aliceSession) throws IOException;
+    }
+
+    /**
+     * Opens {@code page} in two tabs of Alice's browser and in one of Bob's (profiles named with {@code suffix}),
+     * checks that Alice's tabs show one session and Bob's another, runs {@code scenario} with Alice on her first
+     * tab, and quits both browsers whatever happens.
+     */
+    private void inTwoBrowsers(String page, String suffix, TwoBrowsers scenario) throws IOException {
+        ChromeDriver alice = chrome(profiles.resolve("alice" + suffix));
         try {
-            ChromeDriver bob = chrome(profiles.resolve("bob-ws"));
+            ChromeDriver bob = chrome(profiles.resolve("bob" + suffix));
             try {
                 List<String> tabs = openLiveTabs(alice, page, 2);
-                String tab1 = tabs.get(0);
-                String tab2 = tabs.get(1);
                 openLiveTabs(bob, page, 1);
 
-                assertThat(text(alice, "status")).as("the tab's live channel").contains("WebSocket");
                 String aliceSession = text(alice, "session-name");
-                alice.switchTo().window(tab1);
-                assertThat(text(alice, "session-name")).isEqualTo(aliceSession);
-                assertThat(text(bob, "session-name")).isNotEqualTo(aliceSession);
+                alice.switchTo().window(tabs.get(0));
+                assertThat(text(alice, "session-name")).as("both tabs show one session").isEqualTo(aliceSession);
+                assertThat(text(bob, "session-name")).as("another browser is another session")
+                        .isNotEqualTo(aliceSession);
                 waitFor(alice).until(ExpectedConditions.textToBe(By.id("stat-tabs"), "2"));
-
-                clickInEachTabUntilTheyConverge(alice, tabs);
-
-                alice.switchTo().window(tab1);
-                alice.findElement(By.id("item-text")).sendKeys("Posted over HTTP, seen over the socket");
-                alice.findElement(By.cssSelector("#item-form button")).click();
-                alice.switchTo().window(tab2);
-                waitFor(alice).until(ExpectedConditions.textToBePresentInElementLocated(By.id("items"),
-                        "Posted over HTTP, seen over the socket"));
-                String bobClock = text(bob, "clock");
-                waitFor(bob).until(driver -> !text(driver, "clock").equals(bobClock)); // ticks arrive over the socket
-                assertThat(text(bob, "counter")).as("the other session's counter").isEqualTo("0");
-                saveScreenshot(alice, "board-websocket.png");
-
-                alice.findElement(By.id("end-session")).click();
-                for (String tab : tabs) {
-                    alice.switchTo().window(tab);
-                    waitFor(alice).until(ExpectedConditions.attributeToBe(By.id("status"), "data-state", "ended"));
-                    assertThat(text(alice, "ended-reason")).as("the ended message's reason, from the socket")
-                            .contains("ended from one of its tabs");
-                }
-                assertThat(text(bob, "counter")).as("the other session is unaffected").isEqualTo("0");
-                assertCleanConsole(alice, "alice (WebSocket)");
-                assertCleanConsole(bob, "bob (WebSocket)");
+                scenario.run(alice, bob, tabs, aliceSession);
             } finally {
                 bob.quit();
             }

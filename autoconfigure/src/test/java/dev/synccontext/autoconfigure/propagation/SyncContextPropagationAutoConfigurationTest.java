@@ -30,7 +30,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Primary;
 import org.springframework.core.task.TaskDecorator;
 
 /**
@@ -52,7 +51,7 @@ class SyncContextPropagationAutoConfigurationTest {
 
     @Test
     void aSingleTaskDecoratorBecomesTheCallbackDecorator() {
-        servlet.withUserConfiguration(OneTaskDecorator.class).run(context -> {
+        withTaskDecorator("tenantTaskDecorator", "acme").run(context -> {
             assertThat(context).hasSingleBean(CallbackDecorator.class);
             CallbackDecorator decorator = context.getBean(SyncContextRegistry.class).template().decorator();
             assertThat(decorator).isInstanceOf(TaskDecoratorCallbackDecorator.class);
@@ -65,21 +64,25 @@ class SyncContextPropagationAutoConfigurationTest {
 
     @Test
     void theApplicationsCallbackDecoratorWinsOverItsTaskDecorator() {
-        servlet.withUserConfiguration(OneTaskDecorator.class, OwnCallbackDecorator.class).run(context -> {
-            assertThat(context).hasSingleBean(CallbackDecorator.class);
-            assertThat(context.getBean(SyncContextRegistry.class).template().decorator())
-                    .isSameAs(OwnCallbackDecorator.INSTANCE);
-        });
+        withTaskDecorator("tenantTaskDecorator", "acme").withUserConfiguration(OwnCallbackDecorator.class)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(CallbackDecorator.class);
+                    assertThat(context.getBean(SyncContextRegistry.class).template().decorator())
+                            .isSameAs(OwnCallbackDecorator.INSTANCE);
+                });
     }
 
     @Test
     void twoTaskDecoratorsWithoutAPrimaryLeaveContextPropagationInCharge() {
-        servlet.withUserConfiguration(TwoTaskDecorators.class).run(context -> {
+        WebApplicationContextRunner two = withTaskDecorator("first", "one").withBean("second", TaskDecorator.class,
+                () -> TaskDecoratorCallbackDecoratorTest.tenant("two"));
+        two.run(context -> {
             assertThat(context).hasSingleBean(CallbackDecorator.class);
             assertThat(context.getBean(SyncContextRegistry.class).template().decorator())
                     .isInstanceOf(ContextPropagationDecorator.class);
         });
-        servlet.withUserConfiguration(TwoTaskDecorators.class, PrimaryTaskDecorator.class).run(context ->
+        two.withBean("primary", TaskDecorator.class, () -> TaskDecoratorCallbackDecoratorTest.tenant("primary"),
+                definition -> definition.setPrimary(true)).run(context ->
                 assertThat(context.getBean(SyncContextRegistry.class).template().decorator())
                         .isInstanceOf(TaskDecoratorCallbackDecorator.class));
     }
@@ -107,34 +110,9 @@ class SyncContextPropagationAutoConfigurationTest {
         });
     }
 
-    @Configuration(proxyBeanMethods = false)
-    static class OneTaskDecorator {
-        @Bean
-        TaskDecorator tenantTaskDecorator() {
-            return TaskDecoratorCallbackDecoratorTest.tenant("acme");
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class TwoTaskDecorators {
-        @Bean
-        TaskDecorator first() {
-            return TaskDecoratorCallbackDecoratorTest.tenant("one");
-        }
-
-        @Bean
-        TaskDecorator second() {
-            return TaskDecoratorCallbackDecoratorTest.tenant("two");
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class PrimaryTaskDecorator {
-        @Bean
-        @Primary
-        TaskDecorator primary() {
-            return TaskDecoratorCallbackDecoratorTest.tenant("primary");
-        }
+    /** The servlet application with a {@code TaskDecorator} bean of that name, which sets that tenant. */
+    private WebApplicationContextRunner withTaskDecorator(String name, String tenant) {
+        return servlet.withBean(name, TaskDecorator.class, () -> TaskDecoratorCallbackDecoratorTest.tenant(tenant));
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -31,9 +31,7 @@ class SyncContextScopeAutoConfigurationTest {
 
     @Test
     void eachKeyedContextGetsItsOwnInstanceInsideItsCallbacks() {
-        runner.run(context -> {
-            SyncContextRegistry registry = context.getBean(SyncContextRegistry.class);
-            Counter counter = context.getBean(Counter.class);
+        withCounter((registry, counter) -> {
             RendererSyncContext a = registry.forKey("a");
             RendererSyncContext b = registry.forKey("b");
             a.invokeAsync(counter::increment).join();
@@ -80,9 +78,7 @@ class SyncContextScopeAutoConfigurationTest {
 
     @Test
     void aBeanOfAClosedContextIsNotCreatedAgainFromOutsideIt() {
-        runner.run(context -> {
-            SyncContextRegistry registry = context.getBean(SyncContextRegistry.class);
-            Counter counter = context.getBean(Counter.class);
+        withCounter((registry, counter) -> {
             RendererSyncContext a = registry.forKey("a");
             a.invokeAsync(counter::increment).join();
             registry.remove("a");
@@ -94,13 +90,21 @@ class SyncContextScopeAutoConfigurationTest {
 
     @Test
     void shutdownDestroysTheBeansOfEveryOpenContext() {
-        runner.run(context -> {
-            SyncContextRegistry registry = context.getBean(SyncContextRegistry.class);
-            Counter counter = context.getBean(Counter.class);
+        withCounter((registry, counter) -> {
             registry.forKey("a").invokeAsync(counter::increment).join();
             registry.forKey("b").invokeAsync(counter::increment).join();
         });
         assertThat(Counters.DESTROYED).hasValue(2);
+    }
+
+    /** Runs {@code check} in a fresh application with its registry and the context-scoped counter's proxy. */
+    private void withCounter(CounterCheck check) {
+        runner.run(context -> check.run(context.getBean(SyncContextRegistry.class), context.getBean(Counter.class)));
+    }
+
+    @FunctionalInterface
+    interface CounterCheck {
+        void run(SyncContextRegistry registry, Counter counter) throws Exception;
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -1,12 +1,16 @@
 package dev.synccontext.spring.mvc;
 
+import static dev.synccontext.spring.handler.ConcurrentPosts.join;
+import static dev.synccontext.spring.handler.ConcurrentPosts.post;
+import static dev.synccontext.spring.handler.ConcurrentPosts.send;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.handler.ConcurrentPosts;
+import dev.synccontext.spring.session.TwoSessions;
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.OnRandomPort;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,7 +54,7 @@ class OnContextHttpTest {
     void withoutTheAnnotationConcurrentRequestsOfOneSessionLoseUpdates(Browser alice) {
         // The premise: a plain field touched by overlapping requests of one session loses updates.
         alice.get("/plain/context");
-        List<HttpResponse<String>> replies = all(alice, 400, "/plain/increment");
+        List<HttpResponse<String>> replies = ConcurrentPosts.postAll(alice, 400, "/plain/increment");
         assertThat(replies).allSatisfy(reply -> assertThat(reply.statusCode()).isEqualTo(200));
         assertThat(Integer.parseInt(alice.get("/plain/tally").body())).as("updates kept out of 400").isLessThan(400);
     }
@@ -58,10 +62,7 @@ class OnContextHttpTest {
     @Test
     void fourHundredConcurrentRequestsOfOneSessionRunOneAtATimeAndLoseNothing(Browser bob) {
         bob.get("/plain/context");
-        List<HttpResponse<String>> replies = all(bob, 400, "/on/increment");
-        assertThat(replies).allSatisfy(reply -> assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200));
-        assertThat(replies).extracting(HttpResponse::body).as("each request saw its own count").doesNotHaveDuplicates();
-        assertThat(bob.get("/on/tally").body()).isEqualTo("400 max-inside 1");
+        ConcurrentPosts.assertIncrementsRunOneAtATime(bob, 400, "/on");
     }
 
     @Test
@@ -92,11 +93,9 @@ class OnContextHttpTest {
 
     @Test
     void theBodyRunsOnTheSessionsContextInlineOnTheRequestThreadWithoutAnAsyncDispatch(Browser carol, Browser dave) {
-        String context = carol.get("/plain/context").body();
-        String other = dave.get("/plain/context").body();
-        assertThat(context).startsWith("session-").isNotEqualTo(other);
-        assertThat(carol.get("/on/where").body()).isEqualTo(context + " true");
-        assertThat(dave.get("/on/where").body()).isEqualTo(other + " true");
+        TwoSessions contexts = TwoSessions.ask(carol, dave, "/plain/context");
+        assertThat(carol.get("/on/where").body()).isEqualTo(contexts.first() + " true");
+        assertThat(dave.get("/on/where").body()).isEqualTo(contexts.second() + " true");
         assertThat(carol.get("/on/thread").body()).as("inline: the request thread").contains("exec-");
         assertThat(asyncDispatches).as("async dispatches").hasValue(0);
     }
@@ -206,26 +205,5 @@ class OnContextHttpTest {
             body = body + " " + reply.headers().firstValue("X-Where").get();
         }
         return reply.statusCode() + " " + (reply.uri().getPath().endsWith("/sse") ? body.strip() : body);
-    }
-
-    private static HttpRequest.Builder post(Browser browser, String path) {
-        return browser.request(path).POST(HttpRequest.BodyPublishers.noBody());
-    }
-
-    private static CompletableFuture<HttpResponse<String>> send(Browser browser, HttpRequest.Builder request) {
-        return browser.httpClient().sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static List<HttpResponse<String>> all(Browser browser, int count, String path) {
-        List<CompletableFuture<HttpResponse<String>>> all = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            all.add(send(browser, post(browser, path)));
-        }
-        return join(all);
-    }
-
-    private static List<HttpResponse<String>> join(List<CompletableFuture<HttpResponse<String>>> all) {
-        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).orTimeout(120, TimeUnit.SECONDS).join();
-        return all.stream().map(CompletableFuture::join).toList();
     }
 }

@@ -30,9 +30,12 @@ class OnContextMethodsCheckTest {
             WebMvcAutoConfiguration.class, DispatcherServletAutoConfiguration.class,
             HttpMessageConvertersAutoConfiguration.class));
 
+    /** The application with an {@code @OnContext} handler. */
+    private final WebApplicationContextRunner annotated = mvc.withBean(AnnotatedController.class);
+
     @Test
     void theStartersAdapterRunsAnnotatedHandlers() {
-        mvc.withUserConfiguration(Annotated.class).run(context -> {
+        annotated.run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBean(RequestMappingHandlerAdapter.class)).isInstanceOf(OnContextHandlerAdapter.class);
         });
@@ -40,7 +43,7 @@ class OnContextMethodsCheckTest {
 
     @Test
     void theApplicationsOwnRegistrationsWinAndMayReturnTheAdapter() {
-        mvc.withUserConfiguration(Annotated.class, OwnRegistrationsReturningTheAdapter.class).run(context -> {
+        annotated.withUserConfiguration(OwnRegistrationsReturningTheAdapter.class).run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context).hasSingleBean(WebMvcRegistrations.class);
             assertThat(context.getBean(RequestMappingHandlerAdapter.class)).isInstanceOf(OwnAdapter.class);
@@ -49,11 +52,11 @@ class OnContextMethodsCheckTest {
 
     @Test
     void anotherAdapterFailsTheStartupNamingTheMethodAndTheFix() {
-        mvc.withUserConfiguration(Annotated.class, OwnRegistrations.class).run(context -> assertThat(context)
+        annotated.withUserConfiguration(OwnRegistrations.class).run(context -> assertThat(context)
                 .getFailure().hasMessageContaining("would run off their context")
                 .hasMessageContaining("AnnotatedController#hello")
                 .hasMessageContaining("Return new OnContextHandlerAdapter()"));
-        mvc.withUserConfiguration(Annotated.class).withPropertyValues("synccontext.mvc.on-context=false")
+        annotated.withPropertyValues("synccontext.mvc.on-context=false")
                 .run(context -> assertThat(context).getFailure().hasMessageContaining("would run off their context"));
     }
 
@@ -74,15 +77,6 @@ class OnContextMethodsCheckTest {
                 return adapter.get();
             }
         };
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class Annotated {
-
-        @Bean
-        AnnotatedController annotatedController() {
-            return new AnnotatedController();
-        }
     }
 
     @RestController

@@ -1,9 +1,7 @@
 package dev.synccontext.spring.mvc;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.spring.handler.OptOutAnswers;
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.OnRandomPort;
 import org.junit.jupiter.api.Test;
@@ -23,10 +21,7 @@ class OnContextOptOutHttpTest {
 
     @Test
     void aMethodMarkedOnContextFalseRunsOffTheContextItsSiblingsRunOn(Browser alice) {
-        String on = alice.get("/opt/on").body();
-        assertThat(on).as("the class's @OnContext").startsWith("on session-");
-        assertThat(alice.get("/opt/off").body()).as("@OnContext(false) on the method").isEqualTo("off");
-        assertThat(alice.get("/opt/on").body()).isEqualTo(on);
+        OptOutAnswers.assertOnlyTheOptedOutMethodRunsOff(alice, "/opt");
     }
 
     @SpringBootConfiguration
@@ -41,13 +36,13 @@ class OnContextOptOutHttpTest {
 
         @GetMapping("/opt/on")
         String on() {
-            return "on " + RendererSyncContext.current().map(RendererSyncContext::name).orElse("none");
+            return OptOutAnswers.where();
         }
 
         @GetMapping("/opt/off")
         @OnContext(false)
         String off() {
-            return RendererSyncContext.current().map(c -> "on " + c.name()).orElse("off");
+            return OptOutAnswers.where();
         }
     }
 }

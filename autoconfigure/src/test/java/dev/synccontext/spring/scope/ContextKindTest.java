@@ -81,10 +81,7 @@ class ContextKindTest {
 
     @Test
     void findCreatesNothingInASessionOrAKeyedContext(Browser user) {
-        assertThat(user.get("/has-profile").body()).as("before any call").isEqualTo("false");
-        assertThat(user.get("/has-profile").body()).as("find created nothing").isEqualTo("false");
-        user.post("/profile");
-        assertThat(user.get("/has-profile").body()).isEqualTo("true");
+        KindBeans.assertFindCreatesNoProfile(user);
         inKeyedContext("room:3", roomContext -> {
             int before = scope.contextsWithBeans();
             assertThat(scope.find(roomContext, KindBeans.Room.class)).isEmpty();

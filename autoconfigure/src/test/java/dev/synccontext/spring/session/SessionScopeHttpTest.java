@@ -3,16 +3,13 @@ package dev.synccontext.spring.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.handler.ConcurrentPosts;
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -41,13 +38,8 @@ class SessionScopeHttpTest {
 
     @Test
     void sameSessionCookieGetsTheSameContextAndOtherSessionsGetTheirOwn(Browser alice, Browser bob) {
-        String aliceContext = alice.get("/context").body();
-        assertThat(aliceContext).startsWith("session-");
-        assertThat(alice.get("/context").body()).isEqualTo(aliceContext);
-        assertThat(alice.get("/context").body()).isEqualTo(aliceContext);
-        String bobContext = bob.get("/context").body();
-        assertThat(bobContext).startsWith("session-").isNotEqualTo(aliceContext);
-        assertThat(bob.get("/context").body()).isEqualTo(bobContext);
+        TwoSessions contexts = TwoSessions.ask(alice, bob, "/context");
+        assertThat(alice.get("/context").body()).as("a third request").isEqualTo(contexts.first());
     }
 
     @Test
@@ -55,23 +47,7 @@ class SessionScopeHttpTest {
         carol.get("/context"); // open the session first, so every request below shares its cookie
         int threads = 8;
         int perThread = 40;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> all = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                all.add(pool.submit(() -> {
-                    for (int i = 0; i < perThread; i++) {
-                        HttpResponse<String> response = carol.post("/increment");
-                        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-                    }
-                }));
-            }
-            for (Future<?> f : all) {
-                f.get();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        ConcurrentPosts.postFromThreads(carol, threads, perThread, "/increment");
         assertThat(carol.get("/count").body())
                 .as("a plain int incremented by %d concurrent requests inside the context loses no update",
                         threads * perThread)

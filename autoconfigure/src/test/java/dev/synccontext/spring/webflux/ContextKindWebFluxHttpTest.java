@@ -68,10 +68,7 @@ class ContextKindWebFluxHttpTest {
 
     @Test
     void findInAWebSessionsContextCreatesNothing(Browser carol) {
-        assertThat(carol.get("/has-profile").body()).as("before any call").isEqualTo("false");
-        assertThat(carol.get("/has-profile").body()).as("find created nothing").isEqualTo("false");
-        carol.post("/profile");
-        assertThat(carol.get("/has-profile").body()).isEqualTo("true");
+        KindBeans.assertFindCreatesNoProfile(carol);
     }
 
     @SpringBootConfiguration

@@ -65,13 +65,7 @@ class ContextScopedWebFluxHttpTest {
 
     /** No {@code @OnContext}: the bean is called where WebFlux runs the handler, and where its operators run. */
     @RestController
-    static class OffCallbackController {
-
-        private final OverlapTally tally;
-
-        OffCallbackController(OverlapTally tally) {
-            this.tally = tally;
-        }
+    record OffCallbackController(OverlapTally tally) {
 
         @GetMapping("/off/handler")
         Mono<String> inTheHandler() {

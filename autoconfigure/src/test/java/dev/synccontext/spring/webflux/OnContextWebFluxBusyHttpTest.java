@@ -1,9 +1,11 @@
 package dev.synccontext.spring.webflux;
 
+import static dev.synccontext.spring.handler.ConcurrentPosts.send;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.handler.ConcurrentPosts;
 import dev.synccontext.spring.handler.OverlapTally;
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.OnRandomPort;
@@ -113,11 +115,7 @@ class OnContextWebFluxBusyHttpTest {
     }
 
     private static HttpRequest.Builder increment(Browser browser) {
-        return browser.request("/flux/increment").POST(HttpRequest.BodyPublishers.noBody());
-    }
-
-    private static CompletableFuture<HttpResponse<String>> send(Browser browser, HttpRequest.Builder request) {
-        return browser.httpClient().sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
+        return ConcurrentPosts.post(browser, "/flux/increment");
     }
 
     @SpringBootConfiguration

@@ -5,21 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.mvc.IllegalStateAsConflict;
 import dev.synccontext.autoconfigure.AllParts;
+import dev.synccontext.spring.handler.ConcurrentPosts;
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.spring.handler.OverlapTally;
+import dev.synccontext.spring.session.TwoSessions;
 import dev.synccontext.testing.Browser;
 import dev.synccontext.testing.OnRandomPort;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -38,25 +33,16 @@ class OnContextWebFluxHttpTest {
     @Test
     void fourHundredConcurrentRequestsOfOneWebSessionRunOneAtATimeAndLoseNothing(Browser alice) {
         alice.get("/plain/context");
-        List<CompletableFuture<HttpResponse<String>>> all = new ArrayList<>();
-        for (int i = 0; i < 400; i++) {
-            all.add(alice.httpClient().sendAsync(alice.request("/flux/increment").POST(HttpRequest.BodyPublishers.noBody())
-                    .build(), HttpResponse.BodyHandlers.ofString()));
-        }
-        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).orTimeout(120, TimeUnit.SECONDS).join();
-        assertThat(all).allSatisfy(reply -> assertThat(reply.join().statusCode()).as(reply.join().body()).isEqualTo(200));
-        assertThat(all.stream().map(reply -> reply.join().body())).as("each request saw its own count").doesNotHaveDuplicates();
-        assertThat(alice.get("/flux/tally").body()).isEqualTo("400 max-inside 1");
+        ConcurrentPosts.assertIncrementsRunOneAtATime(alice, 400, "/flux");
     }
 
     @Test
     void theBodyRunsOnItsWebSessionsContext(Browser bob, Browser carol) {
-        String bobs = bob.get("/plain/context").body();
-        String carols = carol.get("/plain/context").body();
-        assertThat(bobs).startsWith("session-").isNotEqualTo(carols);
-        assertThat(bob.get("/flux/where").body()).isEqualTo(bobs + " true");
-        assertThat(carol.get("/flux/where").body()).isEqualTo(carols + " true");
-        assertThat(bob.get("/flux/letters").body()).as("a Flux<String> is written as text").isEqualTo(bobs + "ab");
+        TwoSessions contexts = TwoSessions.ask(bob, carol, "/plain/context");
+        assertThat(bob.get("/flux/where").body()).isEqualTo(contexts.first() + " true");
+        assertThat(carol.get("/flux/where").body()).isEqualTo(contexts.second() + " true");
+        assertThat(bob.get("/flux/letters").body()).as("a Flux<String> is written as text")
+                .isEqualTo(contexts.first() + "ab");
     }
 
     @Test
@@ -69,7 +55,7 @@ class OnContextWebFluxHttpTest {
 
     @Test
     void aMethodThatCannotWaitForABusyContextIsRefusedAtStartup() {
-        AllParts.reactive().withUserConfiguration(NotReactive.class).run(context -> assertThat(context).getFailure()
+        AllParts.reactive().withBean(NotReactiveController.class).run(context -> assertThat(context).getFailure()
                 .rootCause().hasMessageContaining("@OnContext WebFlux handler NotReactiveController#hello returns String")
                 .hasMessageContaining("Return a Mono or Flux"));
     }
@@ -126,15 +112,6 @@ class OnContextWebFluxHttpTest {
         @GetMapping("/plain/context")
         Mono<String> context(RendererSyncContext context) {
             return Mono.just(context.name());
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class NotReactive {
-
-        @Bean
-        NotReactiveController notReactiveController() {
-            return new NotReactiveController();
         }
     }
 

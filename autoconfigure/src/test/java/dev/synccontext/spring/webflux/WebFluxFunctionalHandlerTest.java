@@ -4,12 +4,7 @@ import dev.synccontext.testing.Browser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
-import java.net.http.HttpResponse;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import dev.synccontext.spring.handler.ConcurrentPosts;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -40,23 +35,7 @@ class WebFluxFunctionalHandlerTest {
         assertThat(session.get("/count").body()).isEqualTo("0"); // opens the session: every client shares its cookie
         assertThat(otherSession.post("/increment").body()).isEqualTo("1");
 
-        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
-        try {
-            List<Future<?>> all = new ArrayList<>();
-            for (int c = 0; c < CLIENTS; c++) {
-                all.add(pool.submit(() -> {
-                    for (int i = 0; i < PER_CLIENT; i++) {
-                        HttpResponse<String> response = session.post("/increment");
-                        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-                    }
-                }));
-            }
-            for (Future<?> f : all) {
-                f.get();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        ConcurrentPosts.postFromThreads(session, CLIENTS, PER_CLIENT, "/increment");
 
         assertThat(session.get("/count").body()).as("a plain int, %d concurrent increments on one session's context",
                 CLIENTS * PER_CLIENT).isEqualTo(String.valueOf(CLIENTS * PER_CLIENT));

@@ -3,8 +3,8 @@ package dev.synccontext.spring.websocket;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.handler.OnContext;
+import dev.synccontext.spring.handler.OptOutAnswers;
 import dev.synccontext.testing.OnRandomPort;
 import java.util.concurrent.BlockingQueue;
 import org.junit.jupiter.api.Test;
@@ -70,14 +70,14 @@ class OnContextOptOutStompTest {
         @MessageMapping("/opt/on")
         @SendTo("/topic/opt")
         String on() {
-            return "on " + RendererSyncContext.current().map(RendererSyncContext::name).orElse("none");
+            return OptOutAnswers.where();
         }
 
         @MessageMapping("/opt/off")
         @SendTo("/topic/opt")
         @OnContext(false)
         String off() {
-            return RendererSyncContext.current().map(c -> "on " + c.name()).orElse("off");
+            return OptOutAnswers.where();
         }
     }
 }

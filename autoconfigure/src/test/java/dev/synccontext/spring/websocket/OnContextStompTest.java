@@ -26,7 +26,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.messaging.handler.annotation.DestinationVariable;
 import org.springframework.messaging.handler.annotation.MessageExceptionHandler;
@@ -38,9 +37,6 @@ import org.springframework.messaging.simp.config.MessageBrokerRegistry;
 import org.springframework.messaging.simp.stomp.StompSession;
 import org.springframework.stereotype.Component;
 import org.springframework.stereotype.Controller;
-import org.springframework.web.socket.config.annotation.EnableWebSocketMessageBroker;
-import org.springframework.web.socket.config.annotation.StompEndpointRegistry;
-import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
 
 /**
  * {@code @OnContext} STOMP methods over a real socket, with Spring's default inbound pool: their bodies run on
@@ -259,18 +255,15 @@ class OnContextStompTest {
      * The STOMP broker with {@code /queue} for {@code @SendToUser} and Spring's ordered publishing, so that what
      * the client receives is the order the context sent it in (Spring's outbound pool reorders otherwise).
      */
-    @Configuration(proxyBeanMethods = false)
-    @EnableWebSocketMessageBroker
-    static class OrderedBroker implements WebSocketMessageBrokerConfigurer {
+    static class OrderedBroker extends StompBroker {
         @Override
-        public void registerStompEndpoints(StompEndpointRegistry registry) {
-            registry.addEndpoint("/stomp");
+        protected String[] brokerDestinations() {
+            return new String[] { "/topic", "/queue" };
         }
 
         @Override
         public void configureMessageBroker(MessageBrokerRegistry registry) {
-            registry.enableSimpleBroker("/topic", "/queue");
-            registry.setApplicationDestinationPrefixes("/app");
+            super.configureMessageBroker(registry);
             registry.setPreservePublishOrder(true);
         }
     }

@@ -12,11 +12,8 @@ import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -87,13 +84,8 @@ class PlainWebSocketContextTest {
                     socket.send(run + "shared");
                 }
             });
-            Tally tally = awaitHandled(run + "shared", SENDERS * FRAMES);
-            RendererSyncContext context = tally.onlyContext();
-            assertThat(context.name()).startsWith("websocket-");
-            assertThat(tally.countOn(context)).as("two increments per frame, %d frames", SENDERS * FRAMES)
-                    .isEqualTo(2 * SENDERS * FRAMES);
-            assertThat(tally.overlaps).as("increments that overlapped another").hasValue(0);
-            assertThat(tally.offContext).as("increments outside the session's context").hasValue(0);
+            // Two increments per frame: one in the handler, one in its continuation.
+            awaitHandled(run + "shared", SENDERS * FRAMES).assertExactOnOneContext(2 * SENDERS * FRAMES);
             assertThat(webSocketContexts()).isEqualTo(1);
         } finally {
             socket.close();
@@ -113,15 +105,11 @@ class PlainWebSocketContextTest {
                     sockets.get(s).send(run + "socket-" + s);
                 }
             });
-            Set<RendererSyncContext> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+            List<Tally> tallies = new ArrayList<>();
             for (int s = 0; s < SENDERS; s++) {
-                Tally tally = awaitHandled(run + "socket-" + s, FRAMES);
-                RendererSyncContext context = tally.onlyContext();
-                assertThat(tally.countOn(context)).as("socket %d's count", s).isEqualTo(2 * FRAMES);
-                assertThat(tally.overlaps).hasValue(0);
-                distinct.add(context);
+                tallies.add(awaitHandled(run + "socket-" + s, FRAMES));
             }
-            assertThat(distinct).as("two WebSocket sessions never share a context").hasSize(SENDERS);
+            Tally.assertEachExactOnAContextOfItsOwn(tallies, 2 * FRAMES);
             assertThat(webSocketContexts()).isEqualTo(SENDERS);
         } finally {
             sockets.forEach(Client::close);

@@ -8,7 +8,8 @@ import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerCo
 
 /**
  * The STOMP broker of the tests that use STOMP: endpoint {@code /stomp}, a simple broker on {@code /topic},
- * application destinations under {@code /app}.
+ * application destinations under {@code /app}. A test that needs other broker destinations or Spring's ordering
+ * options imports a subclass that names them.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableWebSocketMessageBroker
@@ -20,7 +21,12 @@ public class StompBroker implements WebSocketMessageBrokerConfigurer {
 
     @Override
     public void configureMessageBroker(MessageBrokerRegistry registry) {
-        registry.enableSimpleBroker("/topic");
+        registry.enableSimpleBroker(brokerDestinations());
         registry.setApplicationDestinationPrefixes("/app");
+    }
+
+    /** The destination prefixes of the simple broker. */
+    protected String[] brokerDestinations() {
+        return new String[] { "/topic" };
     }
 }

@@ -60,10 +60,7 @@ class StompFramesOnContextTest {
 
     @Test
     void framesEnterTheContextInArrivalOrderAmongItsOtherWork() {
-        servlet.run(app -> {
-            Map<String, Object> session = new ConcurrentHashMap<>();
-            RendererSyncContext context = app.getBean(WebSocketSessionContexts.class).open(session);
-            Frames frames = app.getBean(Frames.class);
+        withOpenSession((app, session, context, frames) -> {
             CountDownLatch busy = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
             context.post(() -> { // holds the context while the frames and the tick arrive
@@ -82,17 +79,12 @@ class StompFramesOnContextTest {
                     .containsExactly("first", "tick", "second");
             assertThat(frames.seen).extracting(Seen::current).as("each ran on the session's context")
                     .containsOnly(context);
-            context.close();
         });
     }
 
     @Test
     void unannotatedMethodsKeepSpringsPathAndSpringsChoiceOfMethodDecides() {
-        servlet.run(app -> {
-            Map<String, Object> session = new ConcurrentHashMap<>();
-            RendererSyncContext context = app.getBean(WebSocketSessionContexts.class).open(session);
-            Frames frames = app.getBean(Frames.class);
-
+        withOpenSession((app, session, context, frames) -> {
             send(app, "/app/off/plain", session); // unannotated method
             send(app, "/app/both/exact", session); // an unannotated exact mapping beats an @OnContext pattern
             send(app, "/app/both/other", session); // only the @OnContext pattern matches
@@ -101,16 +93,12 @@ class StompFramesOnContextTest {
             assertThat(frames.byLabel("plain").current()).as("unannotated: on Spring's inbound pool").isNull();
             assertThat(frames.byLabel("exact").current()).as("Spring's best match, unannotated").isNull();
             assertThat(frames.byLabel("other").current()).as("Spring's best match, @OnContext").isSameAs(context);
-            context.close();
         });
     }
 
     @Test
     void theChannelsExecutorInterceptorsWrapTheHandlingOnTheContext() {
-        servlet.run(app -> {
-            Map<String, Object> session = new ConcurrentHashMap<>();
-            RendererSyncContext context = app.getBean(WebSocketSessionContexts.class).open(session);
-            Frames frames = app.getBean(Frames.class);
+        withOpenSession((app, session, context, frames) -> {
             Tagging tagging = app.getBean(Tagging.class);
 
             send(app, "/app/on/tagged", session);
@@ -121,7 +109,6 @@ class StompFramesOnContextTest {
             assertThat(seen.tag()).as("what beforeHandle set on the context's thread").isEqualTo("/app/on/tagged");
             assertThat(tagging.handledOn).as("afterMessageHandled for Spring's annotation handler, on the thread"
                     + " that ran the body").containsExactly(seen.thread());
-            context.close();
         });
     }
 
@@ -154,6 +141,22 @@ class StompFramesOnContextTest {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    /** Runs {@code check} in a fresh application with a STOMP session whose context is open; closes it after. */
+    private void withOpenSession(SessionCheck check) {
+        servlet.run(app -> {
+            Map<String, Object> session = new ConcurrentHashMap<>();
+            RendererSyncContext context = app.getBean(WebSocketSessionContexts.class).open(session);
+            check.run(app, session, context, app.getBean(Frames.class));
+            context.close();
+        });
+    }
+
+    @FunctionalInterface
+    interface SessionCheck {
+        void run(AssertableWebApplicationContext app, Map<String, Object> session, RendererSyncContext context,
+                Frames frames) throws Exception;
+    }
 
     /** What the socket's thread does with a SEND frame it read. */
     private static void send(AssertableWebApplicationContext app, String destination, Map<String, Object> session) {

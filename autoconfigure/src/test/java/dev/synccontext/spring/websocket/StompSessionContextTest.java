@@ -13,10 +13,8 @@ import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -120,13 +118,7 @@ class StompSessionContextTest {
                     }
                 }
             });
-            Tally tally = awaitHandled(run + "shared", SENDERS * FRAMES);
-            RendererSyncContext context = tally.onlyContext();
-            assertThat(context.name()).startsWith("websocket-");
-            assertThat(tally.countOn(context)).as("a plain int incremented by %d frames of one STOMP session",
-                    SENDERS * FRAMES).isEqualTo(SENDERS * FRAMES);
-            assertThat(tally.overlaps).as("increments that overlapped another").hasValue(0);
-            assertThat(tally.offContext).as("increments outside the session's context").hasValue(0);
+            awaitHandled(run + "shared", SENDERS * FRAMES).assertExactOnOneContext(SENDERS * FRAMES);
             assertThat(webSocketContexts()).as("open websocket contexts while one session is connected").isEqualTo(1);
             System.out.printf("[stomp] one session, %d frames: %.0f increments queued behind a busy context%n",
                     SENDERS * FRAMES, queuedWebSocketTasks() - queuedBefore);
@@ -148,15 +140,11 @@ class StompSessionContextTest {
                     sessions.get(s).send("/app/count/" + run + "session-" + s, "x");
                 }
             });
-            Set<RendererSyncContext> distinct = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            List<Tally> tallies = new ArrayList<>();
             for (int s = 0; s < SENDERS; s++) {
-                Tally tally = awaitHandled(run + "session-" + s, FRAMES);
-                RendererSyncContext context = tally.onlyContext();
-                assertThat(tally.countOn(context)).as("session %d's count", s).isEqualTo(FRAMES);
-                assertThat(tally.overlaps).hasValue(0);
-                distinct.add(context);
+                tallies.add(awaitHandled(run + "session-" + s, FRAMES));
             }
-            assertThat(distinct).as("two STOMP sessions never share a context").hasSize(SENDERS);
+            Tally.assertEachExactOnAContextOfItsOwn(tallies, FRAMES);
             assertThat(webSocketContexts()).isEqualTo(SENDERS);
         } finally {
             sessions.forEach(StompSession::disconnect);

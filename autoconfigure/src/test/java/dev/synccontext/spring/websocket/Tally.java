@@ -1,6 +1,11 @@
 package dev.synccontext.spring.websocket;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.synccontext.RendererSyncContext;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,6 +46,31 @@ final class Tally {
     /** The count, read on the context: behind every increment queued before this call. */
     int countOn(RendererSyncContext context) throws Exception {
         return context.invokeAsync(() -> count).get(30, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    /**
+     * Checks that one context, a WebSocket session's, ran every increment, none overlapping another, and that the
+     * count on it is {@code expected}; answers that context.
+     */
+    RendererSyncContext assertExactOnOneContext(int expected) throws Exception {
+        RendererSyncContext context = onlyContext();
+        assertThat(context.name()).startsWith("websocket-");
+        assertThat(countOn(context)).as("the session's count").isEqualTo(expected);
+        assertThat(overlaps).as("increments that overlapped another").hasValue(0);
+        assertThat(offContext).as("increments outside the session's context").hasValue(0);
+        return context;
+    }
+
+    /**
+     * Checks {@link #assertExactOnOneContext} for the tallies of sessions that sent at the same time, each
+     * {@code expected}, and that no two of them shared a context.
+     */
+    static void assertEachExactOnAContextOfItsOwn(List<Tally> tallies, int expected) throws Exception {
+        Set<RendererSyncContext> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Tally tally : tallies) {
+            distinct.add(tally.assertExactOnOneContext(expected));
+        }
+        assertThat(distinct).as("two WebSocket sessions never share a context").hasSize(tallies.size());
     }
 
     /** The one context that ran every increment. */
