@@ -4,7 +4,7 @@ JDK) as README.md's comparison table: one row per scenario, one column per mode 
 99.9 % error, bytes per call from -prof gc), then the ratio of ours (optimized) to the best hand-off peer
 in the same run and to lock-inline.
 
-Hand-off peers for the ratio (issue 26: a post never runs on the posting thread): netty-nonsticky,
+Hand-off peers for the ratio (the queued-path goal: a post never runs on the posting thread): netty-nonsticky,
 kotlinx-limited, guava-sequential, vertx-worker, single-thread. Not among them: lock-inline (the caller
 runs the callback under a lock; its own ratio column), grpc-sync (drains on the calling thread, so its
 posts run inline when the context is free) and baseline (the design the context replaced).
