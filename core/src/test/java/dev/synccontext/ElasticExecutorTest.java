@@ -124,26 +124,7 @@ class ElasticExecutorTest {
 
     @Test
     void aDrainStepsBackOnlyWhileNoOtherTaskIsQueued() throws Exception {
-        ElasticExecutor pool = pool(1, 1, 10_000 * MS); // one thread: a second task stays queued
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch ran = new CountDownLatch(1);
-        pool.execute(() -> {
-            started.countDown();
-            awaitQuietly(release);
-        });
-        assertThat(started.await(5, TimeUnit.SECONDS)).as("the first task started: %s", pool).isTrue();
-        pool.execute(ran::countDown);
-        try {
-            assertThat(pool.stepBack()).as("stepped back with a task queued: %s", pool).isFalse();
-            assertThat(pool.stepBackCount()).as("step backs counted with a task queued").isZero();
-        } finally {
-            release.countDown();
-        }
-        assertThat(ran.await(5, TimeUnit.SECONDS)).as("the queued task ran: %s", pool).isTrue();
-        // It was taken off the queue before it ran: nothing is queued now.
-        assertThat(pool.stepBack()).as("stepped back with nothing queued: %s", pool).isTrue();
-        assertThat(pool.stepBackCount()).isEqualTo(1);
+        StepBackRule.assertStepsBackOnlyWhileNoOtherTaskIsQueued(pool(1, 1, 10_000 * MS));
     }
 
     @Test
