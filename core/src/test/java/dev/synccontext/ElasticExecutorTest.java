@@ -36,7 +36,7 @@ class ElasticExecutorTest {
             for (int i = 0; i < 4; i++) {
                 pool.execute(() -> {
                     blocked.countDown();
-                    awaitQuietly(release);
+                    Occupier.awaitUninterruptibly(release);
                 });
             }
             assertThat(blocked.await(5, TimeUnit.SECONDS)).as("all four blocking tasks started: %s", pool).isTrue();
@@ -60,7 +60,7 @@ class ElasticExecutorTest {
         for (int i = 0; i < 5; i++) {
             pool.execute(() -> {
                 started.incrementAndGet();
-                awaitQuietly(release);
+                Occupier.awaitUninterruptibly(release);
             });
         }
         awaitCondition(() -> started.get() == 3, "three tasks started");
@@ -196,7 +196,7 @@ class ElasticExecutorTest {
             for (int i = 0; i < 2; i++) {
                 pool.execute(() -> {
                     bothStarted.countDown();
-                    awaitQuietly(bothStarted); // two workers exist once both have started
+                    Occupier.awaitUninterruptibly(bothStarted); // two workers exist once both have started
                 });
             }
             assertThat(bothStarted.await(5, TimeUnit.SECONDS)).isTrue();
@@ -210,7 +210,7 @@ class ElasticExecutorTest {
             List<Thread> burners = startBurners(2 * Runtime.getRuntime().availableProcessors(), stopBurners);
             try {
                 for (int i = 0; i < 2; i++) {
-                    pool.execute(() -> awaitQuietly(release));
+                    pool.execute(() -> Occupier.awaitUninterruptibly(release));
                 }
                 for (int i = 0; i < 20; i++) {
                     pool.execute(rest::countDown);
@@ -310,13 +310,5 @@ class ElasticExecutorTest {
             burners.add(burner);
         }
         return burners;
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }
