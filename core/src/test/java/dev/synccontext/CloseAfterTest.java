@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.testing.PooledTest;
+import dev.synccontext.testing.PostsUntilRefused;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -84,38 +85,15 @@ class CloseAfterTest extends PooledTest {
         for (int round = 0; round < 500; round++) {
             RendererSyncContext ctx = RendererSyncContext.create(pool);
             AtomicBoolean lastRan = new AtomicBoolean();
-            AtomicInteger after = new AtomicInteger();
-            CountDownLatch producing = new CountDownLatch(2);
-            Thread[] producers = new Thread[2];
-            for (int p = 0; p < producers.length; p++) {
-                producers[p] = new Thread(() -> {
-                    producing.countDown();
-                    try {
-                        for (;;) {
-                            ctx.post(() -> {
-                                if (lastRan.get()) {
-                                    after.incrementAndGet();
-                                }
-                            });
-                            Thread.onSpinWait();
-                        }
-                    } catch (RejectedExecutionException closed) {
-                        // the context was ended: this producer is done
-                    }
-                });
-                producers[p].start();
-            }
-            producing.await();
+            PostsUntilRefused posts = PostsUntilRefused.start(ctx, 2, lastRan);
             for (long until = System.nanoTime() + ThreadLocalRandom.current().nextLong(50_000); System.nanoTime() < until; ) {
                 Thread.onSpinWait();
             }
             end.accept(ctx, () -> lastRan.set(true));
-            for (Thread producer : producers) {
-                producer.join();
-            }
+            posts.join();
             assertThat(ctx.awaitTermination(Duration.ofSeconds(10))).isTrue();
             assertThat(lastRan).isTrue();
-            violations += after.get();
+            violations += posts.ranAfterLast();
         }
         return violations;
     }

@@ -3,6 +3,7 @@ package dev.synccontext;
 import static dev.synccontext.Catching.catching;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Named.named;
 
 import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
@@ -19,11 +20,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The deadlock catalogue (docs/DESIGN.md, "Deadlock detection"): every shape of a blocking wait from
@@ -176,23 +180,28 @@ class DeadlockCatalogueTest {
 
     // ---------------------------------------------------------------- across contexts
 
-    @ParameterizedTest
-    @EnumSource(Threads.class)
-    void joinAcrossTwoContextsThrows(Threads kind) throws Exception {
-        assertCycleOfTwo(kind, "A", "B", JOIN, JOIN);
+    /**
+     * Each way of waiting across two contexts, on platform and virtual threads: the first wait, then the
+     * other's. A get, timed or not, throws at once, not at its timeout; a send's callback may send back.
+     */
+    static Stream<Arguments> cyclesOfTwo() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Threads kind : Threads.values()) {
+            cases.add(Arguments.of(kind, named("join", JOIN), named("join", JOIN)));
+            cases.add(Arguments.of(kind, named("get", GET), named("join", JOIN)));
+            cases.add(Arguments.of(kind, named("timed get", TIMED_GET), named("get", GET)));
+            cases.add(Arguments.of(kind, named("send", SEND), named("send", SEND)));
+            cases.add(Arguments.of(kind, named("future chain", CHAIN), named("join", JOIN)));
+        }
+        return cases.stream();
     }
 
-    @ParameterizedTest
-    @EnumSource(Threads.class)
-    void getAndTimedGetAcrossTwoContextsThrowAtOnceNotAtTheTimeout(Threads kind) throws Exception {
-        assertCycleOfTwo(kind, "A", "B", GET, JOIN);
-        assertCycleOfTwo(kind, "A2", "B2", TIMED_GET, GET);
-    }
-
-    @ParameterizedTest
-    @EnumSource(Threads.class)
-    void sendFromInsideToAContextWhoseCallbackSendsBackThrows(Threads kind) throws Exception {
-        assertCycleOfTwo(kind, "A", "B", SEND, SEND);
+    @ParameterizedTest(name = "{0}: {1}, then {2}")
+    @MethodSource("cyclesOfTwo")
+    void aWaitAcrossTwoContextsThatWaitOnEachOtherThrows(Threads kind, Wait firstWait, Wait othersWait)
+            throws Exception {
+        Executor executor = executor(kind);
+        assertCycle(kind, List.of(context("A", executor), context("B", executor)), firstWait, othersWait);
     }
 
     @ParameterizedTest
@@ -211,12 +220,6 @@ class DeadlockCatalogueTest {
         RendererSyncContext c = context("C", executor);
         Wait throughAsync = target -> target.invokeAsync(() -> 1).thenApplyAsync(x -> x + 1, c).join();
         assertCycle(kind, List.of(context("A", executor), context("B", executor)), throughAsync, JOIN);
-    }
-
-    @ParameterizedTest
-    @EnumSource(Threads.class)
-    void aCompletableFutureChainAcrossContextsThrows(Threads kind) throws Exception {
-        assertCycleOfTwo(kind, "A", "B", CHAIN, JOIN);
     }
 
     @ParameterizedTest
@@ -272,13 +275,6 @@ class DeadlockCatalogueTest {
      * last, the first callback waits ({@code firstWait}) on {@code ring[1]}. That wait closes the cycle:
      * it must throw at once, naming every side; the others then go on.
      */
-    /** {@link #assertCycle} over two new contexts named {@code first} and {@code second}. */
-    private ContextDeadlockException assertCycleOfTwo(Threads kind, String first, String second, Wait firstWait,
-            Wait othersWait) throws Exception {
-        Executor executor = executor(kind);
-        return assertCycle(kind, List.of(context(first, executor), context(second, executor)), firstWait, othersWait);
-    }
-
     private ContextDeadlockException assertCycle(Threads kind, List<RendererSyncContext> ring, Wait firstWait,
             Wait othersWait) throws Exception {
         int n = ring.size();

@@ -36,7 +36,7 @@ class ElasticExecutorTest {
             for (int i = 0; i < 4; i++) {
                 pool.execute(() -> {
                     blocked.countDown();
-                    awaitQuietly(release);
+                    Occupier.awaitUninterruptibly(release);
                 });
             }
             assertThat(blocked.await(5, TimeUnit.SECONDS)).as("all four blocking tasks started: %s", pool).isTrue();
@@ -60,7 +60,7 @@ class ElasticExecutorTest {
         for (int i = 0; i < 5; i++) {
             pool.execute(() -> {
                 started.incrementAndGet();
-                awaitQuietly(release);
+                Occupier.awaitUninterruptibly(release);
             });
         }
         awaitCondition(() -> started.get() == 3, "three tasks started");
@@ -124,26 +124,7 @@ class ElasticExecutorTest {
 
     @Test
     void aDrainStepsBackOnlyWhileNoOtherTaskIsQueued() throws Exception {
-        ElasticExecutor pool = pool(1, 1, 10_000 * MS); // one thread: a second task stays queued
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch ran = new CountDownLatch(1);
-        pool.execute(() -> {
-            started.countDown();
-            awaitQuietly(release);
-        });
-        assertThat(started.await(5, TimeUnit.SECONDS)).as("the first task started: %s", pool).isTrue();
-        pool.execute(ran::countDown);
-        try {
-            assertThat(pool.stepBack()).as("stepped back with a task queued: %s", pool).isFalse();
-            assertThat(pool.stepBackCount()).as("step backs counted with a task queued").isZero();
-        } finally {
-            release.countDown();
-        }
-        assertThat(ran.await(5, TimeUnit.SECONDS)).as("the queued task ran: %s", pool).isTrue();
-        // It was taken off the queue before it ran: nothing is queued now.
-        assertThat(pool.stepBack()).as("stepped back with nothing queued: %s", pool).isTrue();
-        assertThat(pool.stepBackCount()).isEqualTo(1);
+        StepBackRule.assertStepsBackOnlyWhileNoOtherTaskIsQueued(pool(1, 1, 10_000 * MS));
     }
 
     @Test
@@ -215,7 +196,7 @@ class ElasticExecutorTest {
             for (int i = 0; i < 2; i++) {
                 pool.execute(() -> {
                     bothStarted.countDown();
-                    awaitQuietly(bothStarted); // two workers exist once both have started
+                    Occupier.awaitUninterruptibly(bothStarted); // two workers exist once both have started
                 });
             }
             assertThat(bothStarted.await(5, TimeUnit.SECONDS)).isTrue();
@@ -229,7 +210,7 @@ class ElasticExecutorTest {
             List<Thread> burners = startBurners(2 * Runtime.getRuntime().availableProcessors(), stopBurners);
             try {
                 for (int i = 0; i < 2; i++) {
-                    pool.execute(() -> awaitQuietly(release));
+                    pool.execute(() -> Occupier.awaitUninterruptibly(release));
                 }
                 for (int i = 0; i < 20; i++) {
                     pool.execute(rest::countDown);
@@ -329,13 +310,5 @@ class ElasticExecutorTest {
             burners.add(burner);
         }
         return burners;
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -41,23 +41,7 @@ class StepBackTest {
 
     @Test
     void aPoolWithATaskQueuedDoesNotStepBack() throws Exception {
-        ElasticExecutor pool = pool("step-back-busy-", 1);
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch queuedRan = new CountDownLatch(1);
-        pool.execute(() -> {
-            running.countDown();
-            Occupier.awaitUninterruptibly(release);
-        });
-        assertThat(running.await(30, TimeUnit.SECONDS)).as("the blocker runs: %s", pool).isTrue();
-        pool.execute(queuedRan::countDown); // its one thread is busy and it may start no other: queued
-        try {
-            assertThat(pool.stepBack()).as("stepped back while a task is queued: %s", pool).isFalse();
-            assertThat(pool.stepBackCount()).as("step backs counted").isZero();
-        } finally {
-            release.countDown();
-        }
-        assertThat(queuedRan.await(30, TimeUnit.SECONDS)).as("the queued task ran: %s", pool).isTrue();
+        StepBackRule.assertStepsBackOnlyWhileNoOtherTaskIsQueued(pool("step-back-busy-", 1));
     }
 
     /** A pool of at most {@code maxThreads} threads that retire after 1 s idle. */

@@ -271,13 +271,7 @@ public final class LiveSubscriber {
                 }
             }
             if (!overflow) {
-                buffer.put(key, message);
-                statistics.buffered(1);
-                highWater = Math.max(highWater, buffer.size());
-                if (state == IDLE) {
-                    state = DRAINING;
-                    owed = true;
-                }
+                owed = enqueue(key, message);
             }
         }
         if (overflow) {
@@ -285,6 +279,23 @@ public final class LiveSubscriber {
             close(CloseReason.TOO_SLOW);
         }
         return owed;
+    }
+
+    /**
+     * Buffers {@code message} under {@code key} (the buffer has room) and counts it.
+     *
+     * @return {@code true} if this moved the subscriber from idle to draining (a drain is owed)
+     */
+    @GuardedBy("this")
+    private boolean enqueue(Object key, LiveMessage message) {
+        buffer.put(key, message);
+        statistics.buffered(1);
+        highWater = Math.max(highWater, buffer.size());
+        if (state == IDLE) {
+            state = DRAINING;
+            return true;
+        }
+        return false;
     }
 
     /**
@@ -307,13 +318,7 @@ public final class LiveSubscriber {
                 if (buffer.size() >= capacity) {
                     dropOldest();
                 }
-                buffer.put(new Object(), last);
-                statistics.buffered(1);
-                highWater = Math.max(highWater, buffer.size());
-                if (state == IDLE) {
-                    state = DRAINING;
-                    schedule = true;
-                }
+                schedule = enqueue(new Object(), last);
             }
         }
         if (stalled) {

@@ -42,9 +42,7 @@ class LiveChannelTest {
         LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 8).build(() -> "s");
         RecordingTransport stalled = RecordingTransport.stalled();
         LiveSubscriber subscriber = live.subscribe(stalled);
-        for (int i = 1; i <= 10_000; i++) {
-            live.publish("board", i);
-        }
+        publishUpTo(live, 10_000);
         assertThat(subscriber.highWater()).isEqualTo(8);
         assertThat(subscriber.buffered()).isEqualTo(8);
         assertThat(subscriber.dropped()).as("snapshot + 10,000 published, 8 kept").isEqualTo(10_001 - 8);
@@ -121,9 +119,7 @@ class LiveChannelTest {
     @Test
     void aReconnectWithTheLastIdGetsExactlyWhatItMissed() {
         LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 64).build(() -> "s");
-        for (int i = 1; i <= 20; i++) {
-            live.publish("board", i);
-        }
+        publishUpTo(live, 20);
         RecordingTransport back = new RecordingTransport(live.epoch() + "-12");
         live.subscribe(back);
         await().atMost(Duration.ofSeconds(10)).until(() -> back.written.size() == 8);
@@ -135,9 +131,7 @@ class LiveChannelTest {
     @Test
     void aReconnectPastTheReplayBufferFromAnotherChannelOrWithGarbageGetsOneSnapshot() {
         LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 64).build(() -> "now");
-        for (int i = 1; i <= 40; i++) {
-            live.publish("board", i); // the replay buffer keeps 25..40
-        }
+        publishUpTo(live, 40); // the replay buffer keeps 25..40
         for (String id : List.of(live.epoch() + "-3", "otherepoch-39", "garbage", live.epoch() + "-x",
                 live.epoch() + "-99")) {
             RecordingTransport back = new RecordingTransport(id);
@@ -156,9 +150,7 @@ class LiveChannelTest {
     @Test
     void aReplayThatWouldNotFitTheSubscribersBufferBecomesASnapshotInsteadOfAGap() {
         LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "now");
-        for (int i = 1; i <= 10; i++) {
-            live.publish("board", i);
-        }
+        publishUpTo(live, 10);
         RecordingTransport back = new RecordingTransport(live.epoch() + "-2");
         live.subscribe(back);
         await().atMost(Duration.ofSeconds(10)).until(() -> back.written.size() == 1);
@@ -208,9 +200,7 @@ class LiveChannelTest {
         LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 1000).build(() -> "s");
         RecordingTransport tab = new RecordingTransport();
         LiveSubscriber subscriber = live.subscribe(tab);
-        for (int i = 1; i <= 200; i++) {
-            live.publish("board", i);
-        }
+        publishUpTo(live, 200);
         live.end("ended", "the session ended");
         assertThat(tab.closedLatch.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(tab.closed).hasValue(CloseReason.CHANNEL_CLOSED);
@@ -231,9 +221,7 @@ class LiveChannelTest {
         LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 4).build(() -> "s");
         RecordingTransport stalled = RecordingTransport.stalled();
         live.subscribe(stalled);
-        for (int i = 1; i <= 100; i++) {
-            live.publish("board", i);
-        }
+        publishUpTo(live, 100);
         await().atMost(Duration.ofSeconds(10)).until(() -> live.subscribers().get(0).buffered() == 4);
         live.end("ended", "gone");
         assertThat(stalled.closedLatch.await(10, TimeUnit.SECONDS)).as("not waited for").isTrue();
@@ -258,5 +246,12 @@ class LiveChannelTest {
         live.close();
         assertThat(second.closedLatch.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(changes).as("nothing once the channel is closed").hasValue(3);
+    }
+
+    /** Publishes the numbers 1 to {@code last} to the board, in order. */
+    private static void publishUpTo(LiveChannel live, int last) {
+        for (int i = 1; i <= last; i++) {
+            live.publish("board", i);
+        }
     }
 }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.ContextClock;
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.PostsUntilRefused;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -147,27 +148,12 @@ class ReleaseHookTest {
         for (int round = 0; round < 300; round++) {
             lastRan.set(false);
             RendererSyncContext board = registry.forKey("board-" + round);
-            CountDownLatch producing = new CountDownLatch(1);
-            Thread producer = new Thread(() -> {
-                producing.countDown();
-                try {
-                    for (;;) {
-                        board.post(() -> {
-                            if (lastRan.get()) {
-                                after.incrementAndGet();
-                            }
-                        });
-                    }
-                } catch (java.util.concurrent.RejectedExecutionException released) {
-                    // the release closed it: done
-                }
-            });
-            producer.start();
-            producing.await();
+            PostsUntilRefused posts = PostsUntilRefused.start(board, 1, lastRan);
             registry.remove("board-" + round);
-            producer.join();
+            posts.join();
             assertThat(board.awaitTermination(Duration.ofSeconds(10))).isTrue();
             assertThat(lastRan).isTrue();
+            after.addAndGet(posts.ranAfterLast());
         }
         assertThat(after).as("callbacks that ran after their context's last callback").hasValue(0);
     }
