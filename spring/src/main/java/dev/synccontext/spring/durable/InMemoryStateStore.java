@@ -48,10 +48,18 @@ public final class InMemoryStateStore implements StateStore {
         this.deliveries = deliveries;
     }
 
-    /** A node lease: live while {@code now < expiresAt}. */
-    private static final class Node {
-        final long epoch;
+    /** An entry that lives while {@code now < expiresAt}, on the store's clock; an expired one counts as gone. */
+    private abstract static class Expiring {
         long expiresAt;
+
+        final boolean expiredAt(long now) {
+            return now - expiresAt >= 0;
+        }
+    }
+
+    /** A node lease. */
+    private static final class Node extends Expiring {
+        final long epoch;
 
         Node(long epoch, long expiresAt) {
             this.epoch = epoch;
@@ -60,13 +68,12 @@ public final class InMemoryStateStore implements StateStore {
     }
 
     /** A session record: the owner fields are null once released; {@code token} stays as the last one issued. */
-    private static final class Session {
+    private static final class Session extends Expiring {
         @Nullable String owner;
         long ownerEpoch;
         long token;
         long dataToken;
         byte @Nullable [] data;
-        long expiresAt;
     }
 
     @Override
@@ -267,25 +274,25 @@ public final class InMemoryStateStore implements StateStore {
     }
 
     private @Nullable Node liveNode(String nodeId, long now) {
-        Node node = nodes.get(nodeId);
-        if (node != null && now - node.expiresAt >= 0) {
-            nodes.remove(nodeId);
-            return null;
-        }
-        return node;
+        return live(nodes, nodeId, now);
     }
 
     private @Nullable Session liveSession(String handle, long now) {
-        Session session = sessions.get(handle);
-        if (session != null && now - session.expiresAt >= 0) {
-            sessions.remove(handle);
+        return live(sessions, handle, now);
+    }
+
+    /** The entry under {@code key}, or null when there is none or it expired (then it is dropped). */
+    private static <E extends Expiring> @Nullable E live(Map<String, E> entries, String key, long now) {
+        E entry = entries.get(key);
+        if (entry != null && entry.expiredAt(now)) {
+            entries.remove(key);
             return null;
         }
-        return session;
+        return entry;
     }
 
     private void sweep(long now) {
-        sessions.values().removeIf(session -> now - session.expiresAt >= 0);
-        nodes.values().removeIf(node -> now - node.expiresAt >= 0);
+        sessions.values().removeIf(session -> session.expiredAt(now));
+        nodes.values().removeIf(node -> node.expiredAt(now));
     }
 }

@@ -2,14 +2,12 @@ package dev.synccontext.spring.live;
 
 import tools.jackson.databind.json.JsonMapper;
 
-/** The default {@link LiveEncoder}: the application's {@code JsonMapper}; a {@code String} is written as JSON too. */
-public final class JsonLiveEncoder implements LiveEncoder {
-
-    private final JsonMapper json;
-
-    public JsonLiveEncoder(JsonMapper json) {
-        this.json = json;
-    }
+/**
+ * The default {@link LiveEncoder}: the application's {@code JsonMapper}; a {@code String} is written as JSON too.
+ *
+ * @param json the mapper that writes every message
+ */
+public record JsonLiveEncoder(JsonMapper json) implements LiveEncoder {
 
     @Override
     public String encode(Object data) {

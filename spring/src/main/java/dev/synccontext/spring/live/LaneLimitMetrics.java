@@ -4,14 +4,12 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
-/** Binds {@code synccontext.live.lanes.refused}: event streams refused for asking more lanes than the cap. */
-public final class LaneLimitMetrics implements MeterBinder {
-
-    private final LaneLimit limit;
-
-    public LaneLimitMetrics(LaneLimit limit) {
-        this.limit = limit;
-    }
+/**
+ * Binds {@code synccontext.live.lanes.refused}: event streams refused for asking more lanes than the cap.
+ *
+ * @param limit the cap whose refusals are counted
+ */
+public record LaneLimitMetrics(LaneLimit limit) implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {

@@ -4,14 +4,12 @@ import dev.synccontext.micrometer.LiveChannelMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
-/** Binds the live-channel meters of every scope, including scopes that appear after startup. */
-public final class LiveChannelsMetrics implements MeterBinder {
-
-    private final LiveChannels channels;
-
-    public LiveChannelsMetrics(LiveChannels channels) {
-        this.channels = channels;
-    }
+/**
+ * Binds the live-channel meters of every scope, including scopes that appear after startup.
+ *
+ * @param channels the channels of every scope, told of each scope as it appears
+ */
+public record LiveChannelsMetrics(LiveChannels channels) implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {

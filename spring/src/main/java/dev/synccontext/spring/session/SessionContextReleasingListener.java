@@ -9,14 +9,10 @@ import jakarta.servlet.http.HttpSessionListener;
  * node when its repository publishes them (for Redis: {@code spring.session.data.redis.repository-type=indexed}).
  * Stores that publish no events rely on idle eviction instead (see {@link SessionContexts}).
  * Idempotent: a session that this node never served is ignored.
+ *
+ * @param contexts the sessions' contexts on this node
  */
-public final class SessionContextReleasingListener implements HttpSessionListener {
-
-    private final SessionContexts contexts;
-
-    public SessionContextReleasingListener(SessionContexts contexts) {
-        this.contexts = contexts;
-    }
+public record SessionContextReleasingListener(SessionContexts contexts) implements HttpSessionListener {
 
     @Override
     public void sessionDestroyed(HttpSessionEvent event) {

@@ -11,14 +11,10 @@ import dev.synccontext.spring.session.WebSessionContexts;
 /**
  * Gives a WebFlux controller method the {@link RendererSyncContext} of its {@code WebSession}: declare
  * a parameter of that type.
+ *
+ * @param contexts the {@code WebSession}s' contexts
  */
-public final class WebSessionContextArgumentResolver implements HandlerMethodArgumentResolver {
-
-    private final WebSessionContexts contexts;
-
-    public WebSessionContextArgumentResolver(WebSessionContexts contexts) {
-        this.contexts = contexts;
-    }
+public record WebSessionContextArgumentResolver(WebSessionContexts contexts) implements HandlerMethodArgumentResolver {
 
     @Override
     public boolean supportsParameter(MethodParameter parameter) {

@@ -18,14 +18,11 @@ import org.springframework.messaging.simp.SimpMessageHeaderAccessor;
  * ({@link StompFramesOnContext}). After the session ended,
  * the parameter is its closed context, which refuses the work ({@code RejectedExecutionException} in the
  * returned future). A message without a connected session (no CONNECT yet) fails with a message that says so.
+ *
+ * @param contexts the WebSocket sessions' contexts, found by the session's attributes
  */
-public final class StompSessionContextArgumentResolver implements HandlerMethodArgumentResolver {
-
-    private final WebSocketSessionContexts contexts;
-
-    public StompSessionContextArgumentResolver(WebSocketSessionContexts contexts) {
-        this.contexts = contexts;
-    }
+public record StompSessionContextArgumentResolver(WebSocketSessionContexts contexts)
+        implements HandlerMethodArgumentResolver {
 
     @Override
     public boolean supportsParameter(MethodParameter parameter) {

@@ -3,6 +3,7 @@ package dev.synccontext.spring.durable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.synccontext.spring.Race;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,11 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -78,33 +76,26 @@ public abstract class StateStoreContract {
         NodeLease a = lease("a", LONG);
         NodeLease b = lease("b", LONG);
         int sessions = 200;
-        CountDownLatch start = new CountDownLatch(1);
-        ExecutorService nodes = Executors.newFixedThreadPool(2);
-        try {
-            List<Future<List<Ownership>>> answers = new ArrayList<>();
-            for (NodeLease lease : List.of(a, b)) {
-                answers.add(nodes.submit(() -> {
-                    start.await();
-                    List<Ownership> mine = new ArrayList<>();
-                    for (int i = 0; i < sessions; i++) {
-                        mine.add(store().acquire("race-" + i, lease, IDLE));
-                    }
-                    return mine;
-                }));
-            }
-            start.countDown();
-            List<Ownership> ofA = answers.get(0).get(30, TimeUnit.SECONDS);
-            List<Ownership> ofB = answers.get(1).get(30, TimeUnit.SECONDS);
-            for (int i = 0; i < sessions; i++) {
-                Ownership first = ofA.get(i);
-                Ownership second = ofB.get(i);
-                boolean aWon = first instanceof Ownership.Acquired;
-                Ownership.Acquired winner = (Ownership.Acquired) (aWon ? first : second);
-                assertThat(aWon ? second : first).as("race-%d: the loser learns the winner and its token", i)
-                        .isEqualTo(new Ownership.OwnedElsewhere(aWon ? "a" : "b", winner.token()));
-            }
-        } finally {
-            nodes.shutdownNow();
+        List<Callable<List<Ownership>>> nodes = new ArrayList<>();
+        for (NodeLease lease : List.of(a, b)) {
+            nodes.add(() -> {
+                List<Ownership> mine = new ArrayList<>();
+                for (int i = 0; i < sessions; i++) {
+                    mine.add(store().acquire("race-" + i, lease, IDLE));
+                }
+                return mine;
+            });
+        }
+        List<List<Ownership>> answers = Race.run(Duration.ofSeconds(30), nodes);
+        List<Ownership> ofA = answers.get(0);
+        List<Ownership> ofB = answers.get(1);
+        for (int i = 0; i < sessions; i++) {
+            Ownership first = ofA.get(i);
+            Ownership second = ofB.get(i);
+            boolean aWon = first instanceof Ownership.Acquired;
+            Ownership.Acquired winner = (Ownership.Acquired) (aWon ? first : second);
+            assertThat(aWon ? second : first).as("race-%d: the loser learns the winner and its token", i)
+                    .isEqualTo(new Ownership.OwnedElsewhere(aWon ? "a" : "b", winner.token()));
         }
     }
 
@@ -315,90 +306,80 @@ public abstract class StateStoreContract {
         Map<WriteOutcome, AtomicLong> outcomes = new ConcurrentHashMap<>();
         AtomicLong pauses = new AtomicLong();
         AtomicLong sequence = new AtomicLong();
-        CountDownLatch start = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(nodes);
-        try {
-            List<Future<?>> runs = new ArrayList<>();
-            for (int n = 0; n < nodes; n++) {
-                String nodeId = "node-" + n;
-                Random random = new Random(seed * 31 + n);
-                runs.add(pool.submit(() -> {
-                    start.await();
-                    NodeLease lease = lease(nodeId, LONG);
-                    Map<String, Long> held = new HashMap<>();
-                    Map<String, Long> seen = new HashMap<>();
-                    for (int op = 0; op < operations && violation.get() == null; op++) {
-                        String handle = "s" + random.nextInt(100);
-                        int dice = random.nextInt(100);
-                        if (dice < 30) {
-                            long before = granted.computeIfAbsent(handle, h -> new AtomicLong()).get();
-                            Ownership ownership = store().acquire(handle, lease, IDLE);
-                            if (ownership instanceof Ownership.Acquired acquired) {
-                                if (acquired.token() != acquired.previousToken() && acquired.token() <= before) {
-                                    violation.compareAndSet(null, nodeId + " was granted " + handle + " under token "
-                                            + acquired.token() + ", not above " + before + " granted before");
-                                }
-                                granted.get(handle).accumulateAndGet(acquired.token(), Math::max);
-                                held.put(handle, acquired.token());
-                            } else if (ownership instanceof Ownership.LeaseLost) {
-                                lease = lease(nodeId, LONG);
+        List<Callable<Void>> runs = new ArrayList<>();
+        for (int n = 0; n < nodes; n++) {
+            String nodeId = "node-" + n;
+            Random random = new Random(seed * 31 + n);
+            runs.add(() -> {
+                NodeLease lease = lease(nodeId, LONG);
+                Map<String, Long> held = new HashMap<>();
+                Map<String, Long> seen = new HashMap<>();
+                for (int op = 0; op < operations && violation.get() == null; op++) {
+                    String handle = "s" + random.nextInt(100);
+                    int dice = random.nextInt(100);
+                    if (dice < 30) {
+                        long before = granted.computeIfAbsent(handle, h -> new AtomicLong()).get();
+                        Ownership ownership = store().acquire(handle, lease, IDLE);
+                        if (ownership instanceof Ownership.Acquired acquired) {
+                            if (acquired.token() != acquired.previousToken() && acquired.token() <= before) {
+                                violation.compareAndSet(null, nodeId + " was granted " + handle + " under token "
+                                        + acquired.token() + ", not above " + before + " granted before");
                             }
-                        } else if (dice < 75 && !held.isEmpty()) {
-                            String mine = pick(held, random);
-                            long token = held.get(mine);
-                            long grantedBefore = granted.get(mine).get();
-                            long seq = sequence.incrementAndGet();
-                            WriteOutcome outcome = store().write(mine, token, bytes(nodeId + " " + token + " " + seq),
-                                    IDLE);
-                            outcomes.computeIfAbsent(outcome, o -> new AtomicLong()).incrementAndGet();
-                            if (outcome == WriteOutcome.ACCEPTED) {
-                                if (token < grantedBefore) {
-                                    violation.compareAndSet(null, nodeId + "'s write to " + mine + " under token "
-                                            + token + " was accepted after token " + grantedBefore + " was granted");
-                                }
-                                lastOfLargest.merge(mine, new long[] {token, seq},
-                                        (old, now) -> now[0] > old[0] || (now[0] == old[0] && now[1] > old[1])
-                                                ? now : old);
-                            } else {
-                                held.remove(mine);
-                            }
-                        } else if (dice < 85 && !held.isEmpty()) {
-                            String mine = pick(held, random);
-                            store().release(mine, held.remove(mine));
-                        } else if (dice < 97) {
-                            Optional<StoredSnapshot> snapshot = store().read(handle);
-                            long last = seen.getOrDefault(handle, 0L);
-                            if (snapshot.isPresent() && snapshot.get().token() < last) {
-                                violation.compareAndSet(null, nodeId + " read " + handle + " written under token "
-                                        + snapshot.get().token() + " after reading one of token " + last);
-                            }
-                            snapshot.ifPresent(s -> seen.put(handle, s.token()));
-                        } else {
-                            // A pause past the lease: the store ends it while this node still holds its tokens.
-                            pauses.incrementAndGet();
-                            store().releaseNodeLease(lease);
-                            for (Map.Entry<String, Long> stale : held.entrySet()) {
-                                WriteOutcome outcome = store().write(stale.getKey(), stale.getValue(),
-                                        bytes(nodeId + " stale " + stale.getValue()), IDLE);
-                                if (outcome == WriteOutcome.ACCEPTED) {
-                                    violation.compareAndSet(null, nodeId + "'s write to " + stale.getKey()
-                                            + " under token " + stale.getValue() + " was accepted after its lease"
-                                            + " ended");
-                                }
-                            }
+                            granted.get(handle).accumulateAndGet(acquired.token(), Math::max);
+                            held.put(handle, acquired.token());
+                        } else if (ownership instanceof Ownership.LeaseLost) {
                             lease = lease(nodeId, LONG);
                         }
+                    } else if (dice < 75 && !held.isEmpty()) {
+                        String mine = pick(held, random);
+                        long token = held.get(mine);
+                        long grantedBefore = granted.get(mine).get();
+                        long seq = sequence.incrementAndGet();
+                        WriteOutcome outcome = store().write(mine, token, bytes(nodeId + " " + token + " " + seq),
+                                IDLE);
+                        outcomes.computeIfAbsent(outcome, o -> new AtomicLong()).incrementAndGet();
+                        if (outcome == WriteOutcome.ACCEPTED) {
+                            if (token < grantedBefore) {
+                                violation.compareAndSet(null, nodeId + "'s write to " + mine + " under token "
+                                        + token + " was accepted after token " + grantedBefore + " was granted");
+                            }
+                            lastOfLargest.merge(mine, new long[] {token, seq},
+                                    (old, now) -> now[0] > old[0] || (now[0] == old[0] && now[1] > old[1])
+                                            ? now : old);
+                        } else {
+                            held.remove(mine);
+                        }
+                    } else if (dice < 85 && !held.isEmpty()) {
+                        String mine = pick(held, random);
+                        store().release(mine, held.remove(mine));
+                    } else if (dice < 97) {
+                        Optional<StoredSnapshot> snapshot = store().read(handle);
+                        long last = seen.getOrDefault(handle, 0L);
+                        if (snapshot.isPresent() && snapshot.get().token() < last) {
+                            violation.compareAndSet(null, nodeId + " read " + handle + " written under token "
+                                    + snapshot.get().token() + " after reading one of token " + last);
+                        }
+                        snapshot.ifPresent(s -> seen.put(handle, s.token()));
+                    } else {
+                        // A pause past the lease: the store ends it while this node still holds its tokens.
+                        pauses.incrementAndGet();
+                        store().releaseNodeLease(lease);
+                        for (Map.Entry<String, Long> stale : held.entrySet()) {
+                            WriteOutcome outcome = store().write(stale.getKey(), stale.getValue(),
+                                    bytes(nodeId + " stale " + stale.getValue()), IDLE);
+                            if (outcome == WriteOutcome.ACCEPTED) {
+                                violation.compareAndSet(null, nodeId + "'s write to " + stale.getKey()
+                                        + " under token " + stale.getValue() + " was accepted after its lease"
+                                        + " ended");
+                            }
+                        }
+                        lease = lease(nodeId, LONG);
                     }
-                    return null;
-                }));
-            }
-            start.countDown();
-            for (Future<?> run : runs) {
-                run.get(5, TimeUnit.MINUTES);
-            }
-        } finally {
-            pool.shutdownNow();
+                }
+                return null;
+            });
         }
+        Race.run(Duration.ofMinutes(5), runs);
         System.out.printf("%s stress: writes %s, lease losses %d%n", getClass().getSimpleName(), outcomes,
                 pauses.get());
         assertThat(violation.get()).as("seed %d", seed).isNull();

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.spring.Race;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -177,40 +179,29 @@ class SessionContextsTest {
         java.util.Random random = new java.util.Random(seed);
         int binders = 4;
         Set<RendererSyncContext> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        CountDownLatch start = new CountDownLatch(1);
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-        ExecutorService pool = Executors.newFixedThreadPool(binders + 1);
-        try {
-            List<Future<?>> all = new ArrayList<>();
-            for (int t = 0; t < binders; t++) {
-                all.add(pool.submit(() -> {
-                    start.await();
-                    while (!stop.get()) {
-                        seen.add(nodeA.bind(handle, "s1").context());
-                    }
-                    return null;
-                }));
-            }
-            boolean evictFirst = random.nextBoolean();
-            all.add(pool.submit(() -> {
-                start.await();
-                for (int i = 0; i < 2_000; i++) {
-                    if ((i % 2 == 0) == evictFirst) {
-                        nodeA.evictIdle(System.nanoTime() + IDLE.toNanos() * 2); // everything counts as idle
-                    } else {
-                        nodeA.release(handle);
-                    }
+        List<Callable<Void>> all = new ArrayList<>();
+        for (int t = 0; t < binders; t++) {
+            all.add(() -> {
+                while (!stop.get()) {
+                    seen.add(nodeA.bind(handle, "s1").context());
                 }
-                stop.set(true);
                 return null;
-            }));
-            start.countDown();
-            for (Future<?> f : all) {
-                f.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
+            });
         }
+        boolean evictFirst = random.nextBoolean();
+        all.add(() -> {
+            for (int i = 0; i < 2_000; i++) {
+                if ((i % 2 == 0) == evictFirst) {
+                    nodeA.evictIdle(System.nanoTime() + IDLE.toNanos() * 2); // everything counts as idle
+                } else {
+                    nodeA.release(handle);
+                }
+            }
+            stop.set(true);
+            return null;
+        });
+        Race.run(Duration.ofSeconds(60), all);
         RendererSyncContext last = nodeA.bind(handle, "s1").context();
         seen.add(last);
         assertThat(seen.stream().filter(c -> !c.isClosed()).toList())
