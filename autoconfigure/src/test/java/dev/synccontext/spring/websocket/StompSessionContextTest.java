@@ -7,11 +7,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.testing.Browser;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +28,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.messaging.handler.annotation.DestinationVariable;
 import org.springframework.messaging.handler.annotation.MessageMapping;
@@ -55,28 +52,10 @@ import dev.synccontext.testing.OnRandomPort;
 @OnRandomPort(classes = StompSessionContextTest.App.class,
         properties = "management.endpoints.web.exposure.include=prometheus")
 @ExtendWith(LocalStomp.Resolver.class)
-class StompSessionContextTest {
-
-    static final int SENDERS = 4;
-    static final int FRAMES = 500;
-    static final Duration WAIT = Duration.ofSeconds(60);
-
-    @LocalServerPort
-    int port;
-
-    private static final java.util.concurrent.atomic.AtomicInteger RUNS = new java.util.concurrent.atomic.AtomicInteger();
-
-    /** Prefix of this test's labels, so state of an earlier test (or repetition) never counts. */
-    private final String run = "run" + RUNS.incrementAndGet() + "-";
+class StompSessionContextTest extends TallyingWebSocketTest {
 
     @Autowired
     Counting counting;
-
-    @Autowired
-    MeterRegistry meters;
-
-    @Autowired
-    SyncContextRegistry registry;
 
     @Autowired
     @Qualifier("clientInboundChannelExecutor")
@@ -210,23 +189,14 @@ class StompSessionContextTest {
         return stomp.connect("/stomp");
     }
 
-    private Tally awaitHandled(String label, int frames) {
-        await().atMost(WAIT).until(() -> counting.tallies.containsKey(label)
-                && counting.tallies.get(label).handled.get() == frames);
-        return counting.tallies.get(label);
-    }
-
-    private double webSocketContexts() {
-        return meters.get("synccontext.contexts").tag("scope", WebSocketSessionContexts.SCOPE).gauge().value();
+    @Override
+    Map<String, Tally> tallies() {
+        return counting.tallies;
     }
 
     private double queuedWebSocketTasks() {
         return meters.find("synccontext.tasks").tags("scope", WebSocketSessionContexts.SCOPE, "path", "queued")
                 .functionCounters().stream().mapToDouble(c -> c.count()).sum();
-    }
-
-    private void awaitWebSocketContexts(int expected) {
-        await().atMost(WAIT).until(() -> webSocketContexts() == expected);
     }
 
     private String prometheusWebSocketContexts() {
