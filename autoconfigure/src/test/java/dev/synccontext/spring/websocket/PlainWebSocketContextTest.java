@@ -9,8 +9,6 @@ import dev.synccontext.RendererSyncContext;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,7 +55,7 @@ class PlainWebSocketContextTest extends TallyingWebSocketTest {
     void fourThreadsSendingFiveHundredFramesEachOverOneSocketCountExactly() throws Exception {
         Client socket = Client.connect(port);
         try {
-            StompSessionContextTest.runConcurrently(SENDERS, sender -> {
+            runConcurrently(SENDERS, sender -> {
                 for (int i = 0; i < FRAMES; i++) {
                     socket.send(run + "shared");
                 }
@@ -73,26 +71,7 @@ class PlainWebSocketContextTest extends TallyingWebSocketTest {
 
     @Test
     void fourSocketsEachCountExactlyOnContextsOfTheirOwn() throws Exception {
-        List<Client> sockets = new ArrayList<>();
-        for (int i = 0; i < SENDERS; i++) {
-            sockets.add(Client.connect(port));
-        }
-        try {
-            StompSessionContextTest.runConcurrently(SENDERS, s -> {
-                for (int i = 0; i < FRAMES; i++) {
-                    sockets.get(s).send(run + "socket-" + s);
-                }
-            });
-            List<Tally> tallies = new ArrayList<>();
-            for (int s = 0; s < SENDERS; s++) {
-                tallies.add(awaitHandled(run + "socket-" + s, FRAMES));
-            }
-            Tally.assertEachExactOnAContextOfItsOwn(tallies, 2 * FRAMES);
-            assertThat(webSocketContexts()).isEqualTo(SENDERS);
-        } finally {
-            sockets.forEach(Client::close);
-        }
-        awaitWebSocketContexts(0);
+        assertConnectionsCountExactlyOnContextsOfTheirOwn(2); // one in the handler, one in its continuation
     }
 
     @Test
@@ -131,13 +110,18 @@ class PlainWebSocketContextTest extends TallyingWebSocketTest {
     }
 
     @Override
+    Connection connect() throws Exception {
+        return Client.connect(port);
+    }
+
+    @Override
     String whileWaiting() {
         return "; sessions established " + handler.established.get() + ", closed "
                 + (handler.closedInsideContext.get() + handler.closedOutsideContext.get());
     }
 
     /** The JDK's WebSocket client; it allows one outstanding send, so senders take turns. */
-    static final class Client implements WebSocket.Listener {
+    static final class Client implements WebSocket.Listener, Connection {
         private final WebSocket socket;
 
         private Client(int port) throws Exception {
@@ -149,11 +133,13 @@ class PlainWebSocketContextTest extends TallyingWebSocketTest {
             return new Client(port);
         }
 
-        synchronized void send(String text) throws Exception {
+        @Override
+        public synchronized void send(String text) throws Exception {
             socket.sendText(text, true).get(30, SECONDS);
         }
 
-        synchronized void close() {
+        @Override
+        public synchronized void close() {
             socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").orTimeout(30, SECONDS).join();
         }
 

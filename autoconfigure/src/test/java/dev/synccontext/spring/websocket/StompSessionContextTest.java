@@ -10,16 +10,11 @@ import dev.synccontext.testing.Browser;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -71,7 +66,7 @@ class StompSessionContextTest extends TallyingWebSocketTest {
 
     @Test
     void framesOfOneStompSessionAreHandledConcurrentlyBySpring() throws Exception {
-        StompSession session = connect();
+        StompSession session = openSession();
         try {
             session.send("/app/meet/" + run + "premise", "x");
             session.send("/app/meet/" + run + "premise", "x");
@@ -87,7 +82,7 @@ class StompSessionContextTest extends TallyingWebSocketTest {
 
     @Test
     void fourThreadsSendingFiveHundredFramesEachOverOneStompSessionCountExactly() throws Exception {
-        StompSession session = connect();
+        StompSession session = openSession();
         double queuedBefore = queuedWebSocketTasks();
         try {
             runConcurrently(SENDERS, sender -> {
@@ -109,33 +104,14 @@ class StompSessionContextTest extends TallyingWebSocketTest {
 
     @Test
     void fourStompSessionsEachCountExactlyOnContextsOfTheirOwn() throws Exception {
-        List<StompSession> sessions = new ArrayList<>();
-        for (int i = 0; i < SENDERS; i++) {
-            sessions.add(connect());
-        }
-        try {
-            runConcurrently(SENDERS, s -> {
-                for (int i = 0; i < FRAMES; i++) {
-                    sessions.get(s).send("/app/count/" + run + "session-" + s, "x");
-                }
-            });
-            List<Tally> tallies = new ArrayList<>();
-            for (int s = 0; s < SENDERS; s++) {
-                tallies.add(awaitHandled(run + "session-" + s, FRAMES));
-            }
-            Tally.assertEachExactOnAContextOfItsOwn(tallies, FRAMES);
-            assertThat(webSocketContexts()).isEqualTo(SENDERS);
-        } finally {
-            sessions.forEach(StompSession::disconnect);
-        }
-        awaitWebSocketContexts(0);
+        assertConnectionsCountExactlyOnContextsOfTheirOwn(1);
         assertThat(prometheusWebSocketContexts()).as("synccontext_contexts{scope=\"websocket\"} in the scrape")
                 .isEqualTo("0.0");
     }
 
     @Test
     void aCleanDisconnectReleasesTheSessionsContext() throws Exception {
-        StompSession session = connect();
+        StompSession session = openSession();
         for (int i = 0; i < FRAMES; i++) {
             session.send("/app/count/" + run + "clean", "x");
         }
@@ -172,7 +148,7 @@ class StompSessionContextTest extends TallyingWebSocketTest {
     @Test
     void theQualifiedProxyAndTheParameterAreTheSessionsContextAndThePlainInjectionStaysHttp(Browser browser)
             throws Exception {
-        StompSession session = connect();
+        StompSession session = openSession();
         try {
             session.send("/app/qualified", "x");
             assertThat(counting.qualified.get(30, SECONDS)).isEqualTo("ok");
@@ -185,8 +161,24 @@ class StompSessionContextTest extends TallyingWebSocketTest {
 
     // ---------------------------------------------------------------- helpers
 
-    private StompSession connect() throws Exception {
+    private StompSession openSession() throws Exception {
         return stomp.connect("/stomp");
+    }
+
+    @Override
+    Connection connect() throws Exception {
+        StompSession session = openSession();
+        return new Connection() {
+            @Override
+            public void send(String label) {
+                session.send("/app/count/" + label, "x");
+            }
+
+            @Override
+            public void close() {
+                session.disconnect();
+            }
+        };
     }
 
     @Override
@@ -207,31 +199,6 @@ class StompSessionContextTest extends TallyingWebSocketTest {
             }
         }
         throw new AssertionError("no synccontext_contexts{scope=\"websocket\"} in the scrape");
-    }
-
-    interface Sender {
-        void run(int index) throws Exception;
-    }
-
-    static void runConcurrently(int threads, Sender sender) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            CyclicBarrier start = new CyclicBarrier(threads);
-            List<Future<?>> all = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int index = t;
-                all.add(pool.submit(() -> {
-                    start.await();
-                    sender.run(index);
-                    return null;
-                }));
-            }
-            for (Future<?> f : all) {
-                f.get(2, java.util.concurrent.TimeUnit.MINUTES);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
     }
 
     /** STOMP frames written by hand over the JDK's WebSocket client, which can drop its connection abruptly. */

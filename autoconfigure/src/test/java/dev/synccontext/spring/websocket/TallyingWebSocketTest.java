@@ -1,11 +1,19 @@
 package dev.synccontext.spring.websocket;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.registry.SyncContextRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.core.ConditionTimeoutException;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -13,7 +21,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * What the end-to-end WebSocket tests that count frames on {@link Tally}s share: labels no earlier test used,
- * the wait for a label's frames, and the gauge of open WebSocket contexts.
+ * the wait for a label's frames, the gauge of open WebSocket contexts, and the scenario of connections sending at
+ * the same time, each on a context of its own.
  */
 abstract class TallyingWebSocketTest {
 
@@ -37,6 +46,9 @@ abstract class TallyingWebSocketTest {
 
     /** The application's tallies, by the label the frames carried. */
     abstract Map<String, Tally> tallies();
+
+    /** A new connection of the test's kind, as a client opens it. */
+    abstract Connection connect() throws Exception;
 
     /** What else a timed-out wait for the gauge reports (the test's own handler counts); empty by default. */
     String whileWaiting() {
@@ -64,5 +76,66 @@ abstract class TallyingWebSocketTest {
                                     + c.queueDepth() + ")").toList()
                     + whileWaiting(), timedOut);
         }
+    }
+
+    /**
+     * {@link #SENDERS} connections each send {@link #FRAMES} frames at the same time, each under a label of its
+     * own; checks that each counted {@code incrementsPerFrame} per frame exactly, on a context of its own, and that
+     * closing them releases every context.
+     */
+    final void assertConnectionsCountExactlyOnContextsOfTheirOwn(int incrementsPerFrame) throws Exception {
+        List<Connection> connections = new ArrayList<>();
+        for (int i = 0; i < SENDERS; i++) {
+            connections.add(connect());
+        }
+        try {
+            runConcurrently(SENDERS, c -> {
+                for (int i = 0; i < FRAMES; i++) {
+                    connections.get(c).send(run + "connection-" + c);
+                }
+            });
+            List<Tally> tallies = new ArrayList<>();
+            for (int c = 0; c < SENDERS; c++) {
+                tallies.add(awaitHandled(run + "connection-" + c, FRAMES));
+            }
+            Tally.assertEachExactOnAContextOfItsOwn(tallies, incrementsPerFrame * FRAMES);
+            assertThat(webSocketContexts()).isEqualTo(SENDERS);
+        } finally {
+            connections.forEach(Connection::close);
+        }
+        awaitWebSocketContexts(0);
+    }
+
+    /** Runs {@code sender} on {@code threads} threads that start together; waits for all of them. */
+    static void runConcurrently(int threads, Sender sender) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CyclicBarrier start = new CyclicBarrier(threads);
+            List<Future<?>> all = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int index = t;
+                all.add(pool.submit(() -> {
+                    start.await();
+                    sender.run(index);
+                    return null;
+                }));
+            }
+            for (Future<?> f : all) {
+                f.get(2, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    interface Sender {
+        void run(int index) throws Exception;
+    }
+
+    /** One client connection: sends a frame that carries {@code label}, and closes cleanly. */
+    interface Connection {
+        void send(String label) throws Exception;
+
+        void close();
     }
 }
