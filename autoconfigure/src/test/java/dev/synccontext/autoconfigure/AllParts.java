@@ -6,10 +6,14 @@ import dev.synccontext.autoconfigure.mvc.SyncContextMvcAutoConfiguration;
 import dev.synccontext.autoconfigure.propagation.SyncContextPropagationAutoConfiguration;
 import dev.synccontext.autoconfigure.session.SyncContextSessionAutoConfiguration;
 import dev.synccontext.autoconfigure.webflux.SyncContextWebFluxAutoConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 
 /** The root auto-configuration with the parts every web application gets, for the parts' condition tests. */
 public final class AllParts {
@@ -36,5 +40,12 @@ public final class AllParts {
     /** A reactive web application with {@link #ALL}. */
     public static ReactiveWebApplicationContextRunner reactive() {
         return new ReactiveWebApplicationContextRunner().withConfiguration(ALL);
+    }
+
+    /** A new registry holding the meters of {@code context}'s one {@link MeterBinder}, bound to it just now. */
+    public static MeterRegistry boundMeters(ApplicationContext context) {
+        MeterRegistry meters = new SimpleMeterRegistry();
+        context.getBean(MeterBinder.class).bindTo(meters);
+        return meters;
     }
 }

@@ -7,11 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * WebFlux on reactive Spring Session Data Redis (indexed repository), two nodes: the {@code WebSession}
@@ -20,29 +16,11 @@ import org.junit.jupiter.api.TestInstance;
  * Session's destroyed event when it reaches node B (it did in some runs and not in others), else by
  * idle eviction (5 s here). The test prints which.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Tag("cluster")
-class ReactiveClusterTest {
+class ReactiveClusterTest extends TwoNodeCluster {
 
-    RedisServer redis;
-    RedisClient redisClient;
-    Node nodeA;
-    Node nodeB;
-    final String namespace = "it:reactive";
-
-    @BeforeAll
-    void startCluster() {
-        redis = RedisServer.start();
-        redisClient = redis.client();
-        Map<String, String> properties = Map.of("spring.main.web-application-type", "reactive",
-                "synccontext.session.idle-timeout", "5s");
-        nodeA = Node.start(ReactiveClusterApp.class, "node-a", redis.port, "indexed", namespace, properties);
-        nodeB = Node.start(ReactiveClusterApp.class, "node-b", redis.port, "indexed", namespace, properties);
-    }
-
-    @AfterAll
-    void stopCluster() {
-        ClusterTeardown.stop(redis, redisClient, nodeA, nodeB);
+    ReactiveClusterTest() {
+        super(ReactiveClusterApp.class, "indexed", Map.of("spring.main.web-application-type", "reactive",
+                "synccontext.session.idle-timeout", "5s"));
     }
 
     @Test

@@ -15,56 +15,24 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
- * Two nodes of {@link ClusterApp} in this JVM, sharing a real {@code redis-server} through Spring Session
- * Data Redis with one repository type. The tests that hold for both repository types live here;
- * {@link DefaultRepositoryClusterTest} and {@link IndexedRepositoryClusterTest} say how sessions end
- * (idle eviction, or Spring Session's destroyed events on every node) and add their own.
+ * Two nodes of {@link ClusterApp} in this JVM ({@link TwoNodeCluster}), sharing a real {@code redis-server}
+ * through Spring Session Data Redis with one repository type. The tests that hold for both repository types live
+ * here; {@link DefaultRepositoryClusterTest} and {@link IndexedRepositoryClusterTest} say how sessions end (idle
+ * eviction, or Spring Session's destroyed events on every node) and add their own.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Tag("cluster")
-abstract class TwoNodeClusterTest {
+abstract class TwoNodeClusterTest extends TwoNodeCluster {
 
     static final String HANDLE_FIELD = "sessionAttr:dev.synccontext.session";
-
-    RedisServer redis;
-    RedisClient redisClient;
-    Node nodeA;
-    Node nodeB;
-    final String namespace = "it:" + getClass().getSimpleName();
-
-    /** {@code default} or {@code indexed}. */
-    final String repositoryType;
-
-    /** Node properties of this repository type's cluster. */
-    final Map<String, String> nodeProperties;
 
     /** Whether ended sessions are announced to every node (indexed) or found by idle eviction (default). */
     final boolean sessionsEndByEvents;
 
     TwoNodeClusterTest(String repositoryType, Map<String, String> nodeProperties, boolean sessionsEndByEvents) {
-        this.repositoryType = repositoryType;
-        this.nodeProperties = nodeProperties;
+        super(ClusterApp.class, repositoryType, nodeProperties);
         this.sessionsEndByEvents = sessionsEndByEvents;
-    }
-
-    @BeforeAll
-    void startCluster() {
-        redis = RedisServer.start();
-        redisClient = redis.client();
-        nodeA = Node.start("node-a", redis.port, repositoryType, namespace, nodeProperties);
-        nodeB = Node.start("node-b", redis.port, repositoryType, namespace, nodeProperties);
-    }
-
-    @AfterAll
-    void stopCluster() {
-        ClusterTeardown.stop(redis, redisClient, nodeA, nodeB);
     }
 
     // ---------------------------------------------------------------- T1

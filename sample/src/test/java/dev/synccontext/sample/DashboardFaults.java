@@ -235,11 +235,7 @@ final class DashboardFaults implements AutoCloseable {
 
         private void block() {
             blocking.countDown();
-            try {
-                release.await(HOLD.toSeconds(), TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            awaitRelease(release, HOLD);
         }
 
         @Override
@@ -288,10 +284,7 @@ final class DashboardFaults implements AutoCloseable {
         private void block() {
             blocking.incrementAndGet();
             try {
-                // Bounded, so that a failed test leaves no thread behind for the next one in this JVM.
-                release.await(WAIT.toSeconds(), TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                awaitRelease(release, WAIT);
             } finally {
                 blocking.decrementAndGet();
             }
@@ -321,6 +314,18 @@ final class DashboardFaults implements AutoCloseable {
         Session session = context.getManager().findSession(sessionId);
         assertThat(session).as("Tomcat's session %s", sessionId).isNotNull();
         return session.getSession();
+    }
+
+    /**
+     * A blocked callback's wait for {@code release}, at most {@code bound}: bounded, so that a failed test leaves no
+     * thread behind for the next one in this JVM. An interrupt ends it, and stays set.
+     */
+    private static void awaitRelease(CountDownLatch release, Duration bound) {
+        try {
+            release.await(bound.toSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void awaitTrue(String what, BooleanSupplier condition) {

@@ -6,7 +6,6 @@ import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
@@ -48,8 +47,7 @@ class SyncContextMetricsAutoConfigurationTest {
     @Test
     void metricsBinderExportsTheConfiguredScopeFromStartup() {
         servlet.run(context -> {
-            MeterRegistry meters = new SimpleMeterRegistry();
-            context.getBean(MeterBinder.class).bindTo(meters);
+            MeterRegistry meters = AllParts.boundMeters(context);
             assertThat(meters.get("synccontext.contexts").tag("scope", "session").gauge().value()).isZero();
             context.getBean(SyncContextRegistry.class).forKey("later");
             assertThat(meters.get("synccontext.contexts").tag("scope", "keyed").gauge().value())
@@ -60,8 +58,7 @@ class SyncContextMetricsAutoConfigurationTest {
     @Test
     void metricsBinderExportsTheDefaultExecutorsThreadsByState() {
         plain.run(context -> {
-            MeterRegistry meters = new SimpleMeterRegistry();
-            context.getBean(MeterBinder.class).bindTo(meters);
+            MeterRegistry meters = AllParts.boundMeters(context);
             for (String state : new String[] { "running", "blocked", "idle" }) {
                 assertThat(meters.find("synccontext.executor.threads").tag("state", state).gauge())
                         .as("synccontext.executor.threads{state=%s}", state).isNotNull();

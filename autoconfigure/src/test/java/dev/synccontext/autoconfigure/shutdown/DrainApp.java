@@ -8,6 +8,7 @@ import dev.synccontext.spring.live.LiveSse;
 import dev.synccontext.spring.live.ScopedBoard;
 import dev.synccontext.spring.live.LiveStomp;
 import dev.synccontext.spring.scope.ContextScoped;
+import dev.synccontext.spring.websocket.StompBroker;
 import dev.synccontext.live.LiveChannel;
 import dev.synccontext.registry.ShutdownDrain;
 import dev.synccontext.registry.SyncContextRegistry;
@@ -64,19 +65,11 @@ public class DrainApp {
      * The tests' STOMP broker, receiving each session's frames in order: its SUBSCRIBE reaches the broker before
      * its SEND reaches {@link StompBoard}, so the snapshot is never sent before the subscription exists.
      */
-    @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
-    @org.springframework.web.socket.config.annotation.EnableWebSocketMessageBroker
-    static class OrderedStomp implements org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer {
+    static class OrderedStomp extends StompBroker {
         @Override
         public void registerStompEndpoints(org.springframework.web.socket.config.annotation.StompEndpointRegistry registry) {
-            registry.addEndpoint("/stomp");
+            super.registerStompEndpoints(registry);
             registry.setPreserveReceiveOrder(true);
-        }
-
-        @Override
-        public void configureMessageBroker(org.springframework.messaging.simp.config.MessageBrokerRegistry registry) {
-            registry.enableSimpleBroker("/topic");
-            registry.setApplicationDestinationPrefixes("/app");
         }
     }
 

@@ -11,17 +11,25 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * What either web stack answers while the drain runs, over real HTTP: a request that needs its session's context
  * gets {@code 503} with {@code Connection: close} (a balancer may send it elsewhere), whether its session's
  * context was closed by the drain (the context refuses the callback) or the session is new (the registry refuses
- * the context); any other failure still gets a 500. Each stack's test supplies an application with
- * {@code GET /count} (a count on the session's context) and {@code GET /broken} (throws).
+ * the context); any other failure still gets a 500. Each stack's test runs {@link App} with a controller of its
+ * own: {@code GET /count} (a count on the session's context) and {@code GET /broken} (throws).
  */
 @DirtiesContext // the registry is drained
 abstract class ShuttingDownAnswersContract {
+
+    /** The application, bare: each stack's test adds its controller to it. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class App {
+    }
 
     @Autowired
     SyncContextRegistry registry;

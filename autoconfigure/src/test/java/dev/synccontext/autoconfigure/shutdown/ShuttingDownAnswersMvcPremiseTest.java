@@ -14,7 +14,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * holds the resolver; a request refused because the application is shutting down is then an unhandled
  * exception, a 500 a balancer does not retry elsewhere.
  */
-@OnRandomPort(classes = ShuttingDownAnswersMvcTest.App.class,
+@OnRandomPort(classes = {ShuttingDownAnswersContract.App.class, ShuttingDownAnswersMvcTest.CountController.class},
         properties = "spring.autoconfigure.exclude=dev.synccontext.autoconfigure.mvc.SyncContextMvcAutoConfiguration")
 @DirtiesContext // the registry is drained
 class ShuttingDownAnswersMvcPremiseTest {

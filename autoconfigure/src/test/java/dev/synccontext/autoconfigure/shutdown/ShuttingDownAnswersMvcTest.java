@@ -2,9 +2,6 @@ package dev.synccontext.autoconfigure.shutdown;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.testing.OnRandomPort;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -12,14 +9,8 @@ import org.springframework.web.bind.annotation.RestController;
  * {@link ShuttingDownAnswersContract} on Spring MVC over real Tomcat (any other failure gets the container's
  * 500). The premise, {@link ShuttingDownAnswersMvcPremiseTest}, is the same app without the resolver: 500.
  */
-@OnRandomPort(classes = ShuttingDownAnswersMvcTest.App.class)
+@OnRandomPort(classes = {ShuttingDownAnswersContract.App.class, ShuttingDownAnswersMvcTest.CountController.class})
 class ShuttingDownAnswersMvcTest extends ShuttingDownAnswersContract {
-
-    @SpringBootConfiguration
-    @EnableAutoConfiguration
-    @Import(CountController.class)
-    static class App {
-    }
 
     @RestController
     static class CountController {

@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.testing.OnRandomPort;
 import java.net.http.HttpResponse;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
@@ -16,7 +13,7 @@ import reactor.core.publisher.Mono;
  * {@link ShuttingDownAnswersContract} on WebFlux over real Netty, where the session is the WebSession: the 503
  * also carries the refusal's reason as text; any other failure gets Boot's 500.
  */
-@OnRandomPort(classes = ShuttingDownAnswersWebFluxTest.App.class,
+@OnRandomPort(classes = {ShuttingDownAnswersContract.App.class, ShuttingDownAnswersWebFluxTest.CountController.class},
         properties = "spring.main.web-application-type=reactive")
 class ShuttingDownAnswersWebFluxTest extends ShuttingDownAnswersContract {
 
@@ -24,12 +21,6 @@ class ShuttingDownAnswersWebFluxTest extends ShuttingDownAnswersContract {
     @Override
     void assertReason(HttpResponse<String> reply) {
         assertThat(reply.body()).contains("shutting down");
-    }
-
-    @SpringBootConfiguration
-    @EnableAutoConfiguration
-    @Import(CountController.class)
-    static class App {
     }
 
     @RestController

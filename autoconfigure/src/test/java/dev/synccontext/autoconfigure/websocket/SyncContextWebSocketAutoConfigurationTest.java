@@ -10,8 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.MeterBinder;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -24,6 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.socket.WebSocketHandler;
 import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
+import dev.synccontext.autoconfigure.AllParts;
 import dev.synccontext.autoconfigure.SyncContextAutoConfiguration;
 import dev.synccontext.autoconfigure.metrics.SyncContextMetricsAutoConfiguration;
 import dev.synccontext.autoconfigure.propagation.SyncContextTaskDecoratorAutoConfiguration;
@@ -80,8 +79,7 @@ class SyncContextWebSocketAutoConfigurationTest {
     @Test
     void webSocketScopeMetersExistFromStartupAtZero() {
         servlet.run(context -> {
-            MeterRegistry meters = new SimpleMeterRegistry();
-            context.getBean(MeterBinder.class).bindTo(meters);
+            MeterRegistry meters = AllParts.boundMeters(context);
             assertThat(meters.get("synccontext.contexts").tag("scope", "websocket").gauge().value()).isZero();
             assertThat(meters.get("synccontext.contexts").tag("scope", "session").gauge().value()).isZero();
         });

@@ -8,6 +8,7 @@ import dev.synccontext.room.Room;
 import dev.synccontext.room.Rooms;
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.spring.scope.ContextScoped;
+import dev.synccontext.spring.websocket.StompBroker;
 import jakarta.annotation.PreDestroy;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -18,7 +19,6 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.messaging.handler.annotation.DestinationVariable;
@@ -33,9 +33,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.socket.config.annotation.EnableWebSocketMessageBroker;
 import org.springframework.web.socket.config.annotation.StompEndpointRegistry;
-import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
 
 /**
  * An auction application as a user writes it from the READMEs: a room per auction ({@link Rooms}), a
@@ -71,19 +69,21 @@ class AuctionApp {
      * The STOMP broker: {@code /queue} for each session's destinations, and both orders kept (a session's frames
      * handled in the order received, its messages sent in the order published).
      */
-    @Configuration(proxyBeanMethods = false)
-    @EnableWebSocketMessageBroker
-    static class Broker implements WebSocketMessageBrokerConfigurer {
+    static class Broker extends StompBroker {
+        @Override
+        protected String[] brokerDestinations() {
+            return new String[] { "/queue" };
+        }
+
         @Override
         public void registerStompEndpoints(StompEndpointRegistry registry) {
-            registry.addEndpoint("/stomp");
+            super.registerStompEndpoints(registry);
             registry.setPreserveReceiveOrder(true);
         }
 
         @Override
         public void configureMessageBroker(MessageBrokerRegistry registry) {
-            registry.enableSimpleBroker("/queue");
-            registry.setApplicationDestinationPrefixes("/app");
+            super.configureMessageBroker(registry);
             registry.setPreservePublishOrder(true);
         }
     }

@@ -7,7 +7,6 @@ import dev.synccontext.room.Room;
 import dev.synccontext.room.Rooms;
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.spring.scope.ContextScoped;
-import jakarta.annotation.PreDestroy;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.ArrayList;
@@ -39,27 +38,21 @@ class LanesApp {
     /** A session's private channel. */
     @Component
     @ContextScoped
-    static class Me {
-
-        private final LiveChannel live;
+    static class Me extends ScopedBoard {
 
         Me(LiveChannels channels) {
-            this.live = channels.open("me", () -> "me");
+            super(channels, "me");
         }
 
-        LiveChannel live() {
-            return live;
+        @Override
+        protected Object state() {
+            return "me";
         }
 
         /** Its subscribers' {@code buffered,written,dropped}, one line each. */
         String subscribers() {
             return live.subscribers().stream()
                     .map(s -> s.buffered() + "," + s.written() + "," + s.dropped()).collect(Collectors.joining("\n"));
-        }
-
-        @PreDestroy
-        void ended() {
-            live.close();
         }
     }
 

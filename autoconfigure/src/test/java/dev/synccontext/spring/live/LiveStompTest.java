@@ -9,6 +9,7 @@ import dev.synccontext.live.LiveChannel;
 import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.spring.websocket.LocalStomp;
+import dev.synccontext.spring.websocket.StompBroker;
 import dev.synccontext.spring.websocket.StompClients;
 import dev.synccontext.testing.OnRandomPort;
 import java.time.Duration;
@@ -86,9 +87,7 @@ class LiveStompTest {
          * thread pool and reorders one session's messages otherwise (this test fails without it). A test that
          * wants Spring's default (no order kept) sets {@code test.stomp.preserve-publish-order=false}.
          */
-        @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
-        @org.springframework.web.socket.config.annotation.EnableWebSocketMessageBroker
-        static class OrderedBroker implements org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer {
+        static class OrderedBroker extends StompBroker {
 
             private final boolean preservePublishOrder;
 
@@ -97,14 +96,8 @@ class LiveStompTest {
             }
 
             @Override
-            public void registerStompEndpoints(org.springframework.web.socket.config.annotation.StompEndpointRegistry registry) {
-                registry.addEndpoint("/stomp");
-            }
-
-            @Override
             public void configureMessageBroker(org.springframework.messaging.simp.config.MessageBrokerRegistry registry) {
-                registry.enableSimpleBroker("/topic");
-                registry.setApplicationDestinationPrefixes("/app");
+                super.configureMessageBroker(registry);
                 registry.setPreservePublishOrder(preservePublishOrder);
             }
         }

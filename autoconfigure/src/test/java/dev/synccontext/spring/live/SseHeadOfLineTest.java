@@ -12,7 +12,6 @@ import dev.synccontext.spring.live.LiveBoardApp.Boards;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.testing.Browser;
-import dev.synccontext.testing.OnRandomPort;
 import dev.synccontext.testing.SseClient;
 import dev.synccontext.testing.StalledSocket;
 import java.net.http.HttpRequest;
@@ -29,9 +28,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * The head-of-line rule over real Tomcat and real sockets: one session, one healthy tab, one tab whose client
  * stopped reading; the board changes 10,000 times (about 10 MB of events, far beyond any socket buffer).
  */
-@OnRandomPort(classes = LiveBoardApp.class, properties = {
-        "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=100",
-        "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
+@OnStalledTabBoard
 @Tag("scale")
 class SseHeadOfLineTest {
 

@@ -10,7 +10,6 @@ import dev.synccontext.spring.live.LiveBoardApp.Board;
 import dev.synccontext.spring.live.LiveBoardApp.Boards;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.testing.Browser;
-import dev.synccontext.testing.OnRandomPort;
 import dev.synccontext.testing.SseClient;
 import dev.synccontext.testing.StalledSocket;
 import java.net.http.HttpRequest;
@@ -26,11 +25,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 /**
  * Many sessions with stalled and healthy SSE tabs, and resume after a dropped connection ({@link SseResumeContract}),
  * over real Tomcat.
- * Same settings as {@link SseHeadOfLineTest}, so both share one application.
+ * Same application as {@link SseHeadOfLineTest} ({@link OnStalledTabBoard}).
  */
-@OnRandomPort(classes = LiveBoardApp.class, properties = {
-        "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32",
-        "synccontext.live.replay-capacity=100", "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
+@OnStalledTabBoard
 @Tag("scale")
 class SseScaleAndResumeTest extends SseResumeContract {
 

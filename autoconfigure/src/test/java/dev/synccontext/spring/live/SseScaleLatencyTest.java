@@ -12,7 +12,6 @@ import dev.synccontext.live.LiveStatistics;
 import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.testing.NoThreadLeftStuck;
-import dev.synccontext.testing.OnRandomPort;
 import dev.synccontext.testing.SseCrowd.Tab;
 import dev.synccontext.testing.SseCrowd;
 import dev.synccontext.testing.StalledSocket;
@@ -88,9 +87,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * callback blocks the session on a stalled tab) is {@link SseHeadOfLineTest}'s premise test, on one session:
  * a 1,000-session premise would only repeat it slower.
  */
-@OnRandomPort(classes = LiveBoardApp.class, properties = {
-        "synccontext.live.policy=drop-oldest", "synccontext.live.buffer-capacity=32", "synccontext.live.replay-capacity=100",
-        "synccontext.blocked-threshold=500ms", "server.shutdown=immediate"})
+@OnStalledTabBoard
 @Tag("scale")
 class SseScaleLatencyTest {
 

@@ -182,7 +182,7 @@ class OnContextStompTest {
             sessions.add(connect());
         }
         try {
-            StompSessionContextTest.runConcurrently(SESSIONS, s -> {
+            TallyingWebSocketTest.runConcurrently(SESSIONS, s -> {
                 for (int i = 0; i < FRAMES; i++) {
                     sessions.get(s).send("/app/" + mapping + "/" + run + s, String.valueOf(i));
                 }

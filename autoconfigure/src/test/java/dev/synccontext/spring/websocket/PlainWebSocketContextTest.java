@@ -6,13 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
@@ -33,7 +28,6 @@ import org.springframework.web.socket.config.annotation.EnableWebSocket;
 import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
 import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry;
 import org.springframework.web.socket.handler.TextWebSocketHandler;
-import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.testing.OnRandomPort;
 
 /**
@@ -47,28 +41,10 @@ import dev.synccontext.testing.OnRandomPort;
  * handler runs inside it and the continuation hops onto it with {@code thenRunAsync(..., context)}.
  */
 @OnRandomPort(classes = PlainWebSocketContextTest.App.class)
-class PlainWebSocketContextTest {
-
-    static final int SENDERS = 4;
-    static final int FRAMES = 500;
-    static final Duration WAIT = Duration.ofSeconds(Long.getLong("ws.wait.seconds", 60));
-
-    @LocalServerPort
-    int port;
-
-    private static final java.util.concurrent.atomic.AtomicInteger RUNS = new java.util.concurrent.atomic.AtomicInteger();
-
-    /** Prefix of this test's labels, so state of an earlier test (or repetition) never counts. */
-    private final String run = "run" + RUNS.incrementAndGet() + "-";
+class PlainWebSocketContextTest extends TallyingWebSocketTest {
 
     @Autowired
     CountingHandler handler;
-
-    @Autowired
-    MeterRegistry meters;
-
-    @Autowired
-    SyncContextRegistry registry;
 
     @BeforeEach
     void nothingOpen() {
@@ -79,7 +55,7 @@ class PlainWebSocketContextTest {
     void fourThreadsSendingFiveHundredFramesEachOverOneSocketCountExactly() throws Exception {
         Client socket = Client.connect(port);
         try {
-            StompSessionContextTest.runConcurrently(SENDERS, sender -> {
+            runConcurrently(SENDERS, sender -> {
                 for (int i = 0; i < FRAMES; i++) {
                     socket.send(run + "shared");
                 }
@@ -95,26 +71,7 @@ class PlainWebSocketContextTest {
 
     @Test
     void fourSocketsEachCountExactlyOnContextsOfTheirOwn() throws Exception {
-        List<Client> sockets = new ArrayList<>();
-        for (int i = 0; i < SENDERS; i++) {
-            sockets.add(Client.connect(port));
-        }
-        try {
-            StompSessionContextTest.runConcurrently(SENDERS, s -> {
-                for (int i = 0; i < FRAMES; i++) {
-                    sockets.get(s).send(run + "socket-" + s);
-                }
-            });
-            List<Tally> tallies = new ArrayList<>();
-            for (int s = 0; s < SENDERS; s++) {
-                tallies.add(awaitHandled(run + "socket-" + s, FRAMES));
-            }
-            Tally.assertEachExactOnAContextOfItsOwn(tallies, 2 * FRAMES);
-            assertThat(webSocketContexts()).isEqualTo(SENDERS);
-        } finally {
-            sockets.forEach(Client::close);
-        }
-        awaitWebSocketContexts(0);
+        assertConnectionsCountExactlyOnContextsOfTheirOwn(2); // one in the handler, one in its continuation
     }
 
     @Test
@@ -147,31 +104,24 @@ class PlainWebSocketContextTest {
         assertThat(context.isClosed()).isTrue();
     }
 
-    private Tally awaitHandled(String label, int frames) {
-        await().atMost(WAIT).until(() -> handler.tallies.containsKey(label)
-                && handler.tallies.get(label).handled.get() == frames);
-        return handler.tallies.get(label);
+    @Override
+    Map<String, Tally> tallies() {
+        return handler.tallies;
     }
 
-    private double webSocketContexts() {
-        return meters.get("synccontext.contexts").tag("scope", WebSocketSessionContexts.SCOPE).gauge().value();
+    @Override
+    Connection connect() throws Exception {
+        return Client.connect(port);
     }
 
-    private void awaitWebSocketContexts(int expected) {
-        try {
-            await().atMost(WAIT).until(() -> webSocketContexts() == expected);
-        } catch (org.awaitility.core.ConditionTimeoutException timedOut) {
-            throw new AssertionError("expected " + expected + " open websocket contexts, gauge says "
-                    + webSocketContexts() + "; open: " + registry.contexts().stream()
-                            .filter(c -> c.name().startsWith("websocket-")).map(c -> c.name() + "(queued "
-                                    + c.queueDepth() + ")").toList()
-                    + "; sessions established " + handler.established.get() + ", closed "
-                    + (handler.closedInsideContext.get() + handler.closedOutsideContext.get()), timedOut);
-        }
+    @Override
+    String whileWaiting() {
+        return "; sessions established " + handler.established.get() + ", closed "
+                + (handler.closedInsideContext.get() + handler.closedOutsideContext.get());
     }
 
     /** The JDK's WebSocket client; it allows one outstanding send, so senders take turns. */
-    static final class Client implements WebSocket.Listener {
+    static final class Client implements WebSocket.Listener, Connection {
         private final WebSocket socket;
 
         private Client(int port) throws Exception {
@@ -183,11 +133,13 @@ class PlainWebSocketContextTest {
             return new Client(port);
         }
 
-        synchronized void send(String text) throws Exception {
+        @Override
+        public synchronized void send(String text) throws Exception {
             socket.sendText(text, true).get(30, SECONDS);
         }
 
-        synchronized void close() {
+        @Override
+        public synchronized void close() {
             socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").orTimeout(30, SECONDS).join();
         }
 

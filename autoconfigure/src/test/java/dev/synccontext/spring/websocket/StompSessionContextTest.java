@@ -7,21 +7,14 @@ import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.testing.Browser;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,7 +23,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.messaging.handler.annotation.DestinationVariable;
 import org.springframework.messaging.handler.annotation.MessageMapping;
@@ -55,28 +47,10 @@ import dev.synccontext.testing.OnRandomPort;
 @OnRandomPort(classes = StompSessionContextTest.App.class,
         properties = "management.endpoints.web.exposure.include=prometheus")
 @ExtendWith(LocalStomp.Resolver.class)
-class StompSessionContextTest {
-
-    static final int SENDERS = 4;
-    static final int FRAMES = 500;
-    static final Duration WAIT = Duration.ofSeconds(60);
-
-    @LocalServerPort
-    int port;
-
-    private static final java.util.concurrent.atomic.AtomicInteger RUNS = new java.util.concurrent.atomic.AtomicInteger();
-
-    /** Prefix of this test's labels, so state of an earlier test (or repetition) never counts. */
-    private final String run = "run" + RUNS.incrementAndGet() + "-";
+class StompSessionContextTest extends TallyingWebSocketTest {
 
     @Autowired
     Counting counting;
-
-    @Autowired
-    MeterRegistry meters;
-
-    @Autowired
-    SyncContextRegistry registry;
 
     @Autowired
     @Qualifier("clientInboundChannelExecutor")
@@ -92,7 +66,7 @@ class StompSessionContextTest {
 
     @Test
     void framesOfOneStompSessionAreHandledConcurrentlyBySpring() throws Exception {
-        StompSession session = connect();
+        StompSession session = openSession();
         try {
             session.send("/app/meet/" + run + "premise", "x");
             session.send("/app/meet/" + run + "premise", "x");
@@ -108,7 +82,7 @@ class StompSessionContextTest {
 
     @Test
     void fourThreadsSendingFiveHundredFramesEachOverOneStompSessionCountExactly() throws Exception {
-        StompSession session = connect();
+        StompSession session = openSession();
         double queuedBefore = queuedWebSocketTasks();
         try {
             runConcurrently(SENDERS, sender -> {
@@ -130,33 +104,14 @@ class StompSessionContextTest {
 
     @Test
     void fourStompSessionsEachCountExactlyOnContextsOfTheirOwn() throws Exception {
-        List<StompSession> sessions = new ArrayList<>();
-        for (int i = 0; i < SENDERS; i++) {
-            sessions.add(connect());
-        }
-        try {
-            runConcurrently(SENDERS, s -> {
-                for (int i = 0; i < FRAMES; i++) {
-                    sessions.get(s).send("/app/count/" + run + "session-" + s, "x");
-                }
-            });
-            List<Tally> tallies = new ArrayList<>();
-            for (int s = 0; s < SENDERS; s++) {
-                tallies.add(awaitHandled(run + "session-" + s, FRAMES));
-            }
-            Tally.assertEachExactOnAContextOfItsOwn(tallies, FRAMES);
-            assertThat(webSocketContexts()).isEqualTo(SENDERS);
-        } finally {
-            sessions.forEach(StompSession::disconnect);
-        }
-        awaitWebSocketContexts(0);
+        assertConnectionsCountExactlyOnContextsOfTheirOwn(1);
         assertThat(prometheusWebSocketContexts()).as("synccontext_contexts{scope=\"websocket\"} in the scrape")
                 .isEqualTo("0.0");
     }
 
     @Test
     void aCleanDisconnectReleasesTheSessionsContext() throws Exception {
-        StompSession session = connect();
+        StompSession session = openSession();
         for (int i = 0; i < FRAMES; i++) {
             session.send("/app/count/" + run + "clean", "x");
         }
@@ -193,7 +148,7 @@ class StompSessionContextTest {
     @Test
     void theQualifiedProxyAndTheParameterAreTheSessionsContextAndThePlainInjectionStaysHttp(Browser browser)
             throws Exception {
-        StompSession session = connect();
+        StompSession session = openSession();
         try {
             session.send("/app/qualified", "x");
             assertThat(counting.qualified.get(30, SECONDS)).isEqualTo("ok");
@@ -206,27 +161,34 @@ class StompSessionContextTest {
 
     // ---------------------------------------------------------------- helpers
 
-    private StompSession connect() throws Exception {
+    private StompSession openSession() throws Exception {
         return stomp.connect("/stomp");
     }
 
-    private Tally awaitHandled(String label, int frames) {
-        await().atMost(WAIT).until(() -> counting.tallies.containsKey(label)
-                && counting.tallies.get(label).handled.get() == frames);
-        return counting.tallies.get(label);
+    @Override
+    Connection connect() throws Exception {
+        StompSession session = openSession();
+        return new Connection() {
+            @Override
+            public void send(String label) {
+                session.send("/app/count/" + label, "x");
+            }
+
+            @Override
+            public void close() {
+                session.disconnect();
+            }
+        };
     }
 
-    private double webSocketContexts() {
-        return meters.get("synccontext.contexts").tag("scope", WebSocketSessionContexts.SCOPE).gauge().value();
+    @Override
+    Map<String, Tally> tallies() {
+        return counting.tallies;
     }
 
     private double queuedWebSocketTasks() {
         return meters.find("synccontext.tasks").tags("scope", WebSocketSessionContexts.SCOPE, "path", "queued")
                 .functionCounters().stream().mapToDouble(c -> c.count()).sum();
-    }
-
-    private void awaitWebSocketContexts(int expected) {
-        await().atMost(WAIT).until(() -> webSocketContexts() == expected);
     }
 
     private String prometheusWebSocketContexts() {
@@ -237,31 +199,6 @@ class StompSessionContextTest {
             }
         }
         throw new AssertionError("no synccontext_contexts{scope=\"websocket\"} in the scrape");
-    }
-
-    interface Sender {
-        void run(int index) throws Exception;
-    }
-
-    static void runConcurrently(int threads, Sender sender) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            CyclicBarrier start = new CyclicBarrier(threads);
-            List<Future<?>> all = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int index = t;
-                all.add(pool.submit(() -> {
-                    start.await();
-                    sender.run(index);
-                    return null;
-                }));
-            }
-            for (Future<?> f : all) {
-                f.get(2, java.util.concurrent.TimeUnit.MINUTES);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
     }
 
     /** STOMP frames written by hand over the JDK's WebSocket client, which can drop its connection abruptly. */

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.live.LiveChannel;
 import dev.synccontext.spring.handler.OnContext;
 import dev.synccontext.spring.live.LiveChannels;
+import dev.synccontext.spring.live.ScopedBoard;
 import dev.synccontext.spring.live.LiveSse;
 import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.testing.Browser;
@@ -108,16 +108,15 @@ class TomcatStreamBuffersHttpTest {
     /** One session's channel. */
     @Component
     @ContextScoped
-    static class Feed {
-
-        private final LiveChannel live;
+    static class Feed extends ScopedBoard {
 
         Feed(LiveChannels channels) {
-            this.live = channels.open("feed", () -> "snapshot");
+            super(channels, "feed");
         }
 
-        LiveChannel live() {
-            return live;
+        @Override
+        protected Object state() {
+            return "snapshot";
         }
 
         void publish(int size) {
