@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
@@ -22,8 +24,9 @@ import org.junit.jupiter.api.Test;
  * 100 ms, or {@value #LOAD_RATIO} times that baseline on a machine so loaded that the baseline alone is
  * slow. A garbage collection that stops the JVM while the posts wait delays them all alike, whatever the
  * executor: its time (the collectors' own count, {@link GarbageCollectorMXBean#getCollectionTime()}) is added
- * to the bound and printed. On {@code ForkJoinPool.commonPool()} (one worker on 2 CPUs) the posts wait for
- * the blocked callbacks: seconds, whatever the load.
+ * to the bound and printed. Up to {@value #ATTEMPTS} attempts, each printed; the last one counts. On
+ * {@code ForkJoinPool.commonPool()} (one worker on 2 CPUs), or any pool of a fixed size, the posts wait for
+ * the blocked callbacks: seconds, whatever the load (the premise test, on a fixed pool of two).
  *
  * <p>The blocked callbacks wait on a latch for at most 5 s; the test releases them as soon as the
  * posts have been measured, so it takes well under a second when the rule holds.
@@ -41,18 +44,53 @@ class BlockingCallbacksTest {
      */
     static final int LOAD_RATIO = 5;
 
+    /**
+     * Attempts at the scenario, each on new contexts between its own baselines, until one is within its bound.
+     * The pool finds blocked workers in rounds (two workers a round on 2 CPUs, each round a thread that must get
+     * a CPU), so on a machine busy with other builds one attempt can miss the bound by a burst of scheduling
+     * delay the baselines do not see; a stalled executor misses it in every attempt.
+     */
+    static final int ATTEMPTS = 3;
+
     @Test
     void blockedCallbacksDoNotDelayOtherContextsOnTheDefaultExecutor() throws Exception {
-        List<RendererSyncContext> contexts = new ArrayList<>();
-        for (int i = 0; i < CONTEXTS; i++) {
-            contexts.add(RendererSyncContext.create());
-        }
-        Comparison result = compare(contexts);
-        System.out.println("BlockingCallbacksTest on the default executor: " + result);
-        assertThat(result.blocked().ran()).as("posts that ran while %d callbacks were blocked", BLOCKED)
-                .isEqualTo(POSTS);
-        assertThat(result.blocked().p99Millis()).as("p99 post-to-run latency in ms (%s)", result)
+        List<Comparison> attempts = new ArrayList<>();
+        Comparison result;
+        do {
+            List<RendererSyncContext> contexts = new ArrayList<>();
+            for (int i = 0; i < CONTEXTS; i++) {
+                contexts.add(RendererSyncContext.create());
+            }
+            result = compare(contexts);
+            attempts.add(result);
+            System.out.println("BlockingCallbacksTest on the default executor, attempt " + attempts.size() + ": "
+                    + result);
+        } while (!result.withinBound() && attempts.size() < ATTEMPTS);
+        assertThat(result.blocked().ran()).as("posts that ran while %d callbacks were blocked (attempts: %s)",
+                BLOCKED, attempts).isEqualTo(POSTS);
+        assertThat(result.blocked().p99Millis()).as("p99 post-to-run latency in ms (attempts: %s)", attempts)
                 .isLessThan(result.boundMillis());
+    }
+
+    /**
+     * Premise: on a pool of a fixed size that finds no blocked worker (two threads here, what
+     * {@code ForkJoinPool.commonPool()} gives on 2 CPUs), the blocked callbacks take every thread and the
+     * posts wait for them: not one attempt is within the bound.
+     */
+    @Test
+    void premiseOnAFixedPoolThePostsWaitForTheBlockedCallbacks() throws Exception {
+        ExecutorService fixed = Executors.newFixedThreadPool(2);
+        try {
+            List<RendererSyncContext> contexts = new ArrayList<>();
+            for (int i = 0; i < CONTEXTS; i++) {
+                contexts.add(RendererSyncContext.create(fixed));
+            }
+            Comparison result = compare(contexts);
+            System.out.println("[premise] BlockingCallbacksTest on a fixed pool of two: " + result);
+            assertThat(result.withinBound()).as("the fixed pool within the bound (%s)", result).isFalse();
+        } finally {
+            fixed.shutdownNow();
+        }
     }
 
     /**
@@ -151,6 +189,11 @@ class BlockingCallbacksTest {
          */
         double boundMillis() {
             return Math.max(100.0, LOAD_RATIO * baselineP99Millis()) + blocked.collectedMillis();
+        }
+
+        /** Whether every post ran and their p99 is within {@link #boundMillis()}. */
+        boolean withinBound() {
+            return blocked.ran() == POSTS && blocked.p99Millis() < boundMillis();
         }
 
         @Override
