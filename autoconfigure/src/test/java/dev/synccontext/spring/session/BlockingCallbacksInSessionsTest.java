@@ -29,8 +29,8 @@ import dev.synccontext.autoconfigure.webflux.SyncContextWebFluxAutoConfiguration
  * percentile post-to-run latency near what the same posts take with no session blocked, measured right
  * before and right after: under 100 ms, or {@value #LOAD_RATIO} times that baseline on a machine so loaded
  * that the baseline alone is slow (a load slows both runs alike; a stalled executor only the blocked one).
- * The blocked callbacks are released as soon as the posts are measured, so the test takes well under a
- * second when the rule holds.
+ * Up to {@value #ATTEMPTS} attempts, each printed; the last one counts. The blocked callbacks are released as
+ * soon as the posts are measured, so the test takes well under a second when the rule holds.
  */
 class BlockingCallbacksInSessionsTest {
 
@@ -39,6 +39,12 @@ class BlockingCallbacksInSessionsTest {
     private static final int POSTS = 1_000;
     /** How many times the baseline's p99 the blocked run may take, once that exceeds 100 ms. */
     private static final int LOAD_RATIO = 5;
+    /**
+     * Attempts, each on new sessions between its own baselines, until one is within its bound: the pool finds
+     * blocked workers in rounds, each a thread that must get a CPU, so a machine busy with other builds can make
+     * one attempt miss by a burst the baselines do not see; a stalled executor misses in every attempt.
+     */
+    private static final int ATTEMPTS = 3;
 
     private final WebApplicationContextRunner servlet = new WebApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(SyncContextAutoConfiguration.class,
@@ -50,21 +56,30 @@ class BlockingCallbacksInSessionsTest {
         servlet.run(app -> {
             assertThat(app.getBean(SyncContextRegistry.class).template().executorName()).isEqualTo("elastic");
             RendererSyncContext injected = app.getBean(RendererSyncContext.class);
-            MockHttpSession[] sessions = new MockHttpSession[SESSIONS];
-            for (int i = 0; i < SESSIONS; i++) {
-                sessions[i] = new MockHttpSession();
+            String attempts = "";
+            for (int attempt = 1; ; attempt++) {
+                MockHttpSession[] sessions = new MockHttpSession[SESSIONS];
+                for (int i = 0; i < SESSIONS; i++) {
+                    sessions[i] = new MockHttpSession();
+                }
+                Latencies before = measure(injected, sessions, 0);
+                Latencies blocked = measure(injected, sessions, BLOCKED);
+                Latencies after = measure(injected, sessions, 0);
+                double baseline = Math.max(before.p99Millis(), after.p99Millis());
+                double bound = Math.max(100.0, LOAD_RATIO * baseline);
+                String figures = blocked + "; nothing blocked: before " + before + ", after " + after + "; bound "
+                        + bound + " ms";
+                System.out.println("BlockingCallbacksInSessionsTest, attempt " + attempt + ": " + figures);
+                attempts += " attempt " + attempt + ": " + figures + ";";
+                boolean within = blocked.notRun == 0 && blocked.p99Millis() < bound;
+                if (within || attempt == ATTEMPTS) {
+                    assertThat(blocked.notRun).as("posts that did not run while %d sessions were blocked (%s;%s)",
+                            BLOCKED, blocked.executorAtDeadline, attempts).isZero();
+                    assertThat(blocked.p99Millis()).as("p99 post-to-run latency in ms, against max(100 ms, %d x the"
+                            + " p99 with none blocked) (%s)", LOAD_RATIO, attempts).isLessThan(bound);
+                    return;
+                }
             }
-            Latencies before = measure(injected, sessions, 0);
-            Latencies blocked = measure(injected, sessions, BLOCKED);
-            Latencies after = measure(injected, sessions, 0);
-            double baseline = Math.max(before.p99Millis(), after.p99Millis());
-            double bound = Math.max(100.0, LOAD_RATIO * baseline);
-            System.out.println("BlockingCallbacksInSessionsTest: " + blocked + "; nothing blocked: before " + before
-                    + ", after " + after + "; bound " + bound + " ms");
-            assertThat(blocked.notRun).as("posts that did not run while %d sessions were blocked (%s)", BLOCKED,
-                    blocked.executorAtDeadline).isZero();
-            assertThat(blocked.p99Millis()).as("p99 post-to-run latency in ms (%s), against max(100 ms, %d x the"
-                    + " p99 with none blocked: %s ms)", blocked, LOAD_RATIO, baseline).isLessThan(bound);
         });
     }
 
