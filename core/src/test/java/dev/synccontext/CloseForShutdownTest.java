@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.testing.PooledTest;
+import dev.synccontext.testing.Race;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -104,12 +107,10 @@ class CloseForShutdownTest extends PooledTest {
         AtomicLong ran = new AtomicLong();
         AtomicLong typed = new AtomicLong();
         List<Throwable> other = new CopyOnWriteArrayList<>();
-        CountDownLatch start = new CountDownLatch(1);
         CountDownLatch someRan = new CountDownLatch(1_000);
-        CountDownLatch done = new CountDownLatch(threadsCount);
+        List<Callable<Void>> racers = new ArrayList<>();
         for (int t = 0; t < threadsCount; t++) {
-            Thread poster = new Thread(() -> {
-                Occupier.awaitUninterruptibly(start);
+            racers.add(() -> {
                 for (int i = 0; i < perThread; i++) {
                     try {
                         ctx.post(() -> {
@@ -122,14 +123,15 @@ class CloseForShutdownTest extends PooledTest {
                         other.add(refused);
                     }
                 }
-                done.countDown();
-            }, "poster-" + t);
-            poster.start();
+                return null;
+            });
         }
-        start.countDown();
-        assertThat(someRan.await(30, TimeUnit.SECONDS)).as("posts ran before the close").isTrue();
-        ctx.closeForShutdown();
-        assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+        racers.add(() -> { // the close, once some posts ran, while the posters still post
+            assertThat(someRan.await(30, TimeUnit.SECONDS)).as("posts ran before the close").isTrue();
+            ctx.closeForShutdown();
+            return null;
+        });
+        Race.run(Duration.ofSeconds(30), racers);
         assertThat(ctx.awaitTermination(Duration.ofSeconds(30))).isTrue();
         assertThat(other).as("refusals without the reason").isEmpty();
         assertThat(ran.get() + typed.get()).as("ran + refused = submitted").isEqualTo((long) threadsCount * perThread);

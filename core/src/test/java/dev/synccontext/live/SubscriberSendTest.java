@@ -3,14 +3,11 @@ package dev.synccontext.live;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.synccontext.testing.Race;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -113,34 +110,23 @@ class SubscriberSendTest {
         LiveChannel live = drains.channel(OverflowPolicy.DROP_OLDEST, 5 * perThread + 1).build(() -> "s");
         RecordingTransport tab = new RecordingTransport();
         LiveSubscriber subscriber = live.subscribe(tab);
-        ExecutorService senders = Executors.newFixedThreadPool(5);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<?>> running = new ArrayList<>();
-            for (int t = 0; t < 4; t++) {
-                String sender = "t" + t;
-                running.add(senders.submit(() -> {
-                    start.await();
-                    for (int i = 0; i < perThread; i++) {
-                        assertThat(subscriber.send(sender, i)).isTrue();
-                    }
-                    return null;
-                }));
-            }
-            running.add(senders.submit(() -> {
-                start.await();
+        List<Callable<Void>> racers = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            String sender = "t" + t;
+            racers.add(() -> {
                 for (int i = 0; i < perThread; i++) {
-                    live.publish("board", i);
+                    assertThat(subscriber.send(sender, i)).isTrue();
                 }
                 return null;
-            }));
-            start.countDown();
-            for (Future<?> f : running) {
-                f.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            senders.shutdownNow();
+            });
         }
+        racers.add(() -> {
+            for (int i = 0; i < perThread; i++) {
+                live.publish("board", i);
+            }
+            return null;
+        });
+        Race.run(Duration.ofSeconds(60), racers);
         await().atMost(Duration.ofSeconds(30)).until(() -> tab.written.size() == 5 * perThread + 1);
         assertThat(tab.overlaps).as("writes that overlapped").hasValue(0);
         assertThat(subscriber.dropped()).isZero();

@@ -3,6 +3,7 @@ package dev.synccontext.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.Race;
 import dev.synccontext.testing.StressSeed;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,11 +11,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +27,8 @@ class BroadcastStressTest {
 
     private static final int CONTEXTS = 10_000;
     private static final int ROUNDS = 5;
+    /** How long a round may wait for the closer, then the broadcast: only to end a hung round. */
+    private static final Duration PATIENCE = Duration.ofMinutes(2);
 
     @Test
     void aBroadcastWhileContextsCloseReachesEveryOpenOneOnceAndCountsEachRefusal() throws Exception {
@@ -62,32 +64,23 @@ class BroadcastStressTest {
                     c -> new AtomicInteger()).incrementAndGet();
 
             AtomicInteger handedBack = new AtomicInteger();
-            CountDownLatch start = new CountDownLatch(1);
             List<RendererSyncContext> closing = doomed;
-            AtomicReference<Throwable> closerFailed = new AtomicReference<>();
-            Thread closer = new Thread(() -> {
-                try {
-                    start.await();
-                    int kind = 0;
-                    for (RendererSyncContext context : closing) {
-                        switch (kind++ % 3) {
-                            case 0 -> registry.release(context);
-                            case 1 -> context.close();
-                            default -> handedBack.addAndGet((int) context.closeNow().stream().filter(p -> p == callback).count());
-                        }
+            Callable<Broadcast> closer = () -> {
+                int kind = 0;
+                for (RendererSyncContext context : closing) {
+                    switch (kind++ % 3) {
+                        case 0 -> registry.release(context);
+                        case 1 -> context.close();
+                        default -> handedBack.addAndGet((int) context.closeNow().stream().filter(p -> p == callback).count());
                     }
-                } catch (Throwable t) {
-                    closerFailed.set(t);
                 }
-            }, "closer");
-            closer.start();
-            long refusedBefore = registry.refusedCallbacks();
-            start.countDown();
-            Broadcast result = paced
+                return null; // no answer of its own: the broadcast's counts say what it did
+            };
+            Callable<Broadcast> broadcaster = () -> paced
                     ? registry.broadcastAsync(context -> true, callback).toCompletableFuture().get(60, TimeUnit.SECONDS)
                     : registry.broadcast(callback);
-            closer.join();
-            assertThat(closerFailed.get()).isNull();
+            long refusedBefore = registry.refusedCallbacks();
+            Broadcast result = Race.run(PATIENCE, List.of(closer, broadcaster)).get(1);
             for (RendererSyncContext context : all) {
                 if (!context.isClosed()) {
                     context.close();

@@ -2,11 +2,14 @@ package dev.synccontext.room;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.synccontext.testing.Race;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The load of the auction-room tests: {@value #USERS} users, each on a thread of its own, started together, each
@@ -19,6 +22,8 @@ public final class AuctionLoad {
     public static final int USERS = 50;
     public static final int BIDS = 20;
     public static final int TABS = 2;
+    /** How long a run may wait for one user's last answer: far beyond a run's length, only to end a hung one. */
+    private static final Duration PATIENCE = Duration.ofMinutes(5);
 
     private AuctionLoad() {
     }
@@ -35,32 +40,29 @@ public final class AuctionLoad {
         int outbidsBeforeAnswer(SplittableRandom random) throws Exception;
     }
 
-    /** Runs the load and waits for every user's last answer; fails with the first bidder's failure. */
+    /**
+     * Runs the load and waits for every user's last answer; fails with the first bidder's failure (in user order),
+     * or when a user is still bidding {@link #PATIENCE} into the wait for it.
+     */
     public static void run(SplittableRandom random, Bidding bidding) throws InterruptedException {
-        CountDownLatch start = new CountDownLatch(1);
-        AtomicReference<Throwable> failed = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
+        List<Callable<Void>> users = new ArrayList<>();
         for (int u = 0; u < USERS; u++) {
             int user = u;
             SplittableRandom mine = random.split();
-            Thread thread = new Thread(() -> {
-                try {
-                    start.await();
-                    for (int b = 0; b < BIDS; b++) {
-                        bidding.bid(user, 1 + mine.nextInt(3));
-                    }
-                } catch (Throwable t) {
-                    failed.compareAndSet(null, t);
+            users.add(() -> {
+                for (int b = 0; b < BIDS; b++) {
+                    bidding.bid(user, 1 + mine.nextInt(3));
                 }
-            }, "bidder-" + u);
-            threads.add(thread);
-            thread.start();
+                return null;
+            });
         }
-        start.countDown();
-        for (Thread thread : threads) {
-            thread.join();
+        try {
+            Race.run(PATIENCE, users);
+        } catch (ExecutionException failed) {
+            throw new AssertionError("a bidder's failure", failed.getCause());
+        } catch (TimeoutException hung) {
+            throw new AssertionError("a bidder still bidding after " + PATIENCE, hung);
         }
-        assertThat(failed.get()).describedAs("a bidder's failure").isNull();
     }
 
     /**

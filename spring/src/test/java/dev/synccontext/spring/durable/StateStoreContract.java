@@ -3,7 +3,7 @@ package dev.synccontext.spring.durable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.synccontext.spring.Race;
+import dev.synccontext.testing.Race;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.synccontext.RendererSyncContext;
-import dev.synccontext.spring.Race;
+import dev.synccontext.testing.Race;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,4 +1,4 @@
-package dev.synccontext.spring;
+package dev.synccontext.testing;
 
 import java.time.Duration;
 import java.util.ArrayList;
