@@ -24,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -86,6 +87,13 @@ class LiveStompStalledClientTest {
 
     @Autowired
     LiveChannels channels;
+
+    /** Ends a write still blocked on the stalled client, which stopping this context would wait 20 s for. */
+    @AfterEach
+    void endTheStalledWrite() {
+        System.out.println("Interrupted " + StalledOutboundWrites.interrupt()
+                + " outbound thread(s) still blocked in a send to the stalled client");
+    }
 
     /** Whether the broker keeps each session's order (this class) or not (Spring's default: the subclass). */
     boolean ordered() {
