@@ -12,10 +12,11 @@ import org.springframework.stereotype.Component;
 /**
  * A slow pricing service, simulated: it answers after {@code sample.quote-latency} on a thread of its
  * own (as an HTTP client or a database driver would), never on the caller's thread. Unknown symbols
- * fail with {@link UnknownSymbolException}.
+ * fail with {@link UnknownSymbolException}. Not final: the sample's tests hold an answer back to show a
+ * quote that is still loading.
  */
 @Component
-public final class QuoteBackend {
+public class QuoteBackend {
 
     /** Reference prices of the symbols the backend knows. */
     static final Map<String, BigDecimal> REFERENCE_PRICES = Map.of(

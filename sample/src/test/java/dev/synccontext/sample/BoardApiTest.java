@@ -8,6 +8,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
@@ -19,6 +20,9 @@ class BoardApiTest {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    HeldQuoteBackend backend;
 
     BoardClient client;
 
@@ -130,9 +134,12 @@ class BoardApiTest {
     void secondQuoteWhileOneLoadsIsAConflict() throws Exception {
         Reply[] first = new Reply[1];
         Thread slow = new Thread(() -> first[0] = client.postForm("/api/quote", "symbol", "GLOBEX"));
-        slow.start();
-        awaitQuoteState("loading");
-        assertProblem(client.postForm("/api/quote", "symbol", "HOOLI"), 409, "A quote for GLOBEX is still loading");
+        // Held, so the first quote is still loading when the second arrives, however late that is.
+        try (HeldQuoteBackend.Hold hold = backend.hold("GLOBEX")) {
+            slow.start();
+            awaitQuoteState("loading");
+            assertProblem(client.postForm("/api/quote", "symbol", "HOOLI"), 409, "A quote for GLOBEX is still loading");
+        }
         slow.join(10_000);
         assertThat(first[0].status()).as("the first quote still completes: %s", first[0]).isEqualTo(200);
         assertThat(first[0].json().get("quote").get("symbol").asString()).isEqualTo("GLOBEX");

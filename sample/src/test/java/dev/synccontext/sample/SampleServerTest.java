@@ -9,11 +9,13 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.context.annotation.Import;
 
 /**
  * The whole sample on a random port, driven over real HTTP. Every test class uses exactly these
  * settings, so they share one running application (Spring's test context cache). A test method's
- * {@link BoardClient} parameters are visitors on that port, each its own session ({@link BoardClients}).
+ * {@link BoardClient} parameters are visitors on that port, each its own session ({@link BoardClients}). The
+ * quote backend is the sample's own, which a test can hold back ({@link HeldQuoteBackend}).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -26,6 +28,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
         "sample.faults.block-for=600ms",
         "synccontext.blocked-threshold=200ms",
 })
+@Import(HeldQuoteBackend.Configuration.class)
 @ExtendWith(BoardClients.class)
 @interface SampleServerTest {
 }
