@@ -4,6 +4,7 @@
 # click-to-update latency, errors, heap per session, CPU of server and client, threads and file descriptors.
 # Extra key=value arguments go to CapacityRun, e.g.  bench/capacity.sh steps=1000,5000,10000 measure=60s
 # selectors=K runs the load client on K selector threads (default 1).
+# cpus=S/C runs the server on CPUs S and the client on CPUs C (taskset lists, e.g. cpus=0/1).
 # Writes bench/http/target/capacity/{capacity.md,capacity.svg,server.log}.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -33,7 +33,9 @@ import java.util.concurrent.TimeUnit;
  * ({@code sse}, the default: an event stream per tab, clicks on a pool of connections; or {@code websocket}: a
  * WebSocket per tab, its clicks on the same socket), {@code selectors} (the load client's selector loops, 1;
  * {@link ShardedLoadClient}: on 2 cores a second loop did not lower p99 at 10,000 sessions and raised the
- * server's share, docs/2026-12-03-capacity-client-threads.md), {@code out} (bench/http/target/capacity). {@code bench/capacity.sh} runs it.
+ * server's share, docs/2026-12-03-capacity-client-threads.md), {@code cpus} ({@code S/C}: the server on CPUs
+ * {@code S}, the client on {@code C}, as {@code taskset -c} lists, e.g. {@code 0/1}; unset, both share every CPU),
+ * {@code out} (bench/http/target/capacity). {@code bench/capacity.sh} runs it.
  */
 public final class CapacityRun {
 
@@ -48,6 +50,7 @@ public final class CapacityRun {
                 "steps", "1000,2000,5000,10000,15000", "warmup", "10s", "measure", "30s", "period", "5s",
                 "lines", "1024", "server-jvm", "", "server-args", "", "out", "bench/http/target/capacity",
                 "transport", "sse", "selectors", "1"));
+        options.put("cpus", "");
         for (String arg : args) {
             int eq = arg.indexOf('=');
             if (eq < 0 || !options.containsKey(arg.substring(0, eq))) {
@@ -71,6 +74,12 @@ public final class CapacityRun {
             port = probe.getLocalPort();
         }
         List<String> command = new ArrayList<>();
+        String[] cpus = cpus(options.get("cpus"));
+        if (cpus != null) {
+            // taskset execs the JVM, so the server's pid is the one the run measures; its JVM sizes itself to those CPUs.
+            command.addAll(List.of("taskset", "-c", cpus[0]));
+            pin(ProcessHandle.current().pid(), cpus[1]);
+        }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         split(options.get("server-jvm"), command);
         // The server runs on the client's own class path: the module's classes and its dependencies.
@@ -151,6 +160,27 @@ public final class CapacityRun {
         System.out.print(CapacityReport.table(results));
         int capacity = results.stream().filter(StepResult::withinCapacity).mapToInt(StepResult::sessions).max().orElse(0);
         System.out.printf(Locale.ROOT, "capacity: %,d live sessions (p99 < 200 ms, no error); written to %s%n", capacity, out);
+    }
+
+    /** {@code S/C} as the server's and the client's CPU lists; null when unset. */
+    private static String[] cpus(String option) {
+        if (option.isEmpty()) {
+            return null;
+        }
+        String[] lists = option.split("/");
+        if (lists.length != 2 || lists[0].isBlank() || lists[1].isBlank()) {
+            throw new IllegalArgumentException("cpus: the server's and the client's CPU lists as S/C (e.g. 0/1), was " + option);
+        }
+        return lists;
+    }
+
+    /** Pins every thread of the process to {@code cpuList} (taskset; fails the run when it cannot). */
+    private static void pin(long pid, String cpuList) throws IOException, InterruptedException {
+        Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", cpuList, Long.toString(pid))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (taskset.waitFor() != 0) {
+            throw new IllegalStateException("taskset could not pin the client to CPUs " + cpuList);
+        }
     }
 
     private static String serverTimes(int port) throws IOException, InterruptedException {
