@@ -6,28 +6,48 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.ConfigurationCondition;
 
 /**
- * Embedded Tomcat's per-connection buffers sized for live streams ({@link LiveTomcatProperties}), when the application
- * sets any of {@code synccontext.live.tomcat.*}: opt-in, since the sizes trade a little throughput of large bodies for
- * heap per open stream.
+ * Embedded Tomcat for live streams: its connection processors not reused ({@link TomcatProcessorsNotReused}, unless the
+ * application sets {@code server.tomcat.processor-cache}), and its per-connection buffers sized
+ * ({@link LiveTomcatProperties}) when the application sets any of {@code synccontext.live.tomcat.*}: opt-in, since the
+ * sizes trade a little throughput of large bodies for heap per open stream.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "synccontext.enabled", matchIfMissing = true)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(name = {"org.apache.catalina.startup.Tomcat",
         "org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory"})
-@Conditional(SyncContextLiveTomcatAutoConfiguration.AnySizeSet.class)
 @EnableConfigurationProperties(LiveTomcatProperties.class)
 public final class SyncContextLiveTomcatAutoConfiguration {
 
     @Bean
+    @Conditional(ProcessorCacheUnset.class)
+    TomcatProcessorsNotReused syncContextTomcatProcessorsNotReused() {
+        return new TomcatProcessorsNotReused();
+    }
+
+    @Bean
+    @Conditional(AnySizeSet.class)
     TomcatStreamBuffers syncContextTomcatStreamBuffers(LiveTomcatProperties properties) {
         return new TomcatStreamBuffers(properties);
+    }
+
+    /** The application left {@code server.tomcat.processor-cache} to its default. */
+    static final class ProcessorCacheUnset extends NoneNestedConditions {
+
+        ProcessorCacheUnset() {
+            super(ConfigurationCondition.ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnProperty("server.tomcat.processor-cache")
+        static final class Set {
+        }
     }
 
     /** Any one of the sizes set. */

@@ -7,6 +7,7 @@ import dev.synccontext.autoconfigure.AllParts;
 import java.util.List;
 import org.apache.catalina.Valve;
 import org.apache.catalina.connector.Connector;
+import org.apache.coyote.AbstractProtocol;
 import org.apache.coyote.ProtocolHandler;
 import org.apache.coyote.http11.AbstractHttp11Protocol;
 import org.junit.jupiter.api.Test;
@@ -100,6 +101,22 @@ class SyncContextLiveTomcatAutoConfigurationTest {
         servlet.withPropertyValues("synccontext.live.tomcat.socket-buffer=16B").run(context -> assertThat(context)
                 .hasFailed().getFailure().rootCause()
                 .hasMessageContaining("synccontext.live.tomcat.socket-buffer must be at least 512B, not 16B"));
+    }
+
+    @Test
+    void processorsAreNotReusedUnlessTheApplicationSetsTheCache() {
+        servlet.run(context -> {
+            TomcatServletWebServerFactory factory = new TomcatServletWebServerFactory();
+            factory.addConnectorCustomizers(connector -> // as Boot's customizer does, before this one
+                    ((AbstractProtocol<?>) connector.getProtocolHandler()).setProcessorCache(200));
+            context.getBean(TomcatProcessorsNotReused.class).customize(factory);
+            assertThat(((AbstractProtocol<?>) connector(factory).getProtocolHandler()).getProcessorCache())
+                    .as("after Boot's 200").isZero();
+        });
+        servlet.withPropertyValues("server.tomcat.processor-cache=50")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(TomcatProcessorsNotReused.class));
+        new ReactiveWebApplicationContextRunner().withConfiguration(AllParts.ALL).withConfiguration(TOMCAT)
+                .run(context -> assertThat(context).doesNotHaveBean(TomcatProcessorsNotReused.class));
     }
 
     /** The connector Boot would make: the factory's protocol, its connector and protocol customizers applied. */

@@ -62,6 +62,8 @@ class TomcatStreamBuffersHttpTest {
         assertThat(connector.getProperty("socket.appReadBufSize")).isEqualTo("512");
         assertThat(connector.getProperty("socket.appWriteBufSize")).isEqualTo("512");
         assertThat(((AbstractHttp11Protocol<?>) connector.getProtocolHandler()).getMaxTrailerSize()).isEqualTo(64);
+        assertThat(((AbstractHttp11Protocol<?>) connector.getProtocolHandler()).getProcessorCache())
+                .as("processors not reused, after Boot's own setting").isZero();
     }
 
     @Test
