@@ -14,7 +14,7 @@ import org.springframework.core.Ordered;
  * the processor's current connection. Meanwhile a container thread can end the request, recycle the processor and
  * hand it to a new connection, which then receives the error: a new client's request is closed before any answer.
  * Seen under load in the capacity harness's test (an event stream closed with no response while the previous tabs
- * went away: 8 runs of 34 under load; none of 26 with processors not reused). The same window could let a write in
+ * went away: 8 runs of 29 under load; none of 26 with processors not reused). The same window could let a write in
  * progress on the old request reach the buffers of the new one; a processor used once has no next request to reach.
  * The cost: Tomcat allocates a processor (its request, response and buffers) for each request of a kept-alive
  * connection instead of taking one from its cache. An application that serves no live stream over Tomcat may set
