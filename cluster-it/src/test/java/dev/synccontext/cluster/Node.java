@@ -30,6 +30,10 @@ final class Node implements AutoCloseable {
         List<String> properties = new ArrayList<>(List.of(
                 "--server.port=" + port,
                 "--server.address=127.0.0.1",
+                // After each reload nginx's new workers connect for every request in flight at once (up to 190
+                // connects measured in the rolling restart); Tomcat's backlog of 100 dropped the rest, and a connect
+                // the kernel retries at 1 s and 3 s outlasts nginx's 2 s connect timeout (autoconfigure/docs/several-nodes.md).
+                "--server.tomcat.accept-count=1024",
                 "--spring.data.redis.host=127.0.0.1",
                 "--spring.data.redis.port=" + redisPort,
                 "--spring.session.data.redis.repository-type=" + repositoryType,
