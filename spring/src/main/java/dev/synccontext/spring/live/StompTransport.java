@@ -79,16 +79,14 @@ final class StompTransport implements LiveTransport {
      * limit closed the session ({@code limitExceeded}), as gone otherwise.
      */
     void sessionEnded(boolean limitExceeded) {
-        ended = true;
         LiveSubscriber attached = subscriber;
-        if (attached == null) {
-            return; // not subscribed yet: its first ready() fails, and the subscriber ends as gone
-        }
-        if (limitExceeded) {
+        // The subscriber ends before ready() refuses: a drain that saw the refusal first would end it as gone.
+        if (attached != null && limitExceeded) {
             attached.tooSlow();
-        } else {
+        } else if (attached != null) {
             attached.gone(null);
         }
+        ended = true; // not subscribed yet: its first ready() fails, and the subscriber ends as gone
     }
 
     @Override

@@ -151,6 +151,39 @@ class StompSessionEventsTest {
         assertThat(stomp.sessionEntries()).isZero();
     }
 
+    @Test
+    void anEndBySpringsLimitsRacingTheDrainStillEndsTheSubscriberAsTooSlow() throws Exception {
+        ExecutorService drains = Executors.newSingleThreadExecutor();
+        ExecutorService publisher = Executors.newSingleThreadExecutor();
+        LiveChannel busy = LiveChannel.builder("busy").executor(drains).statistics(statistics)
+                .build(() -> "snapshot");
+        int rounds = 2_000;
+        try {
+            for (int round = 0; round < rounds; round++) {
+                String session = "limit-" + round;
+                ends.onApplicationEvent(connect(session));
+                LiveSubscriber subscriber = busy.subscribe(stomp.toSession(session, "/topic/board", null));
+                CyclicBarrier start = new CyclicBarrier(2);
+                Future<?> publishing = publisher.submit(() -> {
+                    start.await();
+                    // Keeps the drain asking the transport whether it is ready while the session ends.
+                    while (subscriber.isOpen()) {
+                        busy.publish("change", "x");
+                    }
+                    return null;
+                });
+                start.await();
+                ends.onApplicationEvent(disconnect(session, CloseStatus.SESSION_NOT_RELIABLE));
+                publishing.get(10, TimeUnit.SECONDS);
+                assertThat(subscriber.closeReason()).as("round %d", round).isEqualTo(CloseReason.TOO_SLOW);
+            }
+        } finally {
+            publisher.shutdownNow();
+            drains.shutdownNow();
+        }
+        assertThat(statistics.slowDisconnects()).isEqualTo(rounds);
+    }
+
     private SessionConnectEvent connect(String sessionId) {
         SimpMessageHeaderAccessor headers = SimpMessageHeaderAccessor.create(SimpMessageType.CONNECT);
         headers.setSessionId(sessionId);
