@@ -80,13 +80,15 @@ final class StompTransport implements LiveTransport {
      */
     void sessionEnded(boolean limitExceeded) {
         LiveSubscriber attached = subscriber;
-        // The subscriber ends before ready() refuses: a drain that saw the refusal first would end it as gone.
-        if (attached != null && limitExceeded) {
-            attached.tooSlow();
-        } else if (attached != null) {
-            attached.gone(null);
+        if (attached != null) {
+            // Ended before ready() refuses: a drain that saw the refusal first would end it as gone.
+            if (limitExceeded) {
+                attached.tooSlow();
+            } else {
+                attached.gone(null);
+            }
         }
-        ended = true; // not subscribed yet: its first ready() fails, and the subscriber ends as gone
+        ended = true; // a subscriber attached from now on fails its first ready() and ends as gone
     }
 
     @Override
