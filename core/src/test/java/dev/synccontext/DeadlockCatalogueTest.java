@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Named.named;
 import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.testing.NoThreadLeftStuck;
+import dev.synccontext.testing.ThreadKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,13 +16,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,10 +41,6 @@ class DeadlockCatalogueTest {
     @RegisterExtension
     final NoThreadLeftStuck threads = new NoThreadLeftStuck();
 
-    enum Threads {
-        PLATFORM, VIRTUAL
-    }
-
     /** A blocking wait, from inside a context, on {@code target}'s work. */
     private interface Wait {
         Object await(RendererSyncContext target) throws Exception;
@@ -62,17 +56,8 @@ class DeadlockCatalogueTest {
     private static final Wait CHAIN = target -> target.invokeAsync(() -> 1).thenApply(x -> x + 1)
             .handle((x, failure) -> x).thenCompose(CompletableFuture::completedFuture).join();
 
-    private Executor executor(Threads kind) {
-        if (kind == Threads.PLATFORM) {
-            return threads.fixedPool(8, "deadlock-");
-        }
-        Assumptions.assumeTrue(Runtime.version().feature() >= 21, "virtual threads need Java 21");
-        try {
-            return threads.pool((ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor")
-                    .invoke(null));
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
-        }
+    private Executor executor(ThreadKind kind) {
+        return kind.executor(threads, "deadlock-");
     }
 
     private static RendererSyncContext context(String name, Executor executor) {
@@ -82,23 +67,23 @@ class DeadlockCatalogueTest {
     // ---------------------------------------------------------------- one context
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void selfJoinOnTheRunningCallbacksOwnFutureThrows(Threads kind) throws Exception {
+    @EnumSource(ThreadKind.class)
+    void selfJoinOnTheRunningCallbacksOwnFutureThrows(ThreadKind kind) throws Exception {
         Throwable thrown = selfJoinThrown(context("self", executor(kind)), RendererSyncContext::invokeAsync);
         assertSelfDeadlock(thrown, "self");
     }
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void selfJoinFromTheSynchronousPartOfAnAsyncCallbackThrows(Threads kind) throws Exception {
+    @EnumSource(ThreadKind.class)
+    void selfJoinFromTheSynchronousPartOfAnAsyncCallbackThrows(ThreadKind kind) throws Exception {
         Throwable thrown = selfJoinThrown(context("self-stage", executor(kind)),
                 (a, callback) -> a.invokeAsyncStage(() -> CompletableFuture.completedFuture(callback.call())));
         assertSelfDeadlock(thrown, "self-stage");
     }
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void aWaitOnTheStageAnAsyncCallbackReturnedIsNoCycleThoughItsContextWaitsOnTheWaiter(Threads kind)
+    @EnumSource(ThreadKind.class)
+    void aWaitOnTheStageAnAsyncCallbackReturnedIsNoCycleThoughItsContextWaitsOnTheWaiter(ThreadKind kind)
             throws Exception {
         Executor executor = executor(kind);
         RendererSyncContext a = context("A", executor);
@@ -142,8 +127,8 @@ class DeadlockCatalogueTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void joinOnWorkQueuedBehindTheCallerThrows(Threads kind) throws Exception {
+    @EnumSource(ThreadKind.class)
+    void joinOnWorkQueuedBehindTheCallerThrows(ThreadKind kind) throws Exception {
         RendererSyncContext a = context("behind", executor(kind));
         AtomicReference<CompletableFuture<String>> behind = new AtomicReference<>();
         AtomicReference<Throwable> thrown = new AtomicReference<>();
@@ -158,8 +143,8 @@ class DeadlockCatalogueTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void thenApplyAsyncOnTheCallersOwnContextThrows(Threads kind) throws Exception {
+    @EnumSource(ThreadKind.class)
+    void thenApplyAsyncOnTheCallersOwnContextThrows(ThreadKind kind) throws Exception {
         Executor executor = executor(kind);
         RendererSyncContext a = context("async-own", executor);
         RendererSyncContext b = context("source", executor);
@@ -186,7 +171,7 @@ class DeadlockCatalogueTest {
      */
     static Stream<Arguments> cyclesOfTwo() {
         List<Arguments> cases = new ArrayList<>();
-        for (Threads kind : Threads.values()) {
+        for (ThreadKind kind : ThreadKind.values()) {
             cases.add(Arguments.of(kind, named("join", JOIN), named("join", JOIN)));
             cases.add(Arguments.of(kind, named("get", GET), named("join", JOIN)));
             cases.add(Arguments.of(kind, named("timed get", TIMED_GET), named("get", GET)));
@@ -198,15 +183,15 @@ class DeadlockCatalogueTest {
 
     @ParameterizedTest(name = "{0}: {1}, then {2}")
     @MethodSource("cyclesOfTwo")
-    void aWaitAcrossTwoContextsThatWaitOnEachOtherThrows(Threads kind, Wait firstWait, Wait othersWait)
+    void aWaitAcrossTwoContextsThatWaitOnEachOtherThrows(ThreadKind kind, Wait firstWait, Wait othersWait)
             throws Exception {
         Executor executor = executor(kind);
         assertCycle(kind, List.of(context("A", executor), context("B", executor)), firstWait, othersWait);
     }
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void aCycleThroughThreeContextsThrowsNamingEverySide(Threads kind) throws Exception {
+    @EnumSource(ThreadKind.class)
+    void aCycleThroughThreeContextsThrowsNamingEverySide(ThreadKind kind) throws Exception {
         Executor executor = executor(kind);
         ContextDeadlockException e = assertCycle(kind,
                 List.of(context("A", executor), context("B", executor), context("C", executor)), JOIN, JOIN);
@@ -214,8 +199,8 @@ class DeadlockCatalogueTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void thenApplyAsyncAcrossContextsThrows(Threads kind) throws Exception {
+    @EnumSource(ThreadKind.class)
+    void thenApplyAsyncAcrossContextsThrows(ThreadKind kind) throws Exception {
         Executor executor = executor(kind);
         RendererSyncContext c = context("C", executor);
         Wait throughAsync = target -> target.invokeAsync(() -> 1).thenApplyAsync(x -> x + 1, c).join();
@@ -223,8 +208,8 @@ class DeadlockCatalogueTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void anHttpSessionContextAndAStompSessionContextOfOneRegistryThrow(Threads kind) throws Exception {
+    @EnumSource(ThreadKind.class)
+    void anHttpSessionContextAndAStompSessionContextOfOneRegistryThrow(ThreadKind kind) throws Exception {
         ContextTemplate template = ContextTemplate.defaults(executor(kind), "test");
         try (SyncContextRegistry registry = new SyncContextRegistry(template)) {
             RendererSyncContext http = registry.forKey("http-session-1");
@@ -238,7 +223,7 @@ class DeadlockCatalogueTest {
 
     @Test
     void withoutTheMechanismACycleThroughPlainFuturesHangsUntilItsTimeout() throws Exception {
-        Executor executor = executor(Threads.PLATFORM);
+        Executor executor = executor(ThreadKind.PLATFORM);
         RendererSyncContext a = context("A", executor);
         RendererSyncContext b = context("B", executor);
         CountDownLatch aHeld = new CountDownLatch(1);
@@ -275,7 +260,7 @@ class DeadlockCatalogueTest {
      * last, the first callback waits ({@code firstWait}) on {@code ring[1]}. That wait closes the cycle:
      * it must throw at once, naming every side; the others then go on.
      */
-    private ContextDeadlockException assertCycle(Threads kind, List<RendererSyncContext> ring, Wait firstWait,
+    private ContextDeadlockException assertCycle(ThreadKind kind, List<RendererSyncContext> ring, Wait firstWait,
             Wait othersWait) throws Exception {
         int n = ring.size();
         CountDownLatch firstHolds = new CountDownLatch(1);
@@ -327,7 +312,7 @@ class DeadlockCatalogueTest {
             assertThat(side.site()).as("site of side %s", i).isNotNull();
             assertThat(side.site().getClassName()).startsWith(DeadlockCatalogueTest.class.getName());
             assertThat(e.getMessage()).contains("'" + side.holds() + "'").contains(side.site().toString());
-            assertThat(side.virtualThread()).isEqualTo(kind == Threads.VIRTUAL);
+            assertThat(side.virtualThread()).isEqualTo(kind == ThreadKind.VIRTUAL);
             assertThat(side.stack()).isNotEmpty();
         }
         String firstName = firstThread.get().getName();

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -54,6 +55,20 @@ public final class NoThreadLeftStuck implements AfterEachCallback {
     /** A fixed pool of {@code threads} daemon threads named {@code namePrefix} plus a number, shut down and watched. */
     public ExecutorService fixedPool(int threads, String namePrefix) {
         return pool(Executors.newFixedThreadPool(threads, threadFactory(namePrefix)));
+    }
+
+    /**
+     * A new executor that starts a virtual thread per task, shut down after the test. Below Java 21 the test is
+     * skipped (an assumption), not failed. Its threads are not watched (they are not made here); the guard waits
+     * for the executor to terminate.
+     */
+    public ExecutorService virtualThreadPerTask() {
+        Assumptions.assumeTrue(Runtime.version().feature() >= 21, "virtual threads need Java 21");
+        try {
+            return pool((ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null));
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError("Java " + Runtime.version().feature() + " has no virtual-thread executor", e);
+        }
     }
 
     /** A factory whose threads are watched; pass it to an executor that is then handed to {@link #pool}. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.ContextDeadlockException;
 import dev.synccontext.RendererSyncContext;
+import dev.synccontext.testing.NoThreadLeftStuck;
+import dev.synccontext.testing.ThreadKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,13 +14,12 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import reactor.core.publisher.Hooks;
@@ -40,35 +41,16 @@ class BlockDeadlockCatalogueTest {
     private static final long PROMPT_MILLIS = 2_000;
     private static final Duration DELAY = Duration.ofMillis(5);
 
-    enum Threads {
-        PLATFORM, VIRTUAL
-    }
-
-    private final List<ExecutorService> pools = new ArrayList<>();
+    @RegisterExtension
+    final NoThreadLeftStuck threads = new NoThreadLeftStuck();
 
     @AfterEach
-    void shutDown() throws InterruptedException {
+    void reinstallTheHook() {
         BlockingWaits.install(); // the premise test removes it
-        for (ExecutorService pool : pools) {
-            pool.shutdownNow();
-            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).as("no thread left stuck").isTrue();
-        }
     }
 
-    private ExecutorService executor(Threads kind) {
-        ExecutorService pool;
-        if (kind == Threads.PLATFORM) {
-            pool = Executors.newFixedThreadPool(8);
-        } else {
-            Assumptions.assumeTrue(Runtime.version().feature() >= 21, "virtual threads need Java 21");
-            try {
-                pool = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
-            } catch (ReflectiveOperationException e) {
-                throw new AssertionError(e);
-            }
-        }
-        pools.add(pool);
-        return pool;
+    private ExecutorService executor(ThreadKind kind) {
+        return kind.executor(threads, "block-deadlock-");
     }
 
     private static RendererSyncContext context(String name, ExecutorService executor) {
@@ -128,19 +110,19 @@ class BlockDeadlockCatalogueTest {
     // ---------------------------------------------------------------- one context
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void blockOnAPublishOnOfTheCallersOwnContextThrows(Threads kind) throws Exception {
+    @EnumSource(ThreadKind.class)
+    void blockOnAPublishOnOfTheCallersOwnContextThrows(ThreadKind kind) throws Exception {
         RendererSyncContext a = context("A", executor(kind));
         // Mono.delay emits on Reactor's parallel scheduler, after the subscription: publishOn queues the
         // signal on A, behind the callback that blocks on it.
         CompletableFuture<Throwable> outcome = onContext(a,
                 () -> Mono.delay(DELAY).publishOn(ContextScheduler.of(a)).block());
-        assertSelf(deadlock(outcome), "A", kind == Threads.VIRTUAL);
+        assertSelf(deadlock(outcome), "A", kind == ThreadKind.VIRTUAL);
     }
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void blockOnAFromFuturePublishedOnTheCallersOwnContextThrows(Threads kind) throws Exception {
+    @EnumSource(ThreadKind.class)
+    void blockOnAFromFuturePublishedOnTheCallersOwnContextThrows(ThreadKind kind) throws Exception {
         RendererSyncContext a = context("A", executor(kind));
         CompletableFuture<Integer> later = new CompletableFuture<>();
         CompletableFuture<Thread> blocker = new CompletableFuture<>();
@@ -150,20 +132,20 @@ class BlockDeadlockCatalogueTest {
         });
         awaitParked(blocker.get(10, TimeUnit.SECONDS));
         later.complete(1); // on this thread, outside A: the signal is queued on A
-        assertSelf(deadlock(outcome), "A", kind == Threads.VIRTUAL);
+        assertSelf(deadlock(outcome), "A", kind == ThreadKind.VIRTUAL);
     }
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void blockOnADelayOnTheCallersOwnContextThrows(Threads kind) throws Exception {
+    @EnumSource(ThreadKind.class)
+    void blockOnADelayOnTheCallersOwnContextThrows(ThreadKind kind) throws Exception {
         RendererSyncContext a = context("A", executor(kind));
         CompletableFuture<Throwable> outcome = onContext(a, () -> Mono.delay(DELAY, ContextScheduler.of(a)).block());
-        assertSelf(deadlock(outcome), "A", kind == Threads.VIRTUAL);
+        assertSelf(deadlock(outcome), "A", kind == ThreadKind.VIRTUAL);
     }
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void blockOnAFromFutureOfAStagePostedToTheCallersOwnContextThrowsAtTheSubscription(Threads kind)
+    @EnumSource(ThreadKind.class)
+    void blockOnAFromFutureOfAStagePostedToTheCallersOwnContextThrowsAtTheSubscription(ThreadKind kind)
             throws Exception {
         ExecutorService executor = executor(kind);
         RendererSyncContext a = context("A", executor);
@@ -176,14 +158,14 @@ class BlockDeadlockCatalogueTest {
         // The stage is posted to A behind the callback that blocks on it: the future needs A from the start.
         CompletableFuture<Throwable> outcome = onContext(a,
                 () -> Mono.fromFuture(fromB.thenApplyAsync(x -> x + 1, a)).block());
-        assertSelf(deadlock(outcome), "A", kind == Threads.VIRTUAL);
+        assertSelf(deadlock(outcome), "A", kind == ThreadKind.VIRTUAL);
     }
 
     // ---------------------------------------------------------------- two contexts
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void aToBToAThroughBlockOnBothSidesThrowsOnBoth(Threads kind) throws Exception {
+    @EnumSource(ThreadKind.class)
+    void aToBToAThroughBlockOnBothSidesThrowsOnBoth(ThreadKind kind) throws Exception {
         ExecutorService executor = executor(kind);
         RendererSyncContext a = context("A", executor);
         RendererSyncContext b = context("B", executor);
@@ -199,13 +181,13 @@ class BlockDeadlockCatalogueTest {
         }).subscribeOn(ContextScheduler.of(b)).block());
         Throwable onB = bSide.get(PROMPT_MILLIS, TimeUnit.MILLISECONDS);
         assertThat(onB).isInstanceOf(ContextDeadlockException.class);
-        assertBothSides((ContextDeadlockException) onB, "B", "A", kind == Threads.VIRTUAL);
+        assertBothSides((ContextDeadlockException) onB, "B", "A", kind == ThreadKind.VIRTUAL);
         assertThat(deadlock(outcome)).as("A's block() gets it too, through its pipeline").isSameAs(onB);
     }
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void aBlocksOnBWhoseCallbackJoinsWorkQueuedOnAThrowsInTheJoin(Threads kind) throws Exception {
+    @EnumSource(ThreadKind.class)
+    void aBlocksOnBWhoseCallbackJoinsWorkQueuedOnAThrowsInTheJoin(ThreadKind kind) throws Exception {
         ExecutorService executor = executor(kind);
         RendererSyncContext a = context("A", executor);
         RendererSyncContext b = context("B", executor);
@@ -213,12 +195,12 @@ class BlockDeadlockCatalogueTest {
                 () -> Mono.fromCallable(() -> a.invokeAsync(() -> "queued behind A's callback").join())
                         .subscribeOn(ContextScheduler.of(b)).block());
         ContextDeadlockException deadlock = deadlock(outcome);
-        assertBothSides(deadlock, "B", "A", kind == Threads.VIRTUAL);
+        assertBothSides(deadlock, "B", "A", kind == ThreadKind.VIRTUAL);
     }
 
     @ParameterizedTest
-    @EnumSource(Threads.class)
-    void aBlocksOnAFutureOfBWhoseCallbackJoinsWorkQueuedOnAThrowsInTheJoin(Threads kind) throws Exception {
+    @EnumSource(ThreadKind.class)
+    void aBlocksOnAFutureOfBWhoseCallbackJoinsWorkQueuedOnAThrowsInTheJoin(ThreadKind kind) throws Exception {
         ExecutorService executor = executor(kind);
         RendererSyncContext a = context("A", executor);
         RendererSyncContext b = context("B", executor);
@@ -241,7 +223,7 @@ class BlockDeadlockCatalogueTest {
         releaseB.countDown();
         Throwable onB = bSide.get(PROMPT_MILLIS, TimeUnit.MILLISECONDS);
         assertThat(onB).isInstanceOf(ContextDeadlockException.class);
-        assertBothSides((ContextDeadlockException) onB, "B", "A", kind == Threads.VIRTUAL);
+        assertBothSides((ContextDeadlockException) onB, "B", "A", kind == ThreadKind.VIRTUAL);
         assertThat(deadlock(outcome)).isSameAs(onB);
     }
 
@@ -253,15 +235,14 @@ class BlockDeadlockCatalogueTest {
      */
     @Test
     void blocksOnlyOnContextsThatNeverWaitBackRaiseNothing() throws Exception {
-        ExecutorService executor = executor(Threads.PLATFORM);
+        ExecutorService executor = executor(ThreadKind.PLATFORM);
         List<RendererSyncContext> contexts = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             contexts.add(context("ordered-" + i, executor));
         }
         AtomicInteger done = new AtomicInteger();
         List<CompletableFuture<Throwable>> outcomes = new ArrayList<>();
-        ExecutorService callers = Executors.newFixedThreadPool(4);
-        pools.add(callers);
+        ExecutorService callers = threads.fixedPool(4, "caller-");
         for (int caller = 0; caller < 4; caller++) {
             outcomes.add(CompletableFuture.supplyAsync(() -> {
                 try {
@@ -294,7 +275,7 @@ class BlockDeadlockCatalogueTest {
     @Test
     void premiseWithoutTheHookTheSameCycleHangsUntilTheTimeoutsGiveUp() throws Exception {
         Hooks.resetOnLastOperator(BlockingWaits.HOOK_KEY);
-        ExecutorService executor = executor(Threads.PLATFORM);
+        ExecutorService executor = executor(ThreadKind.PLATFORM);
         RendererSyncContext a = context("A", executor);
         RendererSyncContext b = context("B", executor);
         CompletableFuture<Throwable> outcome = onContext(a, () -> Mono.fromCallable(
