@@ -3,15 +3,14 @@ package dev.synccontext.reactor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.registry.ContextProxy;
+import dev.synccontext.testing.CountingDecorator;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -204,20 +203,8 @@ class ContextSchedulerTest {
 
     @Test
     void aPublishOnWhoseUpstreamEmitsOnTheContextAddsNoHop() {
-        AtomicInteger queued = new AtomicInteger();
-        RendererSyncContext ctx = RendererSyncContext.builder().name("no-hop")
-                .queuedCallbackDecorator(new CallbackDecorator() {
-                    @Override
-                    public Runnable decorate(Runnable callback) {
-                        queued.incrementAndGet();
-                        return callback;
-                    }
-
-                    @Override
-                    public <T> Callable<T> decorate(Callable<T> callback) {
-                        return callback;
-                    }
-                }).build();
+        CountingDecorator queued = new CountingDecorator();
+        RendererSyncContext ctx = RendererSyncContext.builder().name("no-hop").queuedCallbackDecorator(queued).build();
         contexts.add(ctx);
         List<Integer> received = ctx.invokeAsync(() -> {
             List<Integer> list = new ArrayList<>();
@@ -225,7 +212,7 @@ class ContextSchedulerTest {
             return new ArrayList<>(list); // what arrived before the callback returned
         }).join();
         assertThat(received).describedAs("elements delivered inside the emitting callback").hasSize(100);
-        assertThat(queued).describedAs("callbacks queued on the context").hasValue(0);
+        assertThat(queued.decorated()).describedAs("callbacks queued on the context").isZero();
     }
 
     @Test

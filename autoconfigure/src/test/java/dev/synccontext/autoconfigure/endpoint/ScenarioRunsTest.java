@@ -2,23 +2,21 @@ package dev.synccontext.autoconfigure.endpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.synccontext.CallbackDecorator;
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.CallbackOutcome;
 import dev.synccontext.CallbackPath;
 import dev.synccontext.scenario.BaselineSyncContext;
 import dev.synccontext.scenario.Mode;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import dev.synccontext.registry.ContextTemplate;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.testing.CountingDecorator;
 
 class ScenarioRunsTest {
 
@@ -120,20 +118,7 @@ class ScenarioRunsTest {
     }
     @Test
     void forARegistryBothModesRunWithoutTheApplicationsDecoratorAndTheReportSaysSo() {
-        AtomicInteger decorated = new AtomicInteger();
-        CallbackDecorator counting = new CallbackDecorator() {
-            @Override
-            public Runnable decorate(Runnable callback) {
-                decorated.incrementAndGet();
-                return callback;
-            }
-
-            @Override
-            public <T> Callable<T> decorate(Callable<T> callback) {
-                decorated.incrementAndGet();
-                return callback;
-            }
-        };
+        CountingDecorator counting = new CountingDecorator();
         ContextTemplate template = new ContextTemplate(ForkJoinPool.commonPool(), "common-pool", 64, 0,
                 Duration.ofSeconds(2), Duration.ofSeconds(30), counting);
         try (SyncContextRegistry registry = new SyncContextRegistry(template)) {
@@ -141,7 +126,7 @@ class ScenarioRunsTest {
                     .run("PostSerial", "baseline,optimized", 1, 0);
             assertThat(result.status()).isEqualTo(200);
             ScenarioRunResponse.Report report = (ScenarioRunResponse.Report) result.body();
-            assertThat(decorated).as("queued callbacks the application's decorator wrapped").hasValue(0);
+            assertThat(counting.decorated()).as("queued callbacks the application's decorator wrapped").isZero();
             assertThat(report.contexts()).contains("both modes").contains("no callback decorator")
                     .contains("common-pool");
             var statistics = registry.statistics(SyncContextRegistry.BENCHMARK_SCOPE);
