@@ -26,6 +26,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.messaging.converter.StringMessageConverter;
 import org.springframework.messaging.simp.stomp.StompSession;
@@ -56,26 +58,17 @@ class AuctionRoomHttpLoadTest {
     @LocalServerPort
     int port;
 
-    @Test
-    void overMvcOneRunHasTheSameBidsOnEveryStreamAndEveryUsersStateExact() throws Exception {
-        runs(1, this::overMvc);
+    @ParameterizedTest(name = "over {0}: one run has the same bids on every stream and every user's state exact")
+    @EnumSource(Over.class)
+    void oneRunHasTheSameBidsOnEveryStreamAndEveryUsersStateExact(Over over) throws Exception {
+        runs(1, stack(over));
     }
 
-    @Test
+    @ParameterizedTest(name = "over {0}: every stream has the same bids and every user's state is exact over 20 runs")
+    @EnumSource(Over.class)
     @Tag("scale")
-    void overMvcEveryStreamHasTheSameBidsAndEveryUsersStateIsExactOver20Runs() throws Exception {
-        runs(RUNS, this::overMvc);
-    }
-
-    @Test
-    void overStompOneRunHasTheSameBidsOnEveryStreamAndEveryUsersStateExact() throws Exception {
-        runs(1, this::overStomp);
-    }
-
-    @Test
-    @Tag("scale")
-    void overStompEveryStreamHasTheSameBidsAndEveryUsersStateIsExactOver20Runs() throws Exception {
-        runs(RUNS, this::overStomp);
+    void everyStreamHasTheSameBidsAndEveryUsersStateIsExactOver20Runs(Over over) throws Exception {
+        runs(RUNS, stack(over));
     }
 
     @Test
@@ -90,6 +83,16 @@ class AuctionRoomHttpLoadTest {
     @FunctionalInterface
     interface Stack {
         Outcome run(SplittableRandom random) throws Exception;
+    }
+
+    /** The stack a run goes over: each user a browser over MVC, or a STOMP session. */
+    enum Over { MVC, STOMP }
+
+    private Stack stack(Over over) {
+        return switch (over) {
+            case MVC -> this::overMvc;
+            case STOMP -> this::overStomp;
+        };
     }
 
     private static void runs(int count, Stack stack) throws Exception {
