@@ -1,9 +1,11 @@
 package dev.synccontext.spring.live;
 
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.synccontext.RendererSyncContext;
 import dev.synccontext.spring.scope.ContextScoped;
 import dev.synccontext.registry.SyncContextRegistry;
+import dev.synccontext.testing.Browser;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -50,6 +52,14 @@ class LiveBoardApp {
     @Component
     static class Boards {
         final List<Board> all = new CopyOnWriteArrayList<>();
+
+        /** The board of the new session that {@code tab} opens with a touch: exactly one board more than before. */
+        Board newSessionBoard(Browser tab) {
+            int before = all.size();
+            assertThat(tab.get("/touch").statusCode()).isEqualTo(200);
+            assertThat(all).hasSize(before + 1);
+            return all.get(before);
+        }
     }
 
     @Component

@@ -46,7 +46,7 @@ class SseHeadOfLineTest {
 
     @Test
     void aStalledTabCostsItsBoundedBufferNeverItsSessionsContextNorItsHealthyTab(Browser tab) throws Exception {
-        Board board = newBoard(tab);
+        Board board = boards.newSessionBoard(tab);
         try (SseClient healthy = new SseClient(tab.httpClient(), tab.uri("/events?tab=healthy"), null, null)) {
             await().atMost(GENEROUS).until(() -> board.tabs.containsKey("healthy"));
             // Counted from here, before the stalled tab connects: the first subscription (class loading, first use
@@ -101,7 +101,7 @@ class SseHeadOfLineTest {
     /** The premise: pushing inside the callback (the naive way) blocks the context once the socket buffers fill. */
     @Test
     void premiseTheNaiveWritesInsideTheCallbackBlockTheSessionOnAStalledTab(Browser tab) throws Exception {
-        Board board = newBoard(tab);
+        Board board = boards.newSessionBoard(tab);
         StalledSocket stalledTab = StalledSocket.sse(port, "/naive-events", tab.cookie("JSESSIONID"));
         try {
             await().atMost(GENEROUS).until(() -> board.naiveSubscribers() == 1);
@@ -120,12 +120,5 @@ class SseHeadOfLineTest {
             stalledTab.close(); // the write fails, the callback ends
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> RendererSyncContext.blockedCallbacks().isEmpty());
-    }
-
-    private Board newBoard(Browser tab) {
-        int before = boards.all.size();
-        assertThat(tab.get("/touch").statusCode()).isEqualTo(200);
-        assertThat(boards.all).hasSize(before + 1);
-        return boards.all.get(before);
     }
 }

@@ -48,7 +48,7 @@ class SseScaleAndResumeTest extends SseResumeContract {
         int sessions = 25;
         try (StalledTabSessions<Board> tabs = new StalledTabSessions<>()) {
             for (int i = 0; i < sessions; i++) {
-                tabs.open(port, this::newBoard);
+                tabs.open(port, boards::newSessionBoard);
             }
             changeEach(tabs.browsers, 10);
             int threadsBefore = serverThreads();
@@ -145,7 +145,7 @@ class SseScaleAndResumeTest extends SseResumeContract {
 
     @Override
     CountingBoard newSessionBoard(Browser tab) {
-        return newBoard(tab);
+        return boards.newSessionBoard(tab);
     }
 
     /** Changes until the server has seen the tab go: it learns that a connection is gone when a write fails. */
@@ -170,12 +170,5 @@ class SseScaleAndResumeTest extends SseResumeContract {
                     .POST(HttpRequest.BodyPublishers.noBody()).timeout(GENEROUS));
             assertThat(answer.statusCode()).isEqualTo(200);
         }
-    }
-
-    private Board newBoard(Browser tab) {
-        int before = boards.all.size();
-        assertThat(tab.get("/touch").statusCode()).isEqualTo(200);
-        assertThat(boards.all).hasSize(before + 1);
-        return boards.all.get(before);
     }
 }
