@@ -2,6 +2,7 @@ package dev.synccontext.spring.live;
 
 
 
+import static dev.synccontext.spring.live.OnStalledTabBoard.CAPACITY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -32,7 +33,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @Tag("scale")
 class SseHeadOfLineTest {
 
-    private static final int CAPACITY = 32;
     private static final Duration GENEROUS = Duration.ofSeconds(10);
 
     @LocalServerPort

@@ -2,6 +2,7 @@ package dev.synccontext.spring.live;
 
 
 
+import static dev.synccontext.spring.live.OnStalledTabBoard.CAPACITY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -95,7 +96,6 @@ class SseScaleLatencyTest {
     static final int STALLED = 50;
     static final int ROUNDS = 60;
     static final int WARM_UP_ROUNDS = 10;
-    static final int CAPACITY = 32;
     /** The board's pad per change: a small board event (about 250 bytes on the wire). */
     static final int SIZE = 200;
     /**
