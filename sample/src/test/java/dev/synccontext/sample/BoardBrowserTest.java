@@ -23,6 +23,7 @@ import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
@@ -240,10 +241,13 @@ class BoardBrowserTest {
         for (int round = 0; round < CLICKS_PER_TAB / BURST; round++) {
             for (String tab : tabs) {
                 driver.switchTo().window(tab);
-                var increment = driver.findElement(By.id("increment"));
+                // One actions command per burst: the same trusted clicks as one click command each, a tenth of
+                // the driver round trips (each click command took ~120 ms, most of this test's time).
+                Actions burst = new Actions(driver).moveToElement(driver.findElement(By.id("increment")));
                 for (int i = 0; i < BURST; i++) {
-                    increment.click();
+                    burst.click();
                 }
+                burst.perform();
             }
         }
         String total = Integer.toString(tabs.size() * CLICKS_PER_TAB);
