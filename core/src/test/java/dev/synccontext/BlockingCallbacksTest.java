@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Rule: with default settings, a callback that blocks never delays the queued work of another
- * context. The issue's scenario, on the default executor of {@link RendererSyncContext#create()}: 100
+ * context. The scenario, on the default executor of {@link RendererSyncContext#create()}: 100
  * contexts, 10 of them with a callback blocked for up to 5 s; 1,000 posts spread over the other 90
  * all run, and their 99th percentile from {@code post} to the callback's start stays near what the same
  * posts take with nothing blocked, measured right before and right after on the same contexts: under

@@ -82,7 +82,7 @@ class CloseTest extends PooledTest {
     }
 
     /**
-     * The issue's rule: a drain is held inside a callback with more work queued behind it in the same
+     * The rule: a drain is held inside a callback with more work queued behind it in the same
      * batch; closeNow() returns within 100 ms with the pending posts, the pending futures cancelled, and
      * awaitTermination waits for the held callback. Nothing queued runs after closeNow() returned,
      * not even the rest of the drain's batch.

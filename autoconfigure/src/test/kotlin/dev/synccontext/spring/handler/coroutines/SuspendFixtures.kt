@@ -74,7 +74,7 @@ class Witness {
 fun where(): String = RendererSyncContext.current().map { it.name() }.orElse("none")
 
 /**
- * The issue's suspend handler body: suspends on a `delay`, on [second] (by default a future another thread
+ * The suspend handler body these tests share: suspends on a `delay`, on [second] (by default a future another thread
  * completes) and in a `withContext(Dispatchers.IO)`, and touches the context's state in every part in between.
  */
 suspend fun stepsOnTheContext(

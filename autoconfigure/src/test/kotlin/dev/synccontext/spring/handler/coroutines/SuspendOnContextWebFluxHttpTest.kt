@@ -54,7 +54,7 @@ class SuspendOnContextWebFluxHttpTest : SuspendOnContextHttpContract() {
         @GetMapping("/plain/pong")
         open fun pong(): Mono<String> = Mono.just("pong")
 
-        /** The three suspensions: `delay`, a WebClient call (to this server) and `withContext(IO)`. */
+        /** Three suspensions of kinds a handler meets: `delay`, a WebClient call (to this server) and `withContext(IO)`. */
         @OnContext
         @PostMapping("/suspend/three")
         open suspend fun three(@RequestHeader("X-Context") expected: String): String {

@@ -30,7 +30,7 @@ import org.springframework.context.annotation.Configuration;
  * them): {@code contextScopedBean} calls a method of a {@link ContextScoped} bean through its Spring scoped
  * proxy, as the starter builds it; {@code contextProxy} calls a method of the injected context proxy
  * ({@link ScopedSyncContext}, which resolves to the running callback's context); {@code plainField} calls
- * the same method on the bean itself, the floor. The issue's goal: a context-scoped bean call within 1.5× a
+ * the same method on the bean itself, the floor. The goal: a context-scoped bean call within 1.5× a
  * call through the context proxy.
  */
 @State(Scope.Thread)
