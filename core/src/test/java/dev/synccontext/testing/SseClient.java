@@ -1,9 +1,7 @@
 package dev.synccontext.testing;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,13 +13,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A healthy SSE tab: {@code java.net.http} reading the stream on its own thread and keeping every event
- * (id, name, data). {@link #close()} drops the connection, as a tab whose network went away. For many tabs on
+ * A healthy SSE tab: {@code java.net.http} reading the stream on its own thread, {@link SseDecoder} decoding it,
+ * and every event with an id kept (id, name, data). {@link #close()} drops the connection, as a tab whose network went away. For many tabs on
  * one thread, see {@link SseCrowd}; for one that never reads, {@link StalledSocket}.
  */
 public final class SseClient implements AutoCloseable {
 
-    /** One event: its id, its name ({@code message} if none) and its data lines joined. */
+    /** One event: its id, its name ({@code message} if none) and its data lines joined with LF. */
     public record Event(String id, String event, String data) {
         /** The id's part after its last {@code -}: the channel's sequence number. */
         public long sequence() {
@@ -61,26 +59,25 @@ public final class SseClient implements AutoCloseable {
     }
 
     private void read() {
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
-            String id = null;
-            String event = "message";
-            StringBuilder data = new StringBuilder();
-            for (String line; (line = lines.readLine()) != null; ) {
-                if (line.isEmpty()) {
-                    if (id != null) {
-                        events.add(new Event(id, event, data.toString()));
-                    }
-                    id = null;
-                    event = "message";
-                    data.setLength(0);
-                } else if (line.startsWith("id:")) {
-                    id = line.substring(3);
-                } else if (line.startsWith("event:")) {
-                    event = line.substring(6);
-                } else if (line.startsWith("data:")) {
-                    data.append(line.substring(5));
+        SseDecoder decoder = SseDecoder.ofBody(new SseDecoder.Listener() {
+            @Override
+            public void event(@Nullable String id, String name, byte[] data, int length, long now) {
+                if (id != null) {
+                    events.add(new Event(id, name, new String(data, 0, length, StandardCharsets.UTF_8)));
                 }
             }
+
+            @Override
+            public void end(boolean completed, long now) {
+                // The reader's loop ends with the stream; nothing else waits for the end.
+            }
+        });
+        byte[] buffer = new byte[8192];
+        try (InputStream stream = body) {
+            for (int read; (read = stream.read(buffer)) >= 0; ) {
+                decoder.feed(buffer, read, System.nanoTime());
+            }
+            decoder.closed(System.nanoTime());
         } catch (IOException closed) {
             failure = closed;
         }

@@ -20,7 +20,8 @@ public final class SseDecoder {
     public interface Listener {
 
         /** The response's head arrived: its status code and its text (status line and headers, with CRLFs). */
-        void head(int status, String head);
+        default void head(int status, String head) {
+        }
 
         /**
          * An event of a {@code 200} response, read at {@code now} ({@link System#nanoTime()}): its id (null if it
@@ -60,6 +61,16 @@ public final class SseDecoder {
 
     public SseDecoder(Listener listener) {
         this.listener = listener;
+    }
+
+    /**
+     * A decoder for the body of a {@code 200} response whose head was read elsewhere and whose chunks were
+     * decoded there ({@code java.net.http} hands the body over so): events from the first byte, no {@code head}.
+     */
+    public static SseDecoder ofBody(Listener listener) {
+        SseDecoder decoder = new SseDecoder(listener);
+        decoder.status = 200;
+        return decoder;
     }
 
     /** Whether the stream ended (the last chunk arrived, or {@link #closed} was called). */
