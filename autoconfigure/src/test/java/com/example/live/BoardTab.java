@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.synccontext.testing.Browser;
-import java.io.BufferedReader;
+import dev.synccontext.testing.SseDecoder;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -65,20 +64,9 @@ public final class BoardTab implements AutoCloseable {
     }
 
     private void read() {
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
-            String event = "message";
-            StringBuilder data = new StringBuilder();
-            for (String line; (line = lines.readLine()) != null; ) {
-                if (line.isEmpty()) {
-                    events.add(event + " " + data);
-                    event = "message";
-                    data.setLength(0);
-                } else if (line.startsWith("event:")) {
-                    event = line.substring(6);
-                } else if (line.startsWith("data:")) {
-                    data.append(line.substring(5));
-                }
-            }
+        try (InputStream stream = body) {
+            SseDecoder.read(stream, (id, name, data, length, now) ->
+                    events.add(name + " " + new String(data, 0, length, StandardCharsets.UTF_8)));
         } catch (IOException closed) {
             // the test is over
         } finally {

@@ -59,25 +59,12 @@ public final class SseClient implements AutoCloseable {
     }
 
     private void read() {
-        SseDecoder decoder = SseDecoder.ofBody(new SseDecoder.Listener() {
-            @Override
-            public void event(@Nullable String id, String name, byte[] data, int length, long now) {
+        try (InputStream stream = body) {
+            SseDecoder.read(stream, (id, name, data, length, now) -> {
                 if (id != null) {
                     events.add(new Event(id, name, new String(data, 0, length, StandardCharsets.UTF_8)));
                 }
-            }
-
-            @Override
-            public void end(boolean completed, long now) {
-                // The reader's loop ends with the stream; nothing else waits for the end.
-            }
-        });
-        byte[] buffer = new byte[8192];
-        try (InputStream stream = body) {
-            for (int read; (read = stream.read(buffer)) >= 0; ) {
-                decoder.feed(buffer, read, System.nanoTime());
-            }
-            decoder.closed(System.nanoTime());
+            });
         } catch (IOException closed) {
             failure = closed;
         }

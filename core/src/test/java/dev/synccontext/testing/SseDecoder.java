@@ -1,5 +1,7 @@
 package dev.synccontext.testing;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
@@ -17,6 +19,7 @@ import org.jspecify.annotations.Nullable;
 public final class SseDecoder {
 
     /** What a response carried, in order: its head, its events (or its refusal) and its end, once. */
+    @FunctionalInterface
     public interface Listener {
 
         /** The response's head arrived: its status code and its text (status line and headers, with CRLFs). */
@@ -35,7 +38,8 @@ public final class SseDecoder {
         }
 
         /** The stream ended: {@code completed} by the last chunk (the server ended it), or else cut. Once. */
-        void end(boolean completed, long now);
+        default void end(boolean completed, long now) {
+        }
     }
 
     private final Listener listener;
@@ -71,6 +75,19 @@ public final class SseDecoder {
         SseDecoder decoder = new SseDecoder(listener);
         decoder.status = 200;
         return decoder;
+    }
+
+    /**
+     * Reads {@code body} (as {@link #ofBody} takes it) on the calling thread until it ends, each event to
+     * {@code listener}, then the end; an {@code IOException} (the stream closed under it) goes to the caller.
+     */
+    public static void read(InputStream body, Listener listener) throws IOException {
+        SseDecoder decoder = ofBody(listener);
+        byte[] buffer = new byte[8192];
+        for (int read; (read = body.read(buffer)) >= 0; ) {
+            decoder.feed(buffer, read, System.nanoTime());
+        }
+        decoder.closed(System.nanoTime());
     }
 
     /** Whether the stream ended (the last chunk arrived, or {@link #closed} was called). */

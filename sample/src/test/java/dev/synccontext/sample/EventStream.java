@@ -2,10 +2,9 @@ package dev.synccontext.sample;
 
 import static org.awaitility.Awaitility.await;
 
-import java.io.BufferedReader;
+import dev.synccontext.testing.SseDecoder;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
@@ -140,24 +139,9 @@ final class EventStream implements AutoCloseable {
             return;
         }
         body = answer.body();
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
-            String event = "message";
-            String id = null;
-            StringBuilder data = new StringBuilder();
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                if (line.isEmpty()) {
-                    dispatch(event, id, data.toString());
-                    event = "message";
-                    id = null;
-                    data.setLength(0);
-                } else if (line.startsWith("id:")) {
-                    id = line.substring(3).strip();
-                } else if (line.startsWith("event:")) {
-                    event = line.substring(6).strip();
-                } else if (line.startsWith("data:")) {
-                    data.append(line.substring(5).stripLeading());
-                }
-            }
+        try (InputStream stream = body) {
+            SseDecoder.read(stream, (id, name, data, length, now) ->
+                    dispatch(name, id, new String(data, 0, length, StandardCharsets.UTF_8)));
         } catch (IOException closed) {
             // closed by close(), or the connection dropped
         } finally {
