@@ -3,6 +3,9 @@ package dev.synccontext.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,10 +40,14 @@ final class BoardTabs {
             for (int i = 0; i < count; i++) {
                 created.add(pool.submit(() -> {
                     String route = UUID.randomUUID().toString();
-                    PlainHttp.Reply reply = PlainHttp.post(port, incrementPath, "route=" + route);
-                    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+                    HttpResponse<String> reply = post(port, incrementPath, "route=" + route);
+                    assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
                     assertThat(reply.body()).isEqualTo("1");
-                    return new SseTabs.Tab(route, reply.cookie("SESSION"));
+                    String session = reply.headers().allValues("Set-Cookie").stream()
+                            .filter(cookie -> cookie.startsWith("SESSION=")).findFirst()
+                            .map(cookie -> cookie.substring("SESSION=".length(), cookie.indexOf(';')))
+                            .orElseThrow(() -> new AssertionError("no SESSION cookie set: " + reply.headers()));
+                    return new SseTabs.Tab(route, session);
                 }));
             }
             List<SseTabs.Tab> tabs = new ArrayList<>();
@@ -57,19 +64,29 @@ final class BoardTabs {
     static void incrementAll(int port, String incrementPath, List<SseTabs.Tab> tabs, int expected) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
-            List<Future<PlainHttp.Reply>> replies = new ArrayList<>();
+            List<Future<HttpResponse<String>>> replies = new ArrayList<>();
             for (SseTabs.Tab tab : tabs) {
-                replies.add(pool.submit(() -> PlainHttp.post(port, incrementPath,
+                replies.add(pool.submit(() -> post(port, incrementPath,
                         "route=" + tab.route + "; SESSION=" + tab.session)));
             }
-            for (Future<PlainHttp.Reply> reply : replies) {
-                PlainHttp.Reply answered = reply.get(60, TimeUnit.SECONDS);
-                assertThat(answered.status()).as(answered.body()).isEqualTo(200);
+            for (Future<HttpResponse<String>> reply : replies) {
+                HttpResponse<String> answered = reply.get(60, TimeUnit.SECONDS);
+                assertThat(answered.statusCode()).as(answered.body()).isEqualTo(200);
                 assertThat(answered.body()).isEqualTo(String.valueOf(expected));
             }
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * A POST without a body, with {@code cookies} set by hand, on the load's shared client (no cookie jar): hundreds
+     * of sessions, and a client per session would cost a selector thread each.
+     */
+    private static HttpResponse<String> post(int port, String path, String cookies) throws Exception {
+        return DurableLoad.HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(30)).header("Cookie", cookies).POST(HttpRequest.BodyPublishers.noBody())
+                .build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /**
