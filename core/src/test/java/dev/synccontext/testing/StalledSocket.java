@@ -41,14 +41,23 @@ public final class StalledSocket implements AutoCloseable {
      */
     public static StalledSocket stomp(int port, String path, String destination, String subscribeTo)
             throws IOException {
-        StalledSocket stalled = new StalledSocket(port, "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port
-                + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: v12.stomp\r\n\r\n");
+        StalledSocket stalled = new StalledSocket(port, upgrade(port, path, "Sec-WebSocket-Protocol: v12.stomp\r\n"));
         stalled.awaitUpgrade();
         stalled.sendText("CONNECT\naccept-version:1.2\nhost:127.0.0.1\nheart-beat:0,0\n\n\0");
         stalled.sendText("SUBSCRIBE\nid:sub-0\ndestination:" + destination + "\n\n\0");
         stalled.sendText("SEND\ndestination:" + subscribeTo + "\ncontent-length:0\n\n\0");
         return stalled;
+    }
+
+    /** A WebSocket client that sends the handshake and then never reads a byte, not even the {@code 101} answer. */
+    public static StalledSocket webSocket(int port, String path) throws IOException {
+        return new StalledSocket(port, upgrade(port, path, ""));
+    }
+
+    /** The WebSocket handshake's request for {@code path}, with {@code headers} (each ending with CRLF) added. */
+    private static String upgrade(int port, String path, String headers) {
+        return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nUpgrade: websocket\r\nConnection: Upgrade"
+                + "\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" + headers + "\r\n";
     }
 
     /** Reads the handshake's answer up to its blank line, byte by byte (nothing of what follows it). */

@@ -11,6 +11,7 @@ import dev.synccontext.live.LiveSubscriber;
 import dev.synccontext.live.OverflowPolicy;
 import dev.synccontext.registry.SyncContextRegistry;
 import dev.synccontext.testing.OnRandomPort;
+import dev.synccontext.testing.StalledSocket;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -71,7 +72,7 @@ class LiveWebSocketTest {
             // machine. The no-op callback waits until that subscription's callback has returned.
             app.context.invokeAsync(() -> { }).get(10, TimeUnit.SECONDS);
             long blockedBefore = app.context.blockedCallbackCount();
-            try (Socket stalled = stalledWebSocket()) {
+            try (StalledSocket stalled = StalledSocket.webSocket(port, "/live-ws")) {
                 await().atMost(GENEROUS).until(() -> app.live.subscribers().size() == 2);
                 List<LiveSubscriber> both = app.live.subscribers();
                 String pad = "y".repeat(8000);
@@ -142,17 +143,6 @@ class LiveWebSocketTest {
         } catch (IOException reset) {
             return true;
         }
-    }
-
-    /** A WebSocket client that completes the handshake and then never reads. */
-    private Socket stalledWebSocket() throws IOException {
-        Socket socket = new Socket();
-        socket.setReceiveBufferSize(2048);
-        socket.connect(new InetSocketAddress("localhost", port), 5_000);
-        socket.getOutputStream().write(("GET /live-ws HTTP/1.1\r\nHost: localhost:" + port + "\r\nUpgrade: websocket\r\n"
-                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-                .getBytes(StandardCharsets.ISO_8859_1));
-        return socket;
     }
 
     private static final Pattern ID = Pattern.compile("\"id\":\"[^\"]*-(\\d+)\"");
