@@ -43,9 +43,7 @@ final class BoardTabs {
                     HttpResponse<String> reply = post(port, incrementPath, "route=" + route);
                     assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
                     assertThat(reply.body()).isEqualTo("1");
-                    String session = reply.headers().allValues("Set-Cookie").stream()
-                            .filter(cookie -> cookie.startsWith("SESSION=")).findFirst()
-                            .map(cookie -> cookie.substring("SESSION=".length(), cookie.indexOf(';')))
+                    String session = DurableLoad.sessionCookie(reply)
                             .orElseThrow(() -> new AssertionError("no SESSION cookie set: " + reply.headers()));
                     return new SseTabs.Tab(route, session);
                 }));

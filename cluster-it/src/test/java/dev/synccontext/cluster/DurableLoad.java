@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -182,8 +183,7 @@ final class DurableLoad {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        response.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("SESSION="))
-                .forEach(c -> session.sessionCookie = c.substring("SESSION=".length(), c.indexOf(';')));
+        sessionCookie(response).ifPresent(cookie -> session.sessionCookie = cookie);
         int status = response.statusCode();
         if (status == 200) {
             latencies.add(System.nanoTime() - start);
@@ -197,6 +197,12 @@ final class DurableLoad {
             }
         }
         return new Reply(status, response.body(), response.headers().firstValue("X-Node").orElse(""));
+    }
+
+    /** The {@code SESSION} cookie's value that {@code response} set, if it set one. */
+    static Optional<String> sessionCookie(HttpResponse<?> response) {
+        return response.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("SESSION=")).findFirst()
+                .map(c -> c.substring("SESSION=".length(), c.indexOf(';')));
     }
 
     private static void waitRetryAfter(HttpResponse<?> response) {

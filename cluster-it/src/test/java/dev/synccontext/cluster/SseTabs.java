@@ -107,7 +107,7 @@ final class SseTabs implements AutoCloseable {
         this.server = new InetSocketAddress("127.0.0.1", port);
     }
 
-    /** Opens the tab's first stream. */
+    /** Opens a stream of the tab: its first, or a reconnect with the last event id it received. */
     void open(Tab tab) {
         try {
             connect(tab);
@@ -161,11 +161,7 @@ final class SseTabs implements AutoCloseable {
                 stream.completed = completed;
                 stream.endedAt = now;
                 if (!closed && stream.status == 200 && tab.streams.size() < MAX_STREAMS) {
-                    try {
-                        connect(tab);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
+                    open(tab);
                 }
             }
         };

@@ -13,9 +13,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A healthy SSE tab: {@code java.net.http} reading the stream on its own thread, {@link SseDecoder} decoding it,
- * and every event with an id kept (id, name, data). {@link #close()} drops the connection, as a tab whose network went away. For many tabs on
- * one thread, see {@link SseCrowd}; for one that never reads, {@link StalledSocket}.
+ * A healthy SSE tab: {@code java.net.http} reading the stream on its own thread, {@link SseDecoder} decoding
+ * it, and every event with an id kept (id, name, data). {@link #close()} drops the connection, as a tab whose
+ * network went away. For many tabs on one thread, see {@link SseCrowd}; for one that never reads,
+ * {@link StalledSocket}.
  */
 public final class SseClient implements AutoCloseable {
 
